@@ -1,0 +1,85 @@
+// Helpers shared by the compute passes.
+#ifndef VKBOIDS_COMMON_GLSL
+#define VKBOIDS_COMMON_GLSL
+
+// Dispatches wider than the device's x limit are split over y (gpu::dispatchGroupsRaw).
+uint linearGroupIndex() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint linearInvocationIndex() { return linearGroupIndex() * gl_WorkGroupSize.x + gl_LocalInvocationID.x; }
+
+// x wrapped into [-L, L).
+float wrapCoordinate(float x, float L) {
+    float twoL = 2.0 * L;
+    x -= twoL * floor((x + L) / twoL);
+    // floor() of a rounded quotient can leave x at exactly L or just below -L.
+    if (x >= L) x -= twoL;
+    if (x < -L) x += twoL;
+    return x;
+}
+
+vec3 wrapPosition(vec3 p, float L) {
+    return vec3(wrapCoordinate(p.x, L), wrapCoordinate(p.y, L), wrapCoordinate(p.z, L));
+}
+
+// Minimum image of a displacement between two points of [-L, L)^3: each component into [-L, L).
+// d lies in (-2L, 2L), so one conditional shift suffices, and it is exact (Sterbenz).
+float minImageComponent(float d, float L) {
+    if (d >= L) return d - 2.0 * L;
+    if (d < -L) return d + 2.0 * L;
+    return d;
+}
+
+vec3 minImage(vec3 d, float L) {
+    return vec3(minImageComponent(d.x, L), minImageComponent(d.y, L), minImageComponent(d.z, L));
+}
+
+// Accumulated neighbour sums of one boid, and the velocity update of the contract (docs in README).
+struct Neighbours {
+    vec3 cohesion;    // sum of d over dist < r1
+    float cohesionCount;
+    vec3 separation;  // sum of d over dist < r2
+    vec3 alignment;   // sum of v_j over dist < r3
+    float alignmentCount;
+};
+
+Neighbours noNeighbours() { return Neighbours(vec3(0), 0.0, vec3(0), vec3(0), 0.0); }
+
+void addNeighbour(inout Neighbours n, vec3 d, float dist2, vec3 vj, StepConstants c) {
+    if (dist2 < c.cohesionRadiusSq) {
+        n.cohesion += d;
+        n.cohesionCount += 1.0;
+    }
+    if (dist2 < c.separationRadiusSq) n.separation += d;
+    if (dist2 < c.alignmentRadiusSq) {
+        n.alignment += vj;
+        n.alignmentCount += 1.0;
+    }
+}
+
+// New velocity and position of a boid from its neighbour sums.
+void integrate(vec3 p, vec3 v, Neighbours n, StepConstants c, out vec3 pNew, out vec3 vNew) {
+    vec3 dv = vec3(0);
+    if (n.cohesionCount > 0.0) dv += n.cohesion / n.cohesionCount * c.cohesionScale;
+    dv -= n.separation * c.separationScale;
+    if (n.alignmentCount > 0.0) dv += n.alignment / n.alignmentCount * c.alignmentScale;
+    vNew = v + dv;
+    float speed = length(vNew);
+    if (speed > c.maxSpeed) vNew *= c.maxSpeed / speed;
+    pNew = wrapPosition(p + vNew * c.dt, c.halfDomain);
+}
+
+// Cell coordinate along one axis, as sim::cellCoordinate() computes it on the CPU.
+uint cellCoordinate(float x, float L, float invCellWidth, uint dim) {
+    const float c = floor((x + L) * invCellWidth);
+    return c > 0.0 ? min(uint(c), dim - 1) : 0u;
+}
+
+uvec3 cellOf(vec3 p, StepConstants c) {
+    return uvec3(cellCoordinate(p.x, c.halfDomain, c.invCellWidth, c.gridDim),
+                 cellCoordinate(p.y, c.halfDomain, c.invCellWidth, c.gridDim),
+                 cellCoordinate(p.z, c.halfDomain, c.invCellWidth, c.gridDim));
+}
+
+// Linear cell index, x fastest (sim::cellIndex).
+uint cellIndex(uvec3 cell, uint dim) { return cell.x + dim * (cell.y + dim * cell.z); }
+
+#endif

@@ -1,0 +1,101 @@
+// GPU data shared by C++ and GLSL: push-constant blocks and constants, std430 layouts.
+// C++ sees these in namespace gpudata, with static_asserts on sizes below.
+#ifndef VKBOIDS_SHARED_H
+#define VKBOIDS_SHARED_H
+
+#ifdef __cplusplus
+#include <cstdint>
+namespace gpudata {
+using u32 = uint32_t;
+using f32 = float;
+#else
+#define u32 uint
+#define f32 float
+#endif
+
+// Boids are stored as vec4 positions and vec4 velocities (w unused), so loads are 16-byte wide.
+
+// Push constants of every flocking pass.
+struct StepConstants {
+    f32 cohesionRadiusSq;
+    f32 separationRadiusSq;
+    f32 alignmentRadiusSq;
+    f32 filterThreshold; // naive filter: a pair can be a neighbour only if every | |d|-L | > this
+    f32 cohesionScale;
+    f32 separationScale;
+    f32 alignmentScale;
+    f32 maxSpeed;
+    f32 dt;
+    f32 halfDomain; // L: the domain is the periodic cube [-L, L)^3
+    f32 cellWidth;  // 2L / gridDim
+    f32 invCellWidth;
+    u32 boidCount;
+    u32 gridDim;     // cells per axis
+    u32 searchCells; // 8 or 27
+    u32 pad0;
+};
+
+// A cell's range in the sorted arrays is [start, end); empty cells hold CELL_EMPTY in both.
+#define CELL_EMPTY 0xffffffffu
+
+// What the grid-stats pass reports for the panel.
+struct GridStats {
+    u32 occupiedCells;
+    u32 largestCell; // boids in the fullest cell
+    u32 pad0;
+    u32 pad1;
+};
+
+// Radix sort of (key, value) pairs of 32-bit unsigned integers.
+#define SORT_RADIX_BITS 8
+#define SORT_RADIX 256
+#define SORT_MAX_PASSES 4
+
+struct SortHistogramConstants {
+    u32 count;     // pairs
+    u32 passCount; // digits to histogram
+    u32 tileSize;  // keys per work group
+    u32 keyMask;   // low keyBits bits set
+};
+
+struct SortPassConstants {
+    u32 count;
+    u32 shift; // bit offset of this pass's digit
+    u32 pass;  // index into the global histogram
+    u32 tileCount;
+    u32 keyMask;
+    u32 pad0;
+    u32 pad1;
+    u32 pad2;
+};
+
+// Tile status words of the chained scan: 2 flag bits over a 30-bit count.
+#define SORT_FLAG_NONE 0u
+#define SORT_FLAG_AGGREGATE 1u
+#define SORT_FLAG_PREFIX 2u
+#define SORT_FLAG_SHIFT 30u
+#define SORT_VALUE_MASK 0x3fffffffu
+
+// Rendering: one push-constant block for the boid points and the domain box.
+struct DrawConstants {
+    f32 viewProj[16]; // column-major
+    f32 viewportWidth;
+    f32 viewportHeight;
+    f32 pointSize; // diameter in pixels
+    f32 maxSpeed;
+    f32 halfDomain;
+    u32 colorMode; // 0: speed, 1: heading
+    u32 pad0;
+    u32 pad1;
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(StepConstants) == 64);
+static_assert(sizeof(GridStats) == 16);
+static_assert(sizeof(SortHistogramConstants) == 16);
+static_assert(sizeof(SortPassConstants) == 32);
+static_assert(sizeof(DrawConstants) == 96);
+} // namespace gpudata
+#endif
+
+#endif

@@ -1,0 +1,38 @@
+#version 460
+// Each cell's [start, end) in the sorted pairs, written where the sorted keys change (cells left
+// empty keep CELL_EMPTY from the clear before this pass). With REORDER (the coherent mode) the
+// same pass gathers positions, velocities and ids into cell order.
+#extension GL_GOOGLE_include_directive : require
+// Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
+layout(local_size_x_id = 0) in;
+#include "../shared.h"
+#include "../common.glsl"
+
+
+layout(std430, binding = 0) readonly buffer SortedKeys { uint sortedKeys[]; };
+layout(std430, binding = 1) buffer CellRanges { uvec2 cellRanges[]; };
+#ifdef REORDER
+layout(std430, binding = 2) readonly buffer SortedSlots { uint sortedSlots[]; };
+layout(std430, binding = 3) readonly buffer PosIn { vec4 posIn[]; };
+layout(std430, binding = 4) readonly buffer VelIn { vec4 velIn[]; };
+layout(std430, binding = 5) readonly buffer IdsIn { uint idsIn[]; };
+layout(std430, binding = 6) writeonly buffer PosOut { vec4 posOut[]; };
+layout(std430, binding = 7) writeonly buffer VelOut { vec4 velOut[]; };
+layout(std430, binding = 8) writeonly buffer IdsOut { uint idsOut[]; };
+#endif
+layout(push_constant) uniform Push { StepConstants c; };
+
+void main() {
+    const uint k = linearInvocationIndex();
+    const uint n = c.boidCount;
+    if (k >= n) return;
+    const uint key = sortedKeys[k];
+    if (k == 0 || sortedKeys[k - 1] != key) cellRanges[key].x = k;
+    if (k == n - 1 || sortedKeys[k + 1] != key) cellRanges[key].y = k + 1;
+#ifdef REORDER
+    const uint slot = sortedSlots[k];
+    posOut[k] = posIn[slot];
+    velOut[k] = velIn[slot];
+    idsOut[k] = idsIn[slot];
+#endif
+}

@@ -1,0 +1,116 @@
+#version 460
+// The flocking step over the grid: each boid visits the cells of its search block (3x3x3, or the
+// 2x2x2 block on its side of its cell), each cell once even when the grid has fewer cells per
+// axis than the block spans. Consecutive cells of a row that are also consecutive in sorted order
+// are walked as one range.
+//
+// SCATTERED: ranges index the sorted slots, which point into the unsorted state. Invocation i
+//            takes the boid of sorted slot i, so that a subgroup's boids share cells.
+// COHERENT:  the state itself was reordered into cell order; ranges index it directly.
+//
+// With 3 or more cells per axis every visited cell is a distinct periodic image, so the image
+// shift is fixed per cell and the minimum image needs no per-pair wrapping: any neighbour within
+// r <= cell width lies in the block, and a displacement shorter than r <= L is the minimum image.
+#extension GL_GOOGLE_include_directive : require
+// Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
+layout(local_size_x_id = 0) in;
+#include "../shared.h"
+#include "../common.glsl"
+
+
+#ifdef COHERENT
+layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
+layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };
+layout(std430, binding = 2) readonly buffer CellRanges { uvec2 cellRanges[]; };
+layout(std430, binding = 3) writeonly buffer PosOut { vec4 posOut[]; };
+layout(std430, binding = 4) writeonly buffer VelOut { vec4 velOut[]; };
+#define SLOT(k) (k)
+#else
+layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
+layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };
+layout(std430, binding = 2) readonly buffer SortedSlots { uint sortedSlots[]; };
+layout(std430, binding = 3) readonly buffer CellRanges { uvec2 cellRanges[]; };
+layout(std430, binding = 4) writeonly buffer PosOut { vec4 posOut[]; };
+layout(std430, binding = 5) writeonly buffer VelOut { vec4 velOut[]; };
+#define SLOT(k) sortedSlots[k]
+#endif
+layout(push_constant) uniform Push { StepConstants c; };
+
+// Neighbours j in sorted positions [start, end): displacement p_j - origin, minimum-imaged per
+// pair when the grid is too small for fixed image shifts.
+void visitRange(uint self, vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbours sums) {
+    for (uint k = start; k < end; ++k) {
+        const uint j = SLOT(k);
+        vec3 d = posIn[j].xyz - origin;
+        if (wrapPairs) d = minImage(d, c.halfDomain);
+        const float dist2 = d.x * d.x + d.y * d.y + d.z * d.z;
+        if (j != self) addNeighbour(sums, d, dist2, velIn[j].xyz, c);
+    }
+}
+
+// First offset and number of distinct cells to visit along one axis.
+void axisSpan(float x, uint cell, out int first, out uint count) {
+    const uint dim = c.gridDim;
+    if (c.searchCells == 27) {
+        first = -1;
+        count = min(3u, dim);
+    } else {
+        const float within = (x + c.halfDomain) * c.invCellWidth - float(cell);
+        first = within < 0.5 ? -1 : 0;
+        count = min(2u, dim);
+    }
+    if (dim == 1) first = 0;
+}
+
+void main() {
+    const uint i = linearInvocationIndex();
+    if (i >= c.boidCount) return;
+    const uint self = SLOT(i);
+    const vec3 p = posIn[self].xyz;
+    const uvec3 cell = cellOf(p, c);
+    const int dim = int(c.gridDim);
+    const float twoL = 2.0 * c.halfDomain;
+    const bool wrapPairs = dim < 3;
+
+    ivec3 first;
+    uvec3 count;
+    axisSpan(p.x, cell.x, first.x, count.x);
+    axisSpan(p.y, cell.y, first.y, count.y);
+    axisSpan(p.z, cell.z, first.z, count.z);
+
+    Neighbours sums = noNeighbours();
+    for (uint oz = 0; oz < count.z; ++oz) {
+        const int z = int(cell.z) + first.z + int(oz);
+        const int wz = z < 0 ? z + dim : (z >= dim ? z - dim : z);
+        const float shiftZ = wrapPairs ? 0.0 : float(z - wz) / float(dim) * twoL;
+        for (uint oy = 0; oy < count.y; ++oy) {
+            const int y = int(cell.y) + first.y + int(oy);
+            const int wy = y < 0 ? y + dim : (y >= dim ? y - dim : y);
+            const float shiftY = wrapPairs ? 0.0 : float(y - wy) / float(dim) * twoL;
+            const int rowBase = dim * (wy + dim * wz);
+            // Walk the row's cells, merging those that are adjacent in sorted order and share a shift.
+            uint runStart = 0, runEnd = 0;
+            float runShift = 0.0;
+            for (uint ox = 0; ox < count.x; ++ox) {
+                const int x = int(cell.x) + first.x + int(ox);
+                const int wx = x < 0 ? x + dim : (x >= dim ? x - dim : x);
+                const float shiftX = wrapPairs ? 0.0 : float(x - wx) / float(dim) * twoL;
+                const uvec2 range = cellRanges[rowBase + wx];
+                if (range.x == CELL_EMPTY) continue;
+                if (range.x == runEnd && shiftX == runShift && runEnd > runStart) {
+                    runEnd = range.y;
+                    continue;
+                }
+                visitRange(self, p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, sums);
+                runStart = range.x;
+                runEnd = range.y;
+                runShift = shiftX;
+            }
+            visitRange(self, p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, sums);
+        }
+    }
+    vec3 pNew, vNew;
+    integrate(p, velIn[self].xyz, sums, c, pNew, vNew);
+    posOut[self] = vec4(pNew, 0);
+    velOut[self] = vec4(vNew, 0);
+}

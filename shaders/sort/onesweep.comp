@@ -1,0 +1,230 @@
+#version 460
+// One LSD radix-sort pass over one digit: rank each tile's keys, find the tile's place with a
+// chained scan over tiles (decoupled look-back), and scatter keys and values to their outputs.
+//
+// Tiles are taken from an atomic counter, so a tile only waits for tiles claimed by work groups
+// that started earlier. Vulkan promises no forward progress between work groups (and lavapipe
+// runs them on a few CPU threads), so every wait is bounded: after SPIN_LIMIT polls the group
+// counts the stalled tile's digits itself from the input keys and carries on.
+//
+// Ranking is stable: subgroup g owns keys [g*S*K, (g+1)*S*K) of the tile, row k of lane l is key
+// k*S + l, rows are ranked in order, and lanes with equal digits are ranked by lane index.
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#ifdef SORT_PARTITION_NV
+#extension GL_NV_shader_subgroup_partitioned : require
+#endif
+// Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
+layout(local_size_x_id = 0) in;
+#include "../shared.h"
+#include "../common.glsl"
+
+layout(constant_id = 1) const uint KEYS_PER_THREAD = 15;
+layout(constant_id = 2) const uint MAX_SUBGROUPS = 8;  // local size / smallest subgroup size
+layout(constant_id = 3) const uint SPIN_LIMIT = 256;
+
+layout(std430, binding = 0) readonly buffer KeysIn { uint keysIn[]; };
+layout(std430, binding = 1) readonly buffer ValuesIn { uint valuesIn[]; };
+layout(std430, binding = 2) writeonly buffer KeysOut { uint keysOut[]; };
+layout(std430, binding = 3) writeonly buffer ValuesOut { uint valuesOut[]; };
+layout(std430, binding = 4) readonly buffer Histogram { uint globalHistogram[]; };  // [pass][digit]
+layout(std430, binding = 5) buffer TileCounters { uint tileCounters[]; };        // [pass]
+layout(std430, binding = 6) buffer Status { uint status[]; };                      // [tile][digit], this pass
+layout(push_constant) uniform Push { SortPassConstants c; };
+
+const uint TILE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
+
+shared uint sSubgroupCounts[MAX_SUBGROUPS * SORT_RADIX];  // per subgroup, then its offset within the tile
+shared uint sTile[TILE];                                  // keys, then values, in tile-sorted order
+shared uvec2 sScan[SORT_RADIX];                           // (tile count, global count) -> exclusive sums
+shared uint sBase[SORT_RADIX];                            // output index of a digit's slot 0
+shared uint sLookback[SORT_RADIX];                        // this tile's exclusive prefix, per digit
+shared uint sLookbackState[SORT_RADIX];                   // 0 searching, 1 done, 2 stalled
+shared uint sFallbackCounts[SORT_RADIX];
+shared uvec2 sScanTotals[MAX_SUBGROUPS];
+shared uint sTileIndex, sPending, sStalled;
+shared uvec2 sCarry;
+
+uint digitOf(uint key) { return ((key & c.keyMask) >> c.shift) & (SORT_RADIX - 1); }
+
+// Lanes (among the valid ones) holding the same digit.
+uvec4 matchDigit(uint digit, bool valid) {
+#ifdef SORT_PARTITION_NV
+    return subgroupPartitionNV(valid ? digit : 0xffffffffu) & subgroupBallot(valid);
+#else
+    uvec4 peers = subgroupBallot(valid);
+    for (uint b = 0; b < SORT_RADIX_BITS; ++b) {
+        const bool bit = ((digit >> b) & 1u) != 0;
+        const uvec4 vote = subgroupBallot(bit);
+        peers &= bit ? vote : ~vote;
+    }
+    return peers;
+#endif
+}
+
+// Exclusive prefix sums of sScan[0..RADIX) in place, for any work group and subgroup size.
+void exclusiveScanDigits() {
+    uvec2 carry = uvec2(0);
+    for (uint base = 0; base < SORT_RADIX; base += gl_WorkGroupSize.x) {
+        const uint d = base + gl_LocalInvocationID.x;
+        const uvec2 x = d < SORT_RADIX ? sScan[d] : uvec2(0);
+        const uvec2 inclusive = subgroupInclusiveAdd(x);
+        if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) sScanTotals[gl_SubgroupID] = inclusive;
+        barrier();
+        if (gl_LocalInvocationID.x == 0) {
+            uvec2 run = carry;
+            for (uint s = 0; s < gl_NumSubgroups; ++s) {
+                const uvec2 t = sScanTotals[s];
+                sScanTotals[s] = run;
+                run += t;
+            }
+            sCarry = run;
+        }
+        barrier();
+        if (d < SORT_RADIX) sScan[d] = inclusive - x + sScanTotals[gl_SubgroupID];
+        carry = sCarry;
+        barrier();
+    }
+}
+
+void main() {
+    const uint tid = gl_LocalInvocationID.x;
+    const uint groupSize = gl_WorkGroupSize.x;
+    if (tid == 0) sTileIndex = atomicAdd(tileCounters[c.pass], 1u);
+    for (uint i = tid; i < gl_NumSubgroups * SORT_RADIX; i += groupSize) sSubgroupCounts[i] = 0;
+    barrier();
+
+    const uint tile = sTileIndex;
+    const uint tileStart = tile * TILE;
+    const uint S = gl_SubgroupSize;
+    const uint lane = gl_SubgroupInvocationID;
+    const uint chunk = tileStart + gl_SubgroupID * S * KEYS_PER_THREAD;
+    const uint counters = gl_SubgroupID * SORT_RADIX;
+
+    uint keys[KEYS_PER_THREAD];
+    uint values[KEYS_PER_THREAD];
+    uint ranks[KEYS_PER_THREAD];
+    for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        const uint i = chunk + k * S + lane;
+        keys[k] = i < c.count ? keysIn[i] : 0;
+        values[k] = i < c.count ? valuesIn[i] : 0;
+    }
+
+    // Rank within the subgroup: one shared counter per digit and subgroup; the lowest lane of
+    // each group of equal digits advances it for the group.
+    for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        const bool valid = chunk + k * S + lane < c.count;
+        const uint digit = digitOf(keys[k]);
+        const uvec4 peers = matchDigit(digit, valid);
+        const uint below = subgroupBallotExclusiveBitCount(peers);
+        const uint prior = valid ? sSubgroupCounts[counters + digit] : 0;
+        subgroupBarrier();  // every peer has read the counter before it moves
+        if (valid && below == 0) sSubgroupCounts[counters + digit] = prior + subgroupBallotBitCount(peers);
+        subgroupBarrier();  // the next row reads the moved counter
+        ranks[k] = prior + below;
+    }
+    barrier();
+
+    // Per digit: offsets of the subgroups within the tile, the tile's count (published at once
+    // for the tiles after this one), and the global count of this pass.
+    for (uint d = tid; d < SORT_RADIX; d += groupSize) {
+        uint total = 0;
+        for (uint s = 0; s < gl_NumSubgroups; ++s) {
+            const uint n = sSubgroupCounts[s * SORT_RADIX + d];
+            sSubgroupCounts[s * SORT_RADIX + d] = total;
+            total += n;
+        }
+        const uint flag = tile == 0 ? SORT_FLAG_PREFIX : SORT_FLAG_AGGREGATE;
+        atomicExchange(status[tile * SORT_RADIX + d], (flag << SORT_FLAG_SHIFT) | total);
+        sScan[d] = uvec2(total, globalHistogram[c.pass * SORT_RADIX + d]);
+        sLookback[d] = 0;
+        sLookbackState[d] = tile == 0 ? 1 : 0;
+    }
+    barrier();
+    // Keep the tile counts: the look-back publishes inclusive prefixes with them.
+    uint tileCounts[(SORT_RADIX + gl_WorkGroupSize.x - 1) / gl_WorkGroupSize.x];
+    for (uint r = 0, d = tid; d < SORT_RADIX; d += groupSize, ++r) tileCounts[r] = sScan[d].x;
+    exclusiveScanDigits();
+
+    // Look-back, one predecessor tile per round for every digit still searching.
+    for (uint t = tile; t > 0; --t) {
+        if (tid == 0) {
+            sPending = 0;
+            sStalled = 0;
+        }
+        barrier();
+        for (uint d = tid; d < SORT_RADIX; d += groupSize) {
+            if (sLookbackState[d] != 0) continue;
+            uint word = 0;
+            for (uint spin = 0; spin < SPIN_LIMIT; ++spin) {
+                word = atomicOr(status[(t - 1) * SORT_RADIX + d], 0u);
+                if ((word >> SORT_FLAG_SHIFT) != SORT_FLAG_NONE) break;
+            }
+            const uint flag = word >> SORT_FLAG_SHIFT;
+            sLookback[d] += word & SORT_VALUE_MASK;
+            if (flag == SORT_FLAG_PREFIX) {
+                sLookbackState[d] = 1;
+            } else {
+                if (flag == SORT_FLAG_NONE) {
+                    sLookbackState[d] = 2;
+                    sStalled = 1;
+                }
+                atomicAdd(sPending, 1u);
+            }
+        }
+        barrier();
+        if (sStalled != 0) {
+            // Tile t-1 has not published: count its digits from the input.
+            for (uint d = tid; d < SORT_RADIX; d += groupSize) sFallbackCounts[d] = 0;
+            barrier();
+            const uint stalledStart = (t - 1) * TILE;
+            for (uint i = stalledStart + tid; i < min(stalledStart + TILE, c.count); i += groupSize)
+                atomicAdd(sFallbackCounts[digitOf(keysIn[i])], 1u);
+            barrier();
+            for (uint d = tid; d < SORT_RADIX; d += groupSize)
+                if (sLookbackState[d] == 2) {
+                    sLookback[d] += sFallbackCounts[d];
+                    sLookbackState[d] = 0;
+                }
+        }
+        const bool finished = sPending == 0;
+        barrier();
+        if (finished) break;
+    }
+    for (uint r = 0, d = tid; d < SORT_RADIX; d += groupSize, ++r) {
+        if (tile > 0)
+            atomicExchange(status[tile * SORT_RADIX + d],
+                           (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + tileCounts[r]));
+        // Slot s of the tile-sorted keys, holding digit d, goes to sBase[d] + s (mod 2^32).
+        sBase[d] = sScan[d].y + sLookback[d] - sScan[d].x;
+    }
+
+    // Keys to their tile-sorted slots, then out in slot order so that writes of a digit are contiguous.
+    for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        if (chunk + k * S + lane >= c.count) continue;
+        const uint digit = digitOf(keys[k]);
+        ranks[k] += sScan[digit].x + sSubgroupCounts[counters + digit];
+        sTile[ranks[k]] = keys[k];
+    }
+    barrier();
+    const uint tileKeys = min(TILE, c.count - tileStart);
+    uint destinations[KEYS_PER_THREAD];
+    for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        const uint slot = k * groupSize + tid;
+        if (slot >= tileKeys) break;
+        const uint key = sTile[slot];
+        destinations[k] = sBase[digitOf(key)] + slot;
+        keysOut[destinations[k]] = key;
+    }
+    barrier();
+    for (uint k = 0; k < KEYS_PER_THREAD; ++k)
+        if (chunk + k * S + lane < c.count) sTile[ranks[k]] = values[k];
+    barrier();
+    for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        const uint slot = k * groupSize + tid;
+        if (slot >= tileKeys) break;
+        valuesOut[destinations[k]] = sTile[slot];
+    }
+}

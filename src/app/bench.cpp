@@ -1,0 +1,303 @@
+#include "app/camera.h"
+#include "app/capture.h"
+#include "app/commands.h"
+#include "app/headless.h"
+#include "app/stats.h"
+#include "render/renderer.h"
+#include "sim/flock.h"
+#include "sim/npy.h"
+#include "sort/radix_sort.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <unistd.h>
+
+namespace app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// The unique stable order by masked key: values are the input indices, so the output must be a
+// permutation carrying each key with its index, ordered by (key & mask, index). Linear time.
+bool isStableSortOf(const std::vector<uint32_t>& keysIn, const std::vector<uint32_t>& keysOut,
+                    const std::vector<uint32_t>& valuesOut, uint32_t mask, std::string& why) {
+    const size_t n = keysIn.size();
+    std::vector<bool> seen(n, false);
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t v = valuesOut[i];
+        if (v >= n || seen[v])
+            return why = "value " + std::to_string(v) + " at " + std::to_string(i) +
+                         " is not a permutation entry",
+                   false;
+        seen[v] = true;
+        if (keysOut[i] != keysIn[v])
+            return why = "key at " + std::to_string(i) + " does not travel with its value", false;
+        if (i > 0) {
+            const uint32_t a = keysOut[i - 1] & mask, b = keysOut[i] & mask;
+            if (a > b || (a == b && valuesOut[i - 1] > v))
+                return why = "out of order at " + std::to_string(i), false;
+        }
+    }
+    return true;
+}
+
+void progress(const std::string& text) {
+    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s", text.c_str());
+}
+
+// The demo's starting camera, so that --render draws what a user first sees.
+render::DrawSettings benchView(const BenchOptions& o, const render::Offscreen& target) {
+    OrbitCamera camera = defaultCamera(o.params.domainHalf);
+    return drawSettings(camera, target.width, target.height, o.params, 2.0f, 0);
+}
+
+void endProgress() {
+    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s\r", "");
+}
+
+} // namespace
+
+int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
+    if (o.runs < 20) throw sim::InputError("--runs must be at least 20 (medians of fewer runs are noise)");
+    for (uint32_t b : o.bits)
+        if (b < 1 || b > 32) throw sim::InputError("--bits: key widths must be between 1 and 32");
+    std::string csv =
+        "pairs,key_bits,passes,runs,median_us,p95_us,min_us,gpairs_per_s,gb_per_s,clear_us,histogram_us,"
+        "pass0_us,pass1_us,pass2_us,pass3_us\n";
+    if (!o.csv.empty()) sim::checkWritable(o.csv);
+
+    gpu::Context ctx = gpu::createContext({global.validation, global.device});
+    Headless headless = createHeadless(ctx);
+    std::printf("sort-bench on %s (%s %s), subgroup %u\n", ctx.properties.deviceName, ctx.driverName.c_str(),
+                ctx.driverInfo.c_str(), gpu::preferredSubgroupSize(ctx));
+    bool allMatch = true;
+    bool printedConfig = false;
+    for (uint32_t n : o.sizes) {
+        if (n > sort::maxSortPairs(ctx))
+            throw sim::InputError("--n " + std::to_string(n) + " exceeds this device's limit of " +
+                                  std::to_string(sort::maxSortPairs(ctx)) + " pairs");
+        const VkDeviceSize bytes = 4ull * n;
+        gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
+        sort::Sorter sorter;
+        try {
+            keysIn = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
+            valuesIn = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
+            keysOut = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
+            valuesOut = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
+            sorter = sort::createSorter(ctx, n, {.allowPartitionNV = !o.portable});
+        } catch (const gpu::OutOfMemory& e) {
+            throw sim::InputError("--n " + std::to_string(n) + " does not fit in GPU memory (" + e.what() +
+                                  ")");
+        }
+        if (!printedConfig) {
+            std::printf("work group %u, %u keys per invocation (tile %u), ranking by %s\n",
+                        sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize,
+                        sorter.partitionNV ? "subgroupPartitionNV" : "ballots");
+            std::printf("%12s %5s %6s %11s %11s %11s %10s %9s   per dispatch (median us)\n", "pairs", "bits",
+                        "passes", "median us", "p95 us", "min us", "Gpairs/s", "GB/s");
+            printedConfig = true;
+        }
+        std::vector<uint32_t> values(n);
+        for (uint32_t i = 0; i < n; ++i) values[i] = i;
+        gpu::uploadBuffer(ctx, valuesIn, values.data(), bytes);
+
+        for (uint32_t bits : o.bits) {
+            const uint32_t mask = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+            sim::Random rng(o.seed * 1000003ull + n * 31ull + bits);
+            std::vector<uint32_t> keys(n);
+            for (uint32_t& k : keys) k = rng.next32() & mask;
+            gpu::uploadBuffer(ctx, keysIn, keys.data(), bytes);
+
+            std::vector<double> total;
+            std::map<std::string, std::vector<double>> dispatches;
+            for (uint32_t run = 0; run <= o.runs; ++run) {
+                const bool check = run == 0 || run == o.runs;
+                if (check) {
+                    gpu::fillBuffer(ctx, keysOut, 0xdeadbeef);
+                    gpu::fillBuffer(ctx, valuesOut, 0xdeadbeef);
+                }
+                progress("sorting " + std::to_string(n) + " pairs, " + std::to_string(bits) + " bits: run " +
+                         std::to_string(run) + "/" + std::to_string(o.runs));
+                std::vector<gpu::ScopeTime> times =
+                    runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
+                        sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, n, bits, p, true);
+                    });
+                if (run > 0) // run 0 is the warm-up
+                    for (const gpu::ScopeTime& t : times)
+                        if (t.valid) (t.name == "sort" ? total : dispatches[t.name]).push_back(t.ms * 1000);
+                if (check) {
+                    std::vector<uint32_t> outKeys(n), outValues(n);
+                    gpu::downloadBuffer(ctx, keysOut, outKeys.data(), bytes);
+                    gpu::downloadBuffer(ctx, valuesOut, outValues.data(), bytes);
+                    std::string why;
+                    if (!isStableSortOf(keys, outKeys, outValues, mask, why)) {
+                        endProgress();
+                        std::fprintf(stderr, "vkboids: error: sort of %u pairs, %u bits, run %u: %s\n", n,
+                                     bits, run, why.c_str());
+                        allMatch = false;
+                    }
+                }
+            }
+            endProgress();
+            const uint32_t passes = sort::sortPassCount(bits);
+            const Summary s = summarize(total);
+            const double seconds = s.median * 1e-6;
+            const double gbytes =
+                (16.0 * passes + 4.0) * n * 1e-9; // each pass reads and writes pairs; one histogram read
+            char row[512];
+            std::snprintf(row, sizeof row, "%12u %5u %6u %11.2f %11.2f %11.2f %10.2f %9.1f  ", n, bits,
+                          passes, s.median, s.p95, s.min, seconds > 0 ? n / seconds * 1e-9 : 0,
+                          seconds > 0 ? gbytes / seconds : 0);
+            std::string line = row;
+            std::string csvLine =
+                std::to_string(n) + "," + std::to_string(bits) + "," + std::to_string(passes) + "," +
+                std::to_string(o.runs) + "," + std::to_string(s.median) + "," + std::to_string(s.p95) + "," +
+                std::to_string(s.min) + "," + std::to_string(seconds > 0 ? n / seconds * 1e-9 : 0) + "," +
+                std::to_string(seconds > 0 ? gbytes / seconds : 0);
+            for (const char* name :
+                 {"sort/clear", "sort/histogram", "sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"}) {
+                auto it = dispatches.find(name);
+                const bool has = it != dispatches.end() && !it->second.empty();
+                const double median = has ? summarize(it->second).median : 0;
+                if (has) {
+                    std::snprintf(row, sizeof row, " %s %.1f", name + 5, median);
+                    line += row;
+                }
+                csvLine += "," + (has ? std::to_string(median) : std::string());
+            }
+            std::printf("%s%s\n", line.c_str(), total.empty() ? " (timestamps unavailable)" : "");
+            std::fflush(stdout);
+            csv += csvLine + "\n";
+        }
+        for (gpu::Buffer* b : {&keysIn, &valuesIn, &keysOut, &valuesOut}) gpu::destroyBuffer(ctx, *b);
+        sort::destroySorter(ctx, sorter);
+    }
+    destroyHeadless(ctx, headless);
+    gpu::destroyContext(ctx);
+    if (!o.csv.empty()) sim::writeFileAtomically(o.csv, csv);
+    if (!allMatch) {
+        std::fprintf(stderr, "vkboids: error: the GPU sort disagreed with the CPU check\n");
+        return finish(exitMismatch);
+    }
+    std::printf("every output matched the CPU check (stable order by masked key)\n");
+    return finish(exitOk);
+}
+
+int runBench(const GlobalOptions& global, const BenchOptions& o) {
+    if (!o.csv.empty()) sim::checkWritable(o.csv);
+    if (!o.json.empty()) sim::checkWritable(o.json);
+    gpu::Context ctx = gpu::createContext({global.validation, global.device});
+    Headless headless = createHeadless(ctx);
+    render::Offscreen offscreen;
+    render::Renderer renderer;
+    if (o.render) {
+        offscreen = render::createOffscreen(ctx, uint32_t(o.width), uint32_t(o.height));
+        renderer = render::createRenderer(ctx, offscreen.renderPass);
+    }
+    std::printf("bench on %s (%s %s)\n", ctx.properties.deviceName, ctx.driverName.c_str(),
+                ctx.driverInfo.c_str());
+
+    std::string csv = csvHeader();
+    std::vector<nlohmann::json> runs;
+    std::vector<std::string> table;
+    for (uint32_t n : o.boids) sim::checkFlockFits(ctx, n); // every size, before the first run
+    for (uint32_t n : o.boids) {
+        const sim::State start = sim::randomState(n, o.seed, o.params.domainHalf, o.params.maxSpeed);
+        sim::Flock flock = sim::createFlock(ctx, n);
+        for (sim::Mode mode : o.modes) {
+            if (mode == sim::Mode::Naive && n > o.naiveLimit) {
+                std::printf("skipping naive with %u boids (above --naive-max)\n", n);
+                continue;
+            }
+            const std::vector<int> shapes = mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells;
+            for (int cells : shapes) {
+                const sim::Grid grid = sim::makeGrid(o.params, cells ? cells : 27, n);
+                if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
+                sim::uploadState(ctx, flock, start);
+                std::vector<FrameRow> rows;
+                const std::string label = std::string(sim::modeName(mode)) + " " + std::to_string(n) +
+                                          (cells ? " cells " + std::to_string(cells) : "");
+                Clock::time_point first{};
+                for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
+                    if (f % 10 == 0)
+                        progress(label + ": frame " + std::to_string(f) + "/" +
+                                 std::to_string(o.warmup + o.frames));
+                    const Clock::time_point t0 = Clock::now();
+                    if (f == o.warmup) first = t0;
+                    std::vector<gpu::ScopeTime> times =
+                        runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
+                            sim::recordStep(cmd, flock, o.params, mode, grid, p);
+                            if (o.render) {
+                                gpu::Scope scope(p, cmd, "draw");
+                                render::recordOffscreenDraw(
+                                    cmd, renderer, offscreen, flock.pos[flock.current],
+                                    flock.vel[flock.current], flock.count, benchView(o, offscreen));
+                            }
+                        });
+                    if (f < o.warmup) continue;
+                    FrameRow row;
+                    row.frame = f - o.warmup;
+                    row.tMs = std::chrono::duration<double, std::milli>(t0 - first).count();
+                    row.mode = sim::modeName(mode);
+                    row.boids = n;
+                    row.cells = cells;
+                    row.presentMode = o.render ? "offscreen" : "none";
+                    row.cpuFrameMs = msSince(t0);
+                    addScopeTimes(row, times);
+                    csv += csvRow(row);
+                    rows.push_back(row);
+                }
+                endProgress();
+                RunInfo info{sim::modeName(mode),
+                             n,
+                             cells,
+                             cells ? grid.dim : 0,
+                             o.render ? "offscreen" : "none",
+                             o.render,
+                             o.seed,
+                             o.warmup,
+                             o.params};
+                nlohmann::json run = summarizeRun(info, rows);
+                runs.push_back(run);
+
+                char text[512];
+                const auto& cols = run["columns"];
+                const double median =
+                    cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
+                const double p95 = cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
+                std::snprintf(text, sizeof text, "%-10s %10u %5s %11.4f %11.4f ", sim::modeName(mode), n,
+                              cells ? std::to_string(cells).c_str() : "-", median, p95);
+                std::string line = text;
+                for (const std::string& pass : passNames())
+                    if (cols.contains(passColumn(pass))) {
+                        std::snprintf(text, sizeof text, " %s %.4f", pass.c_str(),
+                                      double(cols[passColumn(pass)]["median"]));
+                        line += text;
+                    }
+                table.push_back(line);
+                std::printf("%s\n", line.c_str());
+                std::fflush(stdout);
+            }
+        }
+        sim::destroyFlock(ctx, flock);
+    }
+    std::printf("\n%-10s %10s %5s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells", "median ms",
+                "p95 ms");
+    for (const std::string& line : table) std::printf("%s\n", line.c_str());
+    if (!o.csv.empty()) sim::writeFileAtomically(o.csv, csv);
+    if (!o.json.empty()) sim::writeFileAtomically(o.json, captureJson(ctx, runs).dump(2) + "\n");
+    if (o.render) {
+        render::destroyRenderer(ctx, renderer);
+        render::destroyOffscreen(ctx, offscreen);
+    }
+    destroyHeadless(ctx, headless);
+    gpu::destroyContext(ctx);
+    return finish(exitOk);
+}
+
+} // namespace app

@@ -1,0 +1,128 @@
+#include "app/capture.h"
+
+#include "app/stats.h"
+
+#include <cstdio>
+
+namespace app {
+namespace {
+
+std::string number(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6f", v);
+    return buffer;
+}
+
+nlohmann::json summaryJson(const std::vector<double>& values) {
+    const Summary s = summarize(values);
+    return {{"count", s.count}, {"mean", s.mean}, {"median", s.median}, {"p95", s.p95},
+            {"p99", s.p99},     {"min", s.min},   {"max", s.max},       {"stddev", s.stddev}};
+}
+
+} // namespace
+
+const std::vector<std::string>& passNames() {
+    static const std::vector<std::string> names = {
+        "grid index", "sort", "cell ranges", "cell ranges + reorder", "flock", "draw", "ui"};
+    return names;
+}
+
+std::string passColumn(const std::string& pass) {
+    std::string out = "gpu_";
+    for (char c : pass) {
+        if (std::isalnum(uint8_t(c)))
+            out += c;
+        else if (out.back() != '_')
+            out += '_';
+    }
+    if (out.back() != '_') out += '_';
+    return out + "ms";
+}
+
+void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes) {
+    for (const gpu::ScopeTime& s : scopes) {
+        if (!s.valid) continue;
+        if (s.name == "frame") row.gpuTotalMs = s.ms;
+        for (const std::string& p : passNames())
+            if (s.name == p) row.passMs[p] += s.ms;
+    }
+}
+
+std::string csvHeader() {
+    std::string h = "frame,t_ms,mode,boids,cells,present_mode,cpu_frame_ms,gpu_total_ms";
+    for (const std::string& p : passNames()) h += "," + passColumn(p);
+    return h + "\n";
+}
+
+std::string csvRow(const FrameRow& r) {
+    std::string line = std::to_string(r.frame) + "," + number(r.tMs) + "," + r.mode + "," +
+                       std::to_string(r.boids) + "," + (r.cells ? std::to_string(r.cells) : "") + "," +
+                       r.presentMode + "," + number(r.cpuFrameMs) + "," +
+                       (r.gpuTotalMs ? number(*r.gpuTotalMs) : "");
+    for (const std::string& p : passNames()) {
+        auto it = r.passMs.find(p);
+        line += "," + (it != r.passMs.end() ? number(it->second) : "");
+    }
+    return line + "\n";
+}
+
+nlohmann::json deviceJson(const gpu::Context& ctx) {
+    const VkPhysicalDeviceProperties& p = ctx.properties;
+    return {{"name", p.deviceName},
+            {"vendor_id", p.vendorID},
+            {"device_id", p.deviceID},
+            {"driver", ctx.driverName + " " + ctx.driverInfo},
+            {"driver_version", p.driverVersion},
+            {"api_version", gpu::apiVersionString(p.apiVersion)},
+            {"timestamp_period_ns", p.limits.timestampPeriod},
+            {"timestamps", ctx.timestampValidBits > 0},
+            {"subgroup_size", ctx.subgroupSize}};
+}
+
+nlohmann::json buildJson() {
+    return {{"version", VKBOIDS_VERSION}, {"commit", VKBOIDS_COMMIT}, {"build_type", VKBOIDS_BUILD_TYPE}};
+}
+
+nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& rows) {
+    const sim::Params& p = info.params;
+    nlohmann::json run = {{"mode", info.mode},
+                          {"boids", info.boids},
+                          {"cells", info.cells ? nlohmann::json(info.cells) : nlohmann::json(nullptr)},
+                          {"grid_dim", info.gridDim ? nlohmann::json(info.gridDim) : nlohmann::json(nullptr)},
+                          {"present_mode", info.presentMode},
+                          {"render", info.render},
+                          {"seed", info.seed},
+                          {"warmup_frames", info.warmupFrames},
+                          {"measured_frames", rows.size()},
+                          {"params",
+                           {{"cohesion_radius", p.cohesionRadius},
+                            {"separation_radius", p.separationRadius},
+                            {"alignment_radius", p.alignmentRadius},
+                            {"cohesion_scale", p.cohesionScale},
+                            {"separation_scale", p.separationScale},
+                            {"alignment_scale", p.alignmentScale},
+                            {"max_speed", p.maxSpeed},
+                            {"dt", p.dt},
+                            {"domain_half", p.domainHalf}}}};
+
+    std::vector<double> cpu, gpuTotal;
+    std::map<std::string, std::vector<double>> passes;
+    for (const FrameRow& r : rows) {
+        cpu.push_back(r.cpuFrameMs);
+        if (r.gpuTotalMs) gpuTotal.push_back(*r.gpuTotalMs);
+        for (const auto& [name, ms] : r.passMs) passes[name].push_back(ms);
+    }
+    nlohmann::json columns = {{"cpu_frame_ms", summaryJson(cpu)}};
+    if (!gpuTotal.empty()) columns["gpu_total_ms"] = summaryJson(gpuTotal);
+    for (const std::string& name : passNames())
+        if (passes.count(name)) columns[passColumn(name)] = summaryJson(passes[name]);
+    run["columns"] = columns;
+    run["fps"] = {{"average", averageFps(cpu)}, {"one_percent_low", onePercentLowFps(cpu)}};
+    return run;
+}
+
+nlohmann::json captureJson(const gpu::Context& ctx, const std::vector<nlohmann::json>& runs) {
+    return {{"device", deviceJson(ctx)}, {"build", buildJson()}, {"runs", runs}};
+}
+
+} // namespace app

@@ -1,0 +1,217 @@
+#include "app/cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <iostream>
+#include <sstream>
+
+namespace app {
+namespace {
+
+using sim::InputError;
+
+// Accepted before or after the command.
+void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
+    app->add_flag("--validation", g.validation,
+                  "Khronos validation (core and synchronization); any error makes the exit code 3");
+    app->add_option("--device", g.device, "use device N (see --list-devices)")->check(CLI::NonNegativeNumber);
+    app->add_flag("--list-devices", listDevices, "list the Vulkan devices and exit");
+}
+
+void addParamFlags(CLI::App* app, sim::Params& p) {
+    app->add_option("--cohesion-radius", p.cohesionRadius, "r1: cohesion neighbourhood radius")
+        ->capture_default_str();
+    app->add_option("--separation-radius", p.separationRadius, "r2: separation radius")
+        ->capture_default_str();
+    app->add_option("--alignment-radius", p.alignmentRadius, "r3: alignment radius")->capture_default_str();
+    app->add_option("--cohesion-scale", p.cohesionScale, "s1: cohesion strength")->capture_default_str();
+    app->add_option("--separation-scale", p.separationScale, "s2: separation strength")
+        ->capture_default_str();
+    app->add_option("--alignment-scale", p.alignmentScale, "s3: alignment strength")->capture_default_str();
+    app->add_option("--max-speed", p.maxSpeed, "speed limit")->capture_default_str();
+    app->add_option("--dt", p.dt, "time step")->capture_default_str();
+    app->add_option("--domain-half", p.domainHalf, "L: the domain is the periodic cube [-L, L)^3")
+        ->capture_default_str();
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) out.push_back(item);
+    if (!text.empty() && text.back() == ',') out.push_back("");
+    return out;
+}
+
+sim::Mode modeFromText(const std::string& text, const std::string& flag) {
+    std::optional<sim::Mode> m = sim::parseMode(text);
+    if (!m) throw InputError(flag + ": '" + text + "' is not a mode (naive, scattered, coherent)");
+    return *m;
+}
+
+int cellsFromText(const std::string& text, const std::string& flag) {
+    if (text == "8") return 8;
+    if (text == "27") return 27;
+    throw InputError(flag + ": '" + text + "' must be 8 or 27");
+}
+
+void checkParams(const sim::Params& p) {
+    std::string e = sim::validateParams(p);
+    if (!e.empty()) throw InputError(e);
+}
+
+} // namespace
+
+uint64_t parseCount(const std::string& text, const std::string& flag, uint64_t max) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
+        throw InputError(flag + ": '" + text + "' is not a number");
+    if (v != std::floor(v)) throw InputError(flag + ": '" + text + "' is not a whole number");
+    if (v < 1) throw InputError(flag + ": must be at least 1 (got '" + text + "')");
+    if (v > double(max))
+        throw InputError(flag + ": '" + text + "' is too large (at most " + std::to_string(max) + ")");
+    return uint64_t(v);
+}
+
+std::vector<uint32_t> parseCountList(const std::string& text, const std::string& flag, uint64_t max) {
+    std::vector<uint32_t> out;
+    for (const std::string& item : splitList(text)) out.push_back(uint32_t(parseCount(item, flag, max)));
+    if (out.empty()) throw InputError(flag + ": the list is empty");
+    return out;
+}
+
+CommandLine parseCommandLine(int argc, const char* const* argv) {
+    CommandLine cl;
+    CLI::App app{
+        "vkboids: a Vulkan compute boids simulator. Without a command it runs the interactive demo."};
+    app.set_version_flag("--version",
+                         std::string("vkboids ") + VKBOIDS_VERSION + " (" + VKBOIDS_COMMIT + ")");
+    app.require_subcommand(0, 1);
+    bool listDevices = false;
+    addGlobalFlags(&app, cl.global, listDevices);
+
+    // The demo (no command).
+    DemoOptions& demo = cl.demo;
+    std::string demoBoids = "20000", demoMode = "coherent", demoCells = "27", demoFrames, demoWarmup = "0";
+    app.add_option("--boids", demoBoids, "number of boids (re-initializes when changed in the panel)")
+        ->capture_default_str();
+    app.add_option("--seed", demo.seed, "seed of the random start")->capture_default_str();
+    app.add_option("--mode", demoMode, "naive, scattered or coherent")->capture_default_str();
+    app.add_option("--cells", demoCells, "grid search shape: 8 or 27 cells")->capture_default_str();
+    app.add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
+    app.add_option("--frames", demoFrames, "quit after N frames");
+    app.add_option("--warmup", demoWarmup, "frames before --capture starts recording")->capture_default_str();
+    app.add_option("--capture", demo.capture, "write per-frame timings to FILE.csv (and FILE.json)");
+    app.add_option("--screenshot", demo.screenshot, "write the last frame to FILE.png");
+    app.add_option("--load-state", demo.loadState, "start from a state file (.npy)");
+    app.add_flag("--exercise-window", demo.exerciseWindow, "testing: resize, minimize and restore the window")
+        ->group("Testing");
+    addParamFlags(&app, demo.params);
+
+    // step
+    CLI::App* step = app.add_subcommand("step", "run K steps headless and write the state");
+    addGlobalFlags(step, cl.global, listDevices);
+    StepOptions& so = cl.step;
+    std::string stepBoids, stepSteps = "1", stepMode = "naive", stepCells = "27";
+    step->add_option("--boids", stepBoids, "number of boids of a random start");
+    step->add_option("--seed", so.seed, "seed of the random start")->capture_default_str();
+    step->add_option("--load-state", so.loadState, "start from a state file (.npy)");
+    step->add_option("--save-state", so.saveState, "write the final state (.npy)");
+    step->add_option("--steps", stepSteps, "number of steps")->capture_default_str();
+    step->add_option("--mode", stepMode, "naive, scattered or coherent")->capture_default_str();
+    step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
+    step->add_flag("--quiet", so.quiet, "print nothing on success");
+    addParamFlags(step, so.params);
+
+    // sort-bench
+    CLI::App* sortBench = app.add_subcommand("sort-bench", "check and time the GPU radix sort");
+    addGlobalFlags(sortBench, cl.global, listDevices);
+    std::string sbSizes = "1e6,4e6,16e6,64e6", sbBits = "21,32", sbRuns = "20";
+    sortBench->add_option("--n", sbSizes, "pair counts, comma-separated")->capture_default_str();
+    sortBench->add_option("--bits", sbBits, "key widths in bits, comma-separated")->capture_default_str();
+    sortBench->add_option("--runs", sbRuns, "timed runs per configuration (at least 20)")
+        ->capture_default_str();
+    sortBench->add_option("--seed", cl.sortBench.seed, "seed of the random keys")->capture_default_str();
+    sortBench->add_option("--csv", cl.sortBench.csv, "write the results to FILE.csv");
+    sortBench->add_flag("--portable", cl.sortBench.portable,
+                        "rank with ballots even where subgroupPartitionNV exists");
+
+    // bench
+    CLI::App* bench = app.add_subcommand("bench", "time the simulation headless over configurations");
+    addGlobalFlags(bench, cl.global, listDevices);
+    BenchOptions& bo = cl.bench;
+    std::string bModes = "naive,scattered,coherent", bBoids = "1e5,1e6", bCells = "8,27", bFrames = "300",
+                bWarmup = "60", bNaiveMax = "2e6";
+    bench->add_option("--modes", bModes, "modes, comma-separated")->capture_default_str();
+    bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
+    bench->add_option("--cells", bCells, "search shapes, comma-separated (8, 27)")->capture_default_str();
+    bench->add_option("--frames", bFrames, "measured frames per configuration")->capture_default_str();
+    bench->add_option("--warmup", bWarmup, "frames before measuring")->capture_default_str();
+    bench->add_option("--seed", bo.seed, "seed of the random start")->capture_default_str();
+    bench->add_option("--csv", bo.csv, "per-frame rows to FILE.csv");
+    bench->add_option("--json", bo.json, "one summary per configuration to FILE.json");
+    bench->add_flag("--render", bo.render, "also draw every frame into an offscreen image");
+    bench->add_option("--naive-max", bNaiveMax, "skip naive above this many boids")->capture_default_str();
+    addParamFlags(bench, bo.params);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success& e) { // --help, --version
+        cl.command = Command::Exit;
+        cl.exitCode = app.exit(e);
+        return cl;
+    } catch (const CLI::ParseError& e) {
+        std::string what = e.what();
+        for (char& ch : what)
+            if (ch == '\n') ch = ' ';
+        throw InputError(what);
+    }
+    const uint64_t maxBoids = 0xffffffffu;
+    if (listDevices) {
+        cl.command = Command::ListDevices;
+    } else if (step->parsed()) {
+        cl.command = Command::Step;
+        if (!stepBoids.empty()) so.boids = uint32_t(parseCount(stepBoids, "--boids", maxBoids));
+        if (so.boids && !so.loadState.empty())
+            throw InputError("give either --boids or --load-state, not both");
+        if (!so.boids && so.loadState.empty()) so.boids = 20000;
+        so.steps = parseCount(stepSteps, "--steps", 1ull << 40);
+        so.mode = modeFromText(stepMode, "--mode");
+        so.cells = cellsFromText(stepCells, "--cells");
+        checkParams(so.params);
+    } else if (sortBench->parsed()) {
+        cl.command = Command::SortBench;
+        cl.sortBench.sizes = parseCountList(sbSizes, "--n", 0xffffffffu);
+        cl.sortBench.bits = parseCountList(sbBits, "--bits", 32);
+        cl.sortBench.runs = uint32_t(parseCount(sbRuns, "--runs", 100000));
+    } else if (bench->parsed()) {
+        cl.command = Command::Bench;
+        bo.modes.clear();
+        for (const std::string& m : splitList(bModes)) bo.modes.push_back(modeFromText(m, "--modes"));
+        bo.boids = parseCountList(bBoids, "--boids", maxBoids);
+        bo.cells.clear();
+        for (const std::string& c : splitList(bCells)) bo.cells.push_back(cellsFromText(c, "--cells"));
+        bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
+        bo.warmup = bWarmup == "0" ? 0 : parseCount(bWarmup, "--warmup", 1ull << 32);
+        bo.naiveLimit = double(parseCount(bNaiveMax, "--naive-max", maxBoids));
+        checkParams(bo.params);
+    } else {
+        cl.command = Command::Demo;
+        demo.boids = uint32_t(parseCount(demoBoids, "--boids", maxBoids));
+        demo.mode = modeFromText(demoMode, "--mode");
+        demo.cells = cellsFromText(demoCells, "--cells");
+        if (!demoFrames.empty()) demo.frames = parseCount(demoFrames, "--frames", 1ull << 40);
+        demo.warmup = demoWarmup == "0" ? 0 : parseCount(demoWarmup, "--warmup", 1ull << 40);
+        if (demo.presentMode != "fifo" && demo.presentMode != "mailbox" && demo.presentMode != "immediate")
+            throw InputError("--present-mode: '" + demo.presentMode + "' must be fifo, mailbox or immediate");
+        if (!demo.capture.empty() && demo.frames == 0)
+            throw InputError("--capture needs --frames N (the number of frames to record after --warmup)");
+        checkParams(demo.params);
+    }
+    return cl;
+}
+
+} // namespace app

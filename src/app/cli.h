@@ -1,0 +1,94 @@
+#pragma once
+// The command line: what each command takes, parsed by CLI11 into plain structs.
+
+#include "sim/params.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace app {
+
+// Exit codes (README "Exit codes").
+constexpr int exitOk = 0;
+constexpr int exitFailure = 1;    // a Vulkan or system failure
+constexpr int exitBadInput = 2;   // flags, files, sizes
+constexpr int exitValidation = 3; // validation errors were reported
+constexpr int exitMismatch = 4;   // a GPU result disagreed with its CPU reference
+
+struct GlobalOptions {
+    bool validation = false;
+    int device = -1;
+};
+
+struct DemoOptions {
+    uint32_t boids = 20000;
+    uint64_t seed = 1;
+    sim::Mode mode = sim::Mode::Coherent;
+    int cells = 27;
+    std::string presentMode = "fifo";
+    uint64_t frames = 0; // 0: run until closed
+    uint64_t warmup = 0;
+    std::string capture;    // CSV path; a JSON summary goes beside it
+    std::string screenshot; // PNG of the last frame
+    std::string loadState;
+    bool exerciseWindow = false; // testing: resize, minimize and restore during the run
+    int width = 1280, height = 800;
+    sim::Params params;
+};
+
+struct StepOptions {
+    uint32_t boids = 0; // 0: not given
+    uint64_t seed = 1;
+    std::string loadState, saveState;
+    uint64_t steps = 1;
+    sim::Mode mode = sim::Mode::Naive;
+    int cells = 27;
+    bool quiet = false;
+    sim::Params params;
+};
+
+struct SortBenchOptions {
+    std::vector<uint32_t> sizes = {1000000, 4000000, 16000000, 64000000};
+    std::vector<uint32_t> bits = {21, 32};
+    uint32_t runs = 20;
+    uint64_t seed = 1;
+    std::string csv;
+    bool portable = false; // no subgroupPartitionNV, to compare
+};
+
+struct BenchOptions {
+    std::vector<sim::Mode> modes = {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent};
+    std::vector<uint32_t> boids = {100000, 1000000};
+    std::vector<int> cells = {8, 27};
+    uint64_t frames = 300, warmup = 60;
+    uint64_t seed = 1;
+    std::string csv, json;
+    bool render = false;
+    int width = 1280, height = 800;
+    double naiveLimit = 2e6; // naive runs only up to this many boids unless asked by --naive-max
+    sim::Params params;
+};
+
+enum class Command { Demo, Step, SortBench, Bench, ListDevices, Exit };
+
+struct CommandLine {
+    Command command = Command::Demo;
+    int exitCode = 0; // for Command::Exit (help, version)
+    GlobalOptions global;
+    DemoOptions demo;
+    StepOptions step;
+    SortBenchOptions sortBench;
+    BenchOptions bench;
+};
+
+// Throws sim::InputError for bad input; --help and --version give Command::Exit after printing.
+CommandLine parseCommandLine(int argc, const char* const* argv);
+
+// "100000", "1e6", "2.5e5": a whole number in [1, max]. Throws InputError naming `flag`.
+uint64_t parseCount(const std::string& text, const std::string& flag, uint64_t max);
+// A comma-separated list of counts.
+std::vector<uint32_t> parseCountList(const std::string& text, const std::string& flag, uint64_t max);
+
+} // namespace app

@@ -1,0 +1,145 @@
+#include "app/commands.h"
+
+#include "app/headless.h"
+#include "app/stats.h"
+#include "sim/flock.h"
+#include "sim/npy.h"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+namespace app {
+
+Headless createHeadless(const gpu::Context& ctx) {
+    Headless h;
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    poolInfo.queueFamilyIndex = ctx.queueFamily;
+    VK_CHECK(vkCreateCommandPool(ctx.device, &poolInfo, nullptr, &h.pool));
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = h.pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    VK_CHECK(vkAllocateCommandBuffers(ctx.device, &alloc, &h.cmd));
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VK_CHECK(vkCreateFence(ctx.device, &fenceInfo, nullptr, &h.fence));
+    h.profiler = gpu::createProfiler(ctx, 1);
+    return h;
+}
+
+void destroyHeadless(const gpu::Context& ctx, Headless& h) {
+    if (ctx.device) vkDeviceWaitIdle(ctx.device);
+    gpu::destroyProfiler(ctx, h.profiler);
+    if (h.fence) vkDestroyFence(ctx.device, h.fence, nullptr);
+    if (h.pool) vkDestroyCommandPool(ctx.device, h.pool, nullptr);
+    h = Headless{};
+}
+
+std::vector<gpu::ScopeTime>
+runHeadlessFrame(const gpu::Context& ctx, Headless& h,
+                 const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record) {
+    VK_CHECK(vkResetCommandBuffer(h.cmd, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(h.cmd, &begin));
+    gpu::beginProfilerFrame(h.profiler, h.cmd, 0);
+    {
+        gpu::Scope frame(&h.profiler, h.cmd, "frame");
+        record(h.cmd, &h.profiler);
+    }
+    VK_CHECK(vkEndCommandBuffer(h.cmd));
+    VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cmdInfo.commandBuffer = h.cmd;
+    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    submit.commandBufferInfoCount = 1;
+    submit.pCommandBufferInfos = &cmdInfo;
+    VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &submit, h.fence));
+    VK_CHECK(vkWaitForFences(ctx.device, 1, &h.fence, VK_TRUE, UINT64_MAX));
+    VK_CHECK(vkResetFences(ctx.device, 1, &h.fence));
+    return gpu::readProfilerFrame(ctx, h.profiler, 0);
+}
+
+int finish(int code) {
+    const uint32_t errors = gpu::validationErrorCount();
+    if (errors == 0) return code;
+    std::fprintf(stderr, "vkboids: error: %u Vulkan validation error%s reported\n", errors,
+                 errors == 1 ? "" : "s");
+    return code == exitOk ? exitValidation : code;
+}
+
+int runListDevices() {
+    std::vector<gpu::DeviceSummary> devices = gpu::listDevices();
+    if (devices.empty()) std::printf("no Vulkan devices\n");
+    for (const gpu::DeviceSummary& d : devices) {
+        std::printf("%u: %s (%s), Vulkan %s, %s, subgroup %u, %.1f GiB%s%s\n", d.index, d.name.c_str(),
+                    d.type.c_str(), d.api.c_str(), d.driver.c_str(), d.subgroupSize,
+                    double(d.localMemory) / (1 << 30),
+                    d.usable ? "" : ", unusable: ", d.usable ? "" : d.whyNot.c_str());
+    }
+    return exitOk;
+}
+
+int runStep(const GlobalOptions& global, const StepOptions& o) {
+    if (!o.saveState.empty()) sim::checkWritable(o.saveState);
+    sim::State state;
+    if (!o.loadState.empty()) state = sim::loadNpy(o.loadState);
+    gpu::Context ctx = gpu::createContext({global.validation, global.device, o.quiet});
+    // Before generating the flock on the CPU: a count the device cannot hold is refused first.
+    sim::checkFlockFits(ctx, o.loadState.empty() ? o.boids : state.count());
+    if (o.loadState.empty())
+        state = sim::randomState(o.boids, o.seed, o.params.domainHalf, o.params.maxSpeed);
+    sim::wrapPositions(state, o.params.domainHalf);
+    sim::Flock flock = sim::createFlock(ctx, state.count());
+    sim::uploadState(ctx, flock, state);
+    const sim::Grid grid = sim::makeGrid(o.params, o.cells, flock.count);
+    if (o.mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
+
+    Headless headless = createHeadless(ctx);
+    std::vector<double> stepMs;
+    std::map<std::string, std::vector<double>> passMs;
+    for (uint64_t s = 0; s < o.steps; ++s) {
+        std::vector<gpu::ScopeTime> times =
+            runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
+                sim::recordStep(cmd, flock, o.params, o.mode, grid, p);
+            });
+        for (const gpu::ScopeTime& t : times) {
+            if (!t.valid) continue;
+            if (t.name == "frame")
+                stepMs.push_back(t.ms);
+            else
+                passMs[t.name].push_back(t.ms);
+        }
+    }
+    const sim::State result = sim::downloadState(ctx, flock);
+    if (!o.saveState.empty()) sim::saveNpy(o.saveState, result);
+
+    if (!o.quiet) {
+        std::printf("%s: %llu step%s of %u boids on %s", sim::modeName(o.mode), (unsigned long long)o.steps,
+                    o.steps == 1 ? "" : "s", flock.count, ctx.properties.deviceName);
+        if (o.mode != sim::Mode::Naive)
+            std::printf(", %u^3 cells of %.3g, %d-cell search", grid.dim, grid.cellWidth, grid.searchCells);
+        std::printf("\n");
+        if (stepMs.empty()) {
+            std::printf("GPU timestamps are unavailable on this queue\n");
+        } else {
+            // Medians after the first step (pipeline warm-up) when there is more than one.
+            auto settled = [](std::vector<double> v) {
+                if (v.size() > 1) v.erase(v.begin());
+                return v;
+            };
+            const Summary s = summarize(settled(stepMs));
+            std::printf("GPU time per step: median %.4f ms, p95 %.4f ms, min %.4f ms (%zu steps)\n", s.median,
+                        s.p95, s.min, s.count);
+            for (const auto& [name, v] : passMs)
+                std::printf("  %-24s median %.4f ms\n", name.c_str(), summarize(settled(v)).median);
+        }
+        if (!o.saveState.empty()) std::printf("wrote %s\n", o.saveState.c_str());
+    }
+    destroyHeadless(ctx, headless);
+    sim::destroyFlock(ctx, flock);
+    gpu::destroyContext(ctx);
+    return finish(exitOk);
+}
+
+} // namespace app

@@ -1,0 +1,17 @@
+#pragma once
+// The headless commands: --list-devices, step, sort-bench, bench.
+
+#include "app/cli.h"
+
+namespace app {
+
+int runListDevices();
+int runStep(const GlobalOptions& global, const StepOptions& options);
+int runSortBench(const GlobalOptions& global, const SortBenchOptions& options);
+int runBench(const GlobalOptions& global, const BenchOptions& options);
+int runDemo(const GlobalOptions& global, const DemoOptions& options);
+
+// Exit code at the end of a run: validation errors turn success into exitValidation.
+int finish(int code);
+
+} // namespace app

@@ -1,0 +1,25 @@
+#pragma once
+// Headless frames: record, submit, wait, read the frame's GPU timestamps. One frame in flight.
+
+#include "gpu/profiler.h"
+
+#include <functional>
+
+namespace app {
+
+struct Headless {
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    gpu::Profiler profiler;
+};
+
+Headless createHeadless(const gpu::Context& context);
+void destroyHeadless(const gpu::Context& context, Headless& headless);
+
+// Records `record` inside a "frame" scope, submits, waits, and returns the frame's scope times.
+std::vector<gpu::ScopeTime>
+runHeadlessFrame(const gpu::Context& context, Headless& headless,
+                 const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record);
+
+} // namespace app

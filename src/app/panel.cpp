@@ -1,0 +1,187 @@
+#include "app/panel.h"
+
+#include "app/capture.h"
+#include "app/stats.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace app {
+
+void addFrameTimes(TimingHistory& h, const std::vector<gpu::ScopeTime>& scopes, double cpuMs) {
+    h.cpuMs.push_back(cpuMs);
+    if (h.cpuMs.size() > TimingHistory::window) h.cpuMs.pop_front();
+    std::map<std::string, double> frame;
+    for (const gpu::ScopeTime& s : scopes)
+        if (s.valid) frame[s.name] += s.ms;
+    if (!scopes.empty()) h.timestampsAvailable = !frame.empty();
+    for (const auto& [name, ms] : frame) {
+        std::deque<double>& d = h.gpuMs[name];
+        d.push_back(ms);
+        if (d.size() > TimingHistory::window) d.pop_front();
+    }
+    h.latest = frame;
+}
+
+namespace {
+
+void timingRow(const char* label, const std::deque<double>* values, double latest, bool haveLatest) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(label);
+    if (!values || values->empty()) {
+        for (int i = 0; i < 3; ++i) {
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("-");
+        }
+        return;
+    }
+    const std::vector<double> v(values->begin(), values->end());
+    const Summary s = summarize(v);
+    ImGui::TableNextColumn();
+    if (haveLatest)
+        ImGui::Text("%.3f", latest);
+    else
+        ImGui::TextDisabled("-");
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", s.mean);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", s.p95);
+}
+
+bool sliderParam(const char* label, float* value, float lo, float hi, const char* format = "%.3f") {
+    return ImGui::SliderFloat(label, value, lo, hi, format, ImGuiSliderFlags_AlwaysClamp);
+}
+
+} // namespace
+
+void drawPanel(PanelState& st) {
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+    ImGui::Begin("vkboids");
+    ImGui::PushItemWidth(-130);
+    ImGui::Text("%s", st.deviceName.c_str());
+    if (st.cpuDevice) ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "CPU Vulkan driver: no GPU found");
+
+    const TimingHistory& t = st.timings;
+    const double cpuMean =
+        t.cpuMs.empty() ? 0 : summarize(std::vector<double>(t.cpuMs.begin(), t.cpuMs.end())).mean;
+    ImGui::Text("%.1f FPS, %.2f ms CPU frame, %u boids", cpuMean > 0 ? 1000.0 / cpuMean : 0.0, cpuMean,
+                st.boids);
+
+    if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
+        int mode = int(st.mode);
+        ImGui::RadioButton("naive", &mode, int(sim::Mode::Naive));
+        ImGui::SameLine();
+        ImGui::RadioButton("scattered", &mode, int(sim::Mode::Scattered));
+        ImGui::SameLine();
+        ImGui::RadioButton("coherent", &mode, int(sim::Mode::Coherent));
+        st.mode = sim::Mode(mode);
+        ImGui::Text("search:");
+        ImGui::SameLine();
+        ImGui::RadioButton("8 cells", &st.cells, 8);
+        ImGui::SameLine();
+        ImGui::RadioButton("27 cells", &st.cells, 27);
+        if (ImGui::Button(st.paused ? "Resume (space)" : "Pause (space)")) st.paused = !st.paused;
+        ImGui::SameLine();
+        if (ImGui::Button("Step (N)")) st.stepOnce = true;
+        ImGui::SetNextItemWidth(120);
+        ImGui::InputInt("boids", &st.boidInput, 1000, 10000);
+        st.boidInput = std::max(st.boidInput, 1);
+        ImGui::SetNextItemWidth(120);
+        ImGui::InputInt("seed", &st.seedInput);
+        if (ImGui::Button("Reset with this count and seed")) st.reinitialize = true;
+    }
+    if (ImGui::CollapsingHeader("Grid", ImGuiTreeNodeFlags_DefaultOpen)) {
+        if (st.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
+        ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
+                    st.grid.cellWidth);
+        ImGui::Text("key bits %u: %u sort pass%s", st.grid.keyBits, (st.grid.keyBits + 7) / 8,
+                    st.grid.keyBits > 8 ? "es" : "");
+        if (st.haveGridStats && st.mode != sim::Mode::Naive) {
+            const double mean = double(st.boids) / st.grid.cellCount;
+            const double meanOccupied =
+                st.gridStats.occupiedCells ? double(st.boids) / st.gridStats.occupiedCells : 0;
+            ImGui::Text("boids per cell: mean %.2f (%.2f in the %u occupied), largest %u", mean, meanOccupied,
+                        st.gridStats.occupiedCells, st.gridStats.largestCell);
+        }
+    }
+    if (ImGui::CollapsingHeader("Rules")) {
+        sim::Params& p = st.params;
+        sliderParam("cohesion radius", &p.cohesionRadius, 0.1f, 50.0f);
+        sliderParam("separation radius", &p.separationRadius, 0.1f, 50.0f);
+        sliderParam("alignment radius", &p.alignmentRadius, 0.1f, 50.0f);
+        sliderParam("cohesion scale", &p.cohesionScale, 0.0f, 0.2f, "%.4f");
+        sliderParam("separation scale", &p.separationScale, 0.0f, 1.0f);
+        sliderParam("alignment scale", &p.alignmentScale, 0.0f, 1.0f);
+        sliderParam("max speed", &p.maxSpeed, 0.01f, 10.0f);
+        sliderParam("dt", &p.dt, 0.001f, 2.0f);
+        sliderParam("domain half L", &p.domainHalf, 1.0f, 1000.0f, "%.1f");
+        if (ImGui::IsItemDeactivatedAfterEdit()) st.domainChanged = true;
+        if (ImGui::Button("Lab defaults")) {
+            const float L = p.domainHalf;
+            p = sim::Params{};
+            st.domainChanged = L != p.domainHalf;
+        }
+    }
+    if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::SliderFloat("point size", &st.pointSize, 1.0f, 12.0f, "%.1f px");
+        ImGui::RadioButton("colour by speed", &st.colorMode, 0);
+        ImGui::SameLine();
+        ImGui::RadioButton("by heading", &st.colorMode, 1);
+        if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) st.presentModeChanged = true;
+        ImGui::Text("presenting with %s", st.presentModeActual.c_str());
+        if (ImGui::Button("Reset camera (R)")) st.resetCamera = true;
+        ImGui::TextDisabled("drag: rotate, scroll: zoom, M: next mode, H: hide panel");
+    }
+    if (ImGui::CollapsingHeader("Timings (ms)", ImGuiTreeNodeFlags_DefaultOpen)) {
+        if (!t.timestampsAvailable)
+            ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "GPU timestamps unavailable");
+        if (ImGui::BeginTable("timings", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+            ImGui::TableSetupColumn("pass");
+            ImGui::TableSetupColumn("latest");
+            ImGui::TableSetupColumn("mean");
+            ImGui::TableSetupColumn("p95");
+            ImGui::TableHeadersRow();
+            for (const std::string& name : passNames()) {
+                auto it = t.gpuMs.find(name);
+                auto latest = t.latest.find(name);
+                if (it == t.gpuMs.end()) continue;
+                timingRow(name.c_str(), &it->second, latest != t.latest.end() ? latest->second : 0,
+                          latest != t.latest.end());
+            }
+            auto total = t.gpuMs.find("frame");
+            auto latest = t.latest.find("frame");
+            timingRow("GPU frame", total != t.gpuMs.end() ? &total->second : nullptr,
+                      latest != t.latest.end() ? latest->second : 0, latest != t.latest.end());
+            timingRow("CPU frame", &t.cpuMs, t.cpuMs.empty() ? 0 : t.cpuMs.back(), !t.cpuMs.empty());
+            ImGui::EndTable();
+        }
+        {
+            auto it = t.gpuMs.find("frame");
+            if (it != t.gpuMs.end() && !it->second.empty()) {
+                std::vector<float> v(it->second.begin(), it->second.end());
+                const float hi = *std::max_element(v.begin(), v.end());
+                ImGui::PlotLines("##gpu", v.data(), int(v.size()), 0, "GPU frame ms", 0.0f, hi * 1.2f,
+                                 ImVec2(-1, 60));
+            }
+        }
+    }
+    if (ImGui::CollapsingHeader("Capture")) {
+        ImGui::SetNextItemWidth(120);
+        ImGui::InputInt("frames", &st.captureFrames, 100, 1000);
+        st.captureFrames = std::max(st.captureFrames, 1);
+        ImGui::InputText("CSV file", st.capturePath, sizeof st.capturePath);
+        if (st.captureRemaining > 0)
+            ImGui::Text("capturing: %d frames to go", st.captureRemaining);
+        else if (ImGui::Button("Capture"))
+            st.captureRequested = true;
+    }
+    if (!st.status.empty()) ImGui::TextWrapped("%s", st.status.c_str());
+    ImGui::PopItemWidth();
+    ImGui::End();
+}
+
+} // namespace app

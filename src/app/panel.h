@@ -1,0 +1,66 @@
+#pragma once
+// The demo's ImGui panel: what it shows and what the user changed in it this frame.
+
+#include "gpu/profiler.h"
+#include "shared.h"
+#include "sim/grid.h"
+#include "sim/params.h"
+
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace app {
+
+// Recent GPU times per pass (and the frame total), and CPU frame times.
+struct TimingHistory {
+    static constexpr size_t window = 300;
+    std::map<std::string, std::deque<double>> gpuMs; // by scope name; "frame" is the total
+    std::map<std::string, double> latest;
+    std::deque<double> cpuMs;
+    bool timestampsAvailable = true;
+};
+
+void addFrameTimes(TimingHistory& history, const std::vector<gpu::ScopeTime>& scopes, double cpuMs);
+
+struct PanelState {
+    // Settings the panel edits.
+    sim::Params params;
+    sim::Mode mode = sim::Mode::Coherent;
+    int cells = 27;
+    bool paused = false;
+    float pointSize = 2.5f;
+    int colorMode = 1;   // heading: most boids fly at the speed limit, so speed alone is one colour
+    int presentMode = 0; // index into fifo, mailbox, immediate
+    int boidInput = 20000;
+    int seedInput = 1;
+    int captureFrames = 300;
+    char capturePath[256] = "vkboids-capture.csv";
+
+    // Requests for this frame.
+    bool stepOnce = false;
+    bool reinitialize = false;  // new boid count or seed: a fresh random flock
+    bool domainChanged = false; // L changed: positions are wrapped into the new domain
+    bool presentModeChanged = false;
+    bool captureRequested = false;
+    bool resetCamera = false;
+
+    // What the panel shows.
+    std::string deviceName;
+    bool cpuDevice = false;
+    uint32_t boids = 0;
+    sim::Grid grid;
+    bool haveGridStats = false;
+    gpudata::GridStats gridStats{};
+    std::string presentModeActual;
+    std::string status; // last message (capture written, errors)
+    int captureRemaining = 0;
+    TimingHistory timings;
+};
+
+const char* const presentModeNames[3] = {"fifo", "mailbox", "immediate"};
+
+void drawPanel(PanelState& state);
+
+} // namespace app

@@ -1,0 +1,138 @@
+#include "app/swapchain.h"
+
+#include <algorithm>
+
+namespace app {
+namespace {
+
+void destroyViews(const gpu::Context& ctx, Swapchain& s) {
+    for (VkFramebuffer f : s.framebuffers) vkDestroyFramebuffer(ctx.device, f, nullptr);
+    for (VkImageView v : s.views) vkDestroyImageView(ctx.device, v, nullptr);
+    for (VkSemaphore sem : s.renderDone) vkDestroySemaphore(ctx.device, sem, nullptr);
+    gpu::destroyImage(ctx, s.depth);
+    s.framebuffers.clear();
+    s.views.clear();
+    s.renderDone.clear();
+    s.images.clear();
+}
+
+} // namespace
+
+VkSurfaceFormatKHR chooseSurfaceFormat(const gpu::Context& ctx) {
+    uint32_t count = 0;
+    VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(ctx.physicalDevice, ctx.surface, &count, nullptr));
+    std::vector<VkSurfaceFormatKHR> formats(count);
+    VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(ctx.physicalDevice, ctx.surface, &count, formats.data()));
+    if (formats.empty()) throw gpu::Error("the window surface offers no formats");
+    for (const VkSurfaceFormatKHR& f : formats)
+        if ((f.format == VK_FORMAT_B8G8R8A8_UNORM || f.format == VK_FORMAT_R8G8B8A8_UNORM) &&
+            f.colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR)
+            return f;
+    return formats[0];
+}
+
+VkPresentModeKHR presentModeFromName(const std::string& name) {
+    if (name == "mailbox") return VK_PRESENT_MODE_MAILBOX_KHR;
+    if (name == "immediate") return VK_PRESENT_MODE_IMMEDIATE_KHR;
+    return VK_PRESENT_MODE_FIFO_KHR;
+}
+
+const char* presentModeName(VkPresentModeKHR mode) {
+    switch (mode) {
+    case VK_PRESENT_MODE_MAILBOX_KHR: return "mailbox";
+    case VK_PRESENT_MODE_IMMEDIATE_KHR: return "immediate";
+    case VK_PRESENT_MODE_FIFO_KHR: return "fifo";
+    case VK_PRESENT_MODE_FIFO_RELAXED_KHR: return "fifo-relaxed";
+    default: return "other";
+    }
+}
+
+void createSwapchain(const gpu::Context& ctx, Swapchain& s, VkRenderPass renderPass, VkFormat depthFormat,
+                     uint32_t width, uint32_t height, VkPresentModeKHR wanted) {
+    VkSurfaceCapabilitiesKHR caps;
+    VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(ctx.physicalDevice, ctx.surface, &caps));
+    uint32_t modeCount = 0;
+    VK_CHECK(vkGetPhysicalDeviceSurfacePresentModesKHR(ctx.physicalDevice, ctx.surface, &modeCount, nullptr));
+    std::vector<VkPresentModeKHR> modes(modeCount);
+    VK_CHECK(
+        vkGetPhysicalDeviceSurfacePresentModesKHR(ctx.physicalDevice, ctx.surface, &modeCount, modes.data()));
+    s.presentMode =
+        std::find(modes.begin(), modes.end(), wanted) != modes.end() ? wanted : VK_PRESENT_MODE_FIFO_KHR;
+
+    VkExtent2D extent = caps.currentExtent;
+    if (extent.width == UINT32_MAX) {
+        extent.width = std::clamp(width, caps.minImageExtent.width, caps.maxImageExtent.width);
+        extent.height = std::clamp(height, caps.minImageExtent.height, caps.maxImageExtent.height);
+    }
+    CHECK(extent.width > 0 && extent.height > 0); // the caller waits while minimized
+    s.extent = extent;
+    s.format = chooseSurfaceFormat(ctx);
+    s.minImageCount = std::max(caps.minImageCount + 1, 3u);
+    if (caps.maxImageCount) s.minImageCount = std::min(s.minImageCount, caps.maxImageCount);
+    s.canCopy = caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+
+    VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
+    info.surface = ctx.surface;
+    info.minImageCount = s.minImageCount;
+    info.imageFormat = s.format.format;
+    info.imageColorSpace = s.format.colorSpace;
+    info.imageExtent = extent;
+    info.imageArrayLayers = 1;
+    info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (s.canCopy ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
+    info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    info.preTransform = caps.currentTransform;
+    info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+    if (!(caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR))
+        info.compositeAlpha = VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR;
+    info.presentMode = s.presentMode;
+    info.clipped = VK_TRUE;
+    info.oldSwapchain = s.swapchain;
+
+    VkSwapchainKHR created = VK_NULL_HANDLE;
+    // Frames in flight may still use the old images and views.
+    if (s.swapchain) VK_CHECK(vkDeviceWaitIdle(ctx.device));
+    VK_CHECK(vkCreateSwapchainKHR(ctx.device, &info, nullptr, &created));
+    destroyViews(ctx, s);
+    if (s.swapchain) vkDestroySwapchainKHR(ctx.device, s.swapchain, nullptr);
+    s.swapchain = created;
+
+    uint32_t count = 0;
+    VK_CHECK(vkGetSwapchainImagesKHR(ctx.device, s.swapchain, &count, nullptr));
+    s.images.resize(count);
+    VK_CHECK(vkGetSwapchainImagesKHR(ctx.device, s.swapchain, &count, s.images.data()));
+    s.depth = gpu::createImage(ctx, extent.width, extent.height, depthFormat,
+                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
+    for (VkImage image : s.images) {
+        VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        view.image = image;
+        view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        view.format = s.format.format;
+        view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        VkImageView v = VK_NULL_HANDLE;
+        VK_CHECK(vkCreateImageView(ctx.device, &view, nullptr, &v));
+        s.views.push_back(v);
+        VkImageView attachments[2] = {v, s.depth.view};
+        VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+        fb.renderPass = renderPass;
+        fb.attachmentCount = 2;
+        fb.pAttachments = attachments;
+        fb.width = extent.width;
+        fb.height = extent.height;
+        fb.layers = 1;
+        VkFramebuffer f = VK_NULL_HANDLE;
+        VK_CHECK(vkCreateFramebuffer(ctx.device, &fb, nullptr, &f));
+        s.framebuffers.push_back(f);
+        VkSemaphoreCreateInfo sem{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        VkSemaphore done = VK_NULL_HANDLE;
+        VK_CHECK(vkCreateSemaphore(ctx.device, &sem, nullptr, &done));
+        s.renderDone.push_back(done);
+    }
+}
+
+void destroySwapchain(const gpu::Context& ctx, Swapchain& s) {
+    destroyViews(ctx, s);
+    if (s.swapchain) vkDestroySwapchainKHR(ctx.device, s.swapchain, nullptr);
+    s = Swapchain{};
+}
+
+} // namespace app

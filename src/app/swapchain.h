@@ -1,0 +1,38 @@
+#pragma once
+// The window's swapchain with its framebuffers and depth buffer; recreated on resize and present-mode
+// changes, never with a 0x0 extent (the caller waits while the window is minimized).
+
+#include "gpu/image.h"
+
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct Swapchain {
+    VkSwapchainKHR swapchain = VK_NULL_HANDLE;
+    VkSurfaceFormatKHR format{};
+    VkExtent2D extent{};
+    VkPresentModeKHR presentMode = VK_PRESENT_MODE_FIFO_KHR;
+    uint32_t minImageCount = 2;
+    std::vector<VkImage> images;
+    std::vector<VkImageView> views;
+    std::vector<VkFramebuffer> framebuffers;
+    std::vector<VkSemaphore> renderDone; // per image: presentation waits on the image's own semaphore
+    gpu::Image depth;
+    bool canCopy = false; // images allow transfer reads (screenshots)
+};
+
+// The surface format the render pass must use (BGRA8/RGBA8 sRGB-nonlinear, else the first offered).
+VkSurfaceFormatKHR chooseSurfaceFormat(const gpu::Context& context);
+
+VkPresentModeKHR presentModeFromName(const std::string& name);
+const char* presentModeName(VkPresentModeKHR mode);
+
+// (Re)creates the swapchain for the window's current framebuffer size; `wanted` falls back to FIFO
+// when the surface lacks it. Waits for the device when replacing an old swapchain.
+void createSwapchain(const gpu::Context& context, Swapchain& swapchain, VkRenderPass renderPass,
+                     VkFormat depthFormat, uint32_t width, uint32_t height, VkPresentModeKHR wanted);
+void destroySwapchain(const gpu::Context& context, Swapchain& swapchain);
+
+} // namespace app

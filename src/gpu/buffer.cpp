@@ -1,0 +1,108 @@
+#include "gpu/buffer.h"
+
+#include "gpu/commands.h"
+
+#include <cstring>
+
+namespace gpu {
+namespace {
+
+uint32_t findMemoryType(const Context& ctx, uint32_t typeBits, VkMemoryPropertyFlags want,
+                        VkMemoryPropertyFlags fallback) {
+    for (VkMemoryPropertyFlags flags : {want, fallback})
+        for (uint32_t i = 0; i < ctx.memoryProperties.memoryTypeCount; ++i)
+            if ((typeBits & (1u << i)) &&
+                (ctx.memoryProperties.memoryTypes[i].propertyFlags & flags) == flags)
+                return i;
+    throw Error("no suitable Vulkan memory type");
+}
+
+} // namespace
+
+Buffer createBuffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use) {
+    Buffer b;
+    b.size = size;
+    const VkDeviceSize bytes = size < 4 ? 4 : size;
+    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = bytes;
+    info.usage = usage;
+    info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VK_CHECK(vkCreateBuffer(ctx.device, &info, nullptr, &b.buffer));
+
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(ctx.device, b.buffer, &req);
+    VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, fallback = 0;
+    if (use == MemoryUse::Upload) {
+        want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        fallback = want;
+    } else if (use == MemoryUse::Readback) {
+        want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+               VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+        fallback = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    }
+    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.allocationSize = req.size;
+    alloc.memoryTypeIndex = findMemoryType(ctx, req.memoryTypeBits, want, fallback);
+    VkResult result = vkAllocateMemory(ctx.device, &alloc, nullptr, &b.memory);
+    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY) {
+        vkDestroyBuffer(ctx.device, b.buffer, nullptr);
+        throw OutOfMemory("the device has no room for a buffer of " + std::to_string(bytes) + " bytes");
+    }
+    VK_CHECK(result);
+    VK_CHECK(vkBindBufferMemory(ctx.device, b.buffer, b.memory, 0));
+    if (use != MemoryUse::Device) VK_CHECK(vkMapMemory(ctx.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped));
+    return b;
+}
+
+void destroyBuffer(const Context& ctx, Buffer& b) {
+    if (b.buffer) vkDestroyBuffer(ctx.device, b.buffer, nullptr);
+    if (b.memory) vkFreeMemory(ctx.device, b.memory, nullptr);
+    b = Buffer{};
+}
+
+void uploadBuffer(const Context& ctx, const Buffer& dst, const void* data, VkDeviceSize size,
+                  VkDeviceSize offset) {
+    if (size == 0) return;
+    CHECK(offset + size <= dst.size);
+    Buffer staging = createBuffer(ctx, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload);
+    std::memcpy(staging.mapped, data, size);
+    VkCommandBuffer cmd = beginOneShot(ctx);
+    VkBufferCopy region{0, offset, size};
+    vkCmdCopyBuffer(cmd, staging.buffer, dst.buffer, 1, &region);
+    // The copy's write must be visible to whatever the next submission does with the buffer.
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                  VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    endOneShot(ctx, cmd);
+    destroyBuffer(ctx, staging);
+}
+
+void downloadBuffer(const Context& ctx, const Buffer& src, void* data, VkDeviceSize size,
+                    VkDeviceSize offset) {
+    if (size == 0) return;
+    CHECK(offset + size <= src.size);
+    Buffer staging = createBuffer(ctx, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback);
+    VkCommandBuffer cmd = beginOneShot(ctx);
+    // Earlier submissions' writes (any stage) must be done before the copy reads them.
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferCopy region{offset, 0, size};
+    vkCmdCopyBuffer(cmd, src.buffer, staging.buffer, 1, &region);
+    // The copy's write must be visible to the host once the fence has signalled.
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    endOneShot(ctx, cmd);
+    std::memcpy(data, staging.mapped, size);
+    destroyBuffer(ctx, staging);
+}
+
+void fillBuffer(const Context& ctx, const Buffer& dst, uint32_t value) {
+    VkCommandBuffer cmd = beginOneShot(ctx);
+    vkCmdFillBuffer(cmd, dst.buffer, 0, VK_WHOLE_SIZE, value);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                  VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    endOneShot(ctx, cmd);
+}
+
+} // namespace gpu

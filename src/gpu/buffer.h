@@ -1,0 +1,38 @@
+#pragma once
+// Buffers with their own memory, and blocking transfers for set-up, readback and tests.
+
+#include "gpu/context.h"
+
+#include <cstddef>
+
+namespace gpu {
+
+enum class MemoryUse {
+    Device,   // device-local, GPU only
+    Upload,   // host-visible, written sequentially by the CPU
+    Readback, // host-visible and cached, read by the CPU
+};
+
+struct Buffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize size = 0;
+    void* mapped = nullptr; // host-visible buffers only
+};
+
+// Throws OutOfMemory when the device has no room. A size of 0 is allowed (a 4-byte buffer is made).
+Buffer createBuffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use);
+void destroyBuffer(const Context& context, Buffer& buffer);
+
+// Blocking copies through a staging buffer; for set-up, readback and tests, never per frame.
+void uploadBuffer(const Context& context, const Buffer& dst, const void* data, VkDeviceSize size,
+                  VkDeviceSize offset = 0);
+void downloadBuffer(const Context& context, const Buffer& src, void* data, VkDeviceSize size,
+                    VkDeviceSize offset = 0);
+void fillBuffer(const Context& context, const Buffer& dst, uint32_t value);
+
+// Storage buffers that the passes read and write, and that transfers may fill and copy.
+constexpr VkBufferUsageFlags storageUsage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+} // namespace gpu

@@ -1,0 +1,61 @@
+#include "gpu/commands.h"
+
+#include <vector>
+
+namespace gpu {
+
+void bindProgram(VkCommandBuffer cmd, const Program& p, std::initializer_list<BufferRange> buffers) {
+    if (buffers.size() != p.bindings.size())
+        throw Error(p.name + " has " + std::to_string(p.bindings.size()) + " bindings, " +
+                    std::to_string(buffers.size()) + " buffers given");
+    vkCmdBindPipeline(cmd, p.bindPoint, p.pipeline);
+    if (buffers.size() == 0) return;
+    std::vector<VkDescriptorBufferInfo> infos;
+    std::vector<VkWriteDescriptorSet> writes;
+    infos.reserve(buffers.size());
+    uint32_t binding = 0;
+    for (const BufferRange& b : buffers) {
+        infos.push_back({b.buffer, b.offset, b.range});
+        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstBinding = binding;
+        w.descriptorCount = 1;
+        w.descriptorType = p.bindings[binding];
+        w.pBufferInfo = &infos.back();
+        writes.push_back(w);
+        ++binding;
+    }
+    vkCmdPushDescriptorSetKHR(cmd, p.bindPoint, p.layout, 0, uint32_t(writes.size()), writes.data());
+}
+
+void pushConstantsRaw(VkCommandBuffer cmd, const Program& p, const void* data, uint32_t size) {
+    if (size != p.pushConstantSize)
+        throw Error(p.name + ": push constants of " + std::to_string(size) + " bytes, the shader declares " +
+                    std::to_string(p.pushConstantSize));
+    if (size) vkCmdPushConstants(cmd, p.layout, p.stages, 0, size, data);
+}
+
+void dispatchGroupsRaw(VkCommandBuffer cmd, const Program& p, uint32_t groups, const void* push,
+                       uint32_t pushSize) {
+    pushConstantsRaw(cmd, p, push, pushSize);
+    if (groups == 0) return;
+    const uint32_t x = groups < p.maxGroupsX ? groups : p.maxGroupsX;
+    const uint32_t y = groupCount(groups, x);
+    if (y > p.maxGroupsY)
+        throw Error(p.name + ": " + std::to_string(groups) + " work groups exceed the device's limit");
+    vkCmdDispatch(cmd, x, y, 1);
+}
+
+void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
+                   VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
+    VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    barrier.srcStageMask = srcStage;
+    barrier.srcAccessMask = srcAccess;
+    barrier.dstStageMask = dstStage;
+    barrier.dstAccessMask = dstAccess;
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.memoryBarrierCount = 1;
+    dep.pMemoryBarriers = &barrier;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+} // namespace gpu

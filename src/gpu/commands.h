@@ -1,0 +1,72 @@
+#pragma once
+// Recording helpers: push buffers to a program, dispatch with group counts rounded up, barriers.
+
+#include "gpu/buffer.h"
+#include "gpu/program.h"
+
+#include <initializer_list>
+
+namespace gpu {
+
+// A buffer, or a byte range of one, bound to the next binding of a program.
+struct BufferRange {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+    VkDeviceSize range = VK_WHOLE_SIZE;
+    BufferRange(const Buffer& b) : buffer(b.buffer) {}
+    BufferRange(const Buffer& b, VkDeviceSize offset, VkDeviceSize range)
+        : buffer(b.buffer), offset(offset), range(range) {}
+};
+
+// Binds the pipeline and pushes one buffer per reflected binding, in binding order.
+void bindProgram(VkCommandBuffer cmd, const Program& program, std::initializer_list<BufferRange> buffers);
+
+// Work groups needed for `count` items at `perGroup` items each, rounded up.
+constexpr uint32_t groupCount(uint64_t count, uint32_t perGroup) {
+    return uint32_t((count + perGroup - 1) / perGroup);
+}
+
+// Splits `groups` work groups over x and y when x alone exceeds the device's limit; shaders use
+// linearGroupIndex() (shaders/common.glsl) and drop the groups past the end.
+void dispatchGroupsRaw(VkCommandBuffer cmd, const Program& program, uint32_t groups, const void* push,
+                       uint32_t pushSize);
+
+template <typename T>
+void dispatchGroups(VkCommandBuffer cmd, const Program& program, uint32_t groups, const T& push) {
+    dispatchGroupsRaw(cmd, program, groups, &push, sizeof(T));
+}
+
+// One invocation per item, `items` rounded up to whole work groups of the reflected local size.
+template <typename T>
+void dispatch(VkCommandBuffer cmd, const Program& program, uint64_t items, const T& push) {
+    dispatchGroupsRaw(cmd, program, groupCount(items, program.localSizeX), &push, sizeof(T));
+}
+
+void pushConstantsRaw(VkCommandBuffer cmd, const Program& program, const void* data, uint32_t size);
+
+void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
+                   VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
+
+// Compute writes -> compute reads and writes: the hazard between two dependent passes.
+inline void computeBarrier(VkCommandBuffer cmd) {
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
+}
+
+// vkCmdFillBuffer writes -> compute reads and writes.
+inline void fillToComputeBarrier(VkCommandBuffer cmd) {
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
+}
+
+// Compute reads and writes -> a later fill or copy overwriting the same memory.
+inline void computeToTransferBarrier(VkCommandBuffer cmd) {
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                  VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+}
+
+} // namespace gpu

@@ -1,0 +1,359 @@
+#include "gpu/context.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+
+namespace gpu {
+namespace {
+
+std::atomic<uint32_t> validationErrors{0};
+
+VKAPI_ATTR VkBool32 VKAPI_CALL onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                   VkDebugUtilsMessageTypeFlagsEXT,
+                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+    const bool error = severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    if (error) validationErrors++;
+    std::fprintf(stderr, "validation %s: %s\n", error ? "error" : "warning", data->pMessage);
+    return VK_FALSE;
+}
+
+void initVolk() {
+    static bool done = false;
+    if (done) return;
+    if (volkInitialize() != VK_SUCCESS)
+        throw Error("no Vulkan loader (libvulkan.so.1) found: install libvulkan1 and a Vulkan driver "
+                    "(mesa-vulkan-drivers provides lavapipe)");
+    done = true;
+}
+
+bool hasLayer(const char* name) {
+    uint32_t count = 0;
+    VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
+    std::vector<VkLayerProperties> layers(count);
+    VK_CHECK(vkEnumerateInstanceLayerProperties(&count, layers.data()));
+    for (const auto& l : layers)
+        if (std::strcmp(l.layerName, name) == 0) return true;
+    return false;
+}
+
+bool hasInstanceExtension(const char* name) {
+    uint32_t count = 0;
+    VK_CHECK(vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr));
+    std::vector<VkExtensionProperties> extensions(count);
+    VK_CHECK(vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data()));
+    for (const auto& e : extensions)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
+VkInstance createInstance(bool validation, std::vector<const char*> extensions) {
+    initVolk();
+    if (volkGetInstanceVersion() < VK_API_VERSION_1_3)
+        throw Error("the Vulkan loader is older than 1.3 (" + apiVersionString(volkGetInstanceVersion()) +
+                    ")");
+    if (hasInstanceExtension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME))
+        extensions.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
+
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "vkboids";
+    app.apiVersion = VK_API_VERSION_1_3;
+
+    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    info.pApplicationInfo = &app;
+    if (hasInstanceExtension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME))
+        info.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enables;
+    if (validation) {
+        if (!hasLayer(layer))
+            throw Error(
+                "--validation needs the Khronos validation layer: apt-get install vulkan-validationlayers");
+        info.enabledLayerCount = 1;
+        info.ppEnabledLayerNames = &layer;
+        info.pNext = &features;
+        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    }
+    info.enabledExtensionCount = uint32_t(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+
+    VkInstance instance = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateInstance(&info, nullptr, &instance));
+    volkLoadInstanceOnly(instance);
+    return instance;
+}
+
+const char* typeName(VkPhysicalDeviceType type) {
+    switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
+    default: return "other";
+    }
+}
+
+int typeRank(VkPhysicalDeviceType type) {
+    switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 4;
+    default: return 3;
+    }
+}
+
+bool hasDeviceExtension(VkPhysicalDevice device, const char* name) {
+    uint32_t count = 0;
+    VK_CHECK(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr));
+    std::vector<VkExtensionProperties> extensions(count);
+    VK_CHECK(vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data()));
+    for (const auto& e : extensions)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
+// The first family with graphics and compute (and present, when asked); UINT32_MAX if none.
+uint32_t findQueueFamily(VkPhysicalDevice device, VkSurfaceKHR surface) {
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
+    for (uint32_t i = 0; i < count; ++i) {
+        const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+        if ((families[i].queueFlags & need) != need) continue;
+        if (surface) {
+            VkBool32 present = VK_FALSE;
+            VK_CHECK(vkGetPhysicalDeviceSurfaceSupportKHR(device, i, surface, &present));
+            if (!present) continue;
+        }
+        return i;
+    }
+    return UINT32_MAX;
+}
+
+DeviceSummary summarize(VkPhysicalDevice device, uint32_t index, VkSurfaceKHR surface) {
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+                                                &driver};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+    vkGetPhysicalDeviceProperties2(device, &props);
+    VkPhysicalDeviceMemoryProperties memory;
+    vkGetPhysicalDeviceMemoryProperties(device, &memory);
+
+    DeviceSummary s;
+    s.index = index;
+    s.name = props.properties.deviceName;
+    s.type = typeName(props.properties.deviceType);
+    s.api = apiVersionString(props.properties.apiVersion);
+    s.driver = std::string(driver.driverName) + " " + driver.driverInfo;
+    s.subgroupSize = subgroup.subgroupSize;
+    s.rank = typeRank(props.properties.deviceType);
+    for (uint32_t h = 0; h < memory.memoryHeapCount; ++h)
+        if (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+            s.localMemory = std::max(s.localMemory, memory.memoryHeaps[h].size);
+
+    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
+    vkGetPhysicalDeviceFeatures2(device, &features);
+    const VkSubgroupFeatureFlags needOps = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                           VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+                                           VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+    if (props.properties.apiVersion < VK_API_VERSION_1_3)
+        s.whyNot = "Vulkan " + s.api + " (1.3 needed)";
+    else if (!f13.synchronization2 || !f13.subgroupSizeControl || !f13.computeFullSubgroups ||
+             !f13.maintenance4)
+        s.whyNot = "no synchronization2, subgroup size control or maintenance4";
+    else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
+             (subgroup.supportedOperations & needOps) != needOps)
+        s.whyNot = "compute shaders lack basic/vote/arithmetic/ballot/shuffle subgroup operations";
+    else if (!hasDeviceExtension(device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+        s.whyNot = "no VK_KHR_push_descriptor";
+    else if (surface && !hasDeviceExtension(device, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+        s.whyNot = "no VK_KHR_swapchain";
+    else if (findQueueFamily(device, surface) == UINT32_MAX)
+        s.whyNot =
+            surface ? "no queue with graphics, compute and present" : "no queue with graphics and compute";
+    s.usable = s.whyNot.empty();
+    return s;
+}
+
+std::vector<VkPhysicalDevice> enumerate(VkInstance instance) {
+    uint32_t count = 0;
+    VK_CHECK(vkEnumeratePhysicalDevices(instance, &count, nullptr));
+    std::vector<VkPhysicalDevice> devices(count);
+    VK_CHECK(vkEnumeratePhysicalDevices(instance, &count, devices.data()));
+    return devices;
+}
+
+} // namespace
+
+std::string apiVersionString(uint32_t v) {
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+           std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+uint32_t validationErrorCount() {
+    return validationErrors.load();
+}
+
+std::vector<DeviceSummary> listDevices() {
+    VkInstance instance = createInstance(false, {});
+    std::vector<DeviceSummary> out;
+    std::vector<VkPhysicalDevice> devices = enumerate(instance);
+    for (uint32_t i = 0; i < devices.size(); ++i) out.push_back(summarize(devices[i], i, VK_NULL_HANDLE));
+    vkDestroyInstance(instance, nullptr);
+    return out;
+}
+
+Context createContext(const ContextOptions& options) {
+    Context ctx;
+    ctx.validation = options.validation;
+    ctx.instance = createInstance(options.validation, options.instanceExtensions);
+    if (options.validation) {
+        VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        info.messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+        info.pfnUserCallback = onValidationMessage;
+        VK_CHECK(vkCreateDebugUtilsMessengerEXT(ctx.instance, &info, nullptr, &ctx.messenger));
+    }
+    if (options.createSurface) ctx.surface = options.createSurface(ctx.instance);
+
+    std::vector<VkPhysicalDevice> devices = enumerate(ctx.instance);
+    if (devices.empty()) throw Error("no Vulkan device found (install mesa-vulkan-drivers for lavapipe)");
+    std::vector<DeviceSummary> summaries;
+    for (uint32_t i = 0; i < devices.size(); ++i) summaries.push_back(summarize(devices[i], i, ctx.surface));
+
+    const DeviceSummary* chosen = nullptr;
+    if (options.deviceIndex >= 0) {
+        if (options.deviceIndex >= int(devices.size()))
+            throw Error("--device " + std::to_string(options.deviceIndex) + ": there are only " +
+                        std::to_string(devices.size()) + " devices (see --list-devices)");
+        chosen = &summaries[options.deviceIndex];
+        if (!chosen->usable)
+            throw Error("--device " + std::to_string(options.deviceIndex) + " (" + chosen->name +
+                        ") cannot run vkboids: " + chosen->whyNot);
+    } else {
+        for (const auto& s : summaries)
+            if (s.usable && (!chosen || s.rank < chosen->rank)) chosen = &s;
+        if (!chosen)
+            throw Error("no usable Vulkan device: " + summaries[0].name + ": " + summaries[0].whyNot);
+    }
+    ctx.physicalDevice = devices[chosen->index];
+    ctx.queueFamily = findQueueFamily(ctx.physicalDevice, ctx.surface);
+
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceSubgroupSizeControlProperties sizeControl{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES, &driver};
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+                                                &sizeControl};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+    vkGetPhysicalDeviceProperties2(ctx.physicalDevice, &props);
+    ctx.properties = props.properties;
+    ctx.driverName = driver.driverName;
+    ctx.driverInfo = driver.driverInfo;
+    ctx.isCpu = props.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    ctx.subgroupSize = subgroup.subgroupSize;
+    ctx.minSubgroupSize = sizeControl.minSubgroupSize;
+    ctx.maxSubgroupSize = sizeControl.maxSubgroupSize;
+    ctx.computeSubgroupSizeControl = sizeControl.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT;
+    ctx.maxComputeWorkgroupSubgroups = sizeControl.maxComputeWorkgroupSubgroups;
+    ctx.timestampPeriodNs = props.properties.limits.timestampPeriod;
+    vkGetPhysicalDeviceMemoryProperties(ctx.physicalDevice, &ctx.memoryProperties);
+    ctx.deviceLocalBytes = chosen->localMemory;
+
+    uint32_t familyCount = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx.physicalDevice, &familyCount, nullptr);
+    std::vector<VkQueueFamilyProperties> families(familyCount);
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx.physicalDevice, &familyCount, families.data());
+    ctx.timestampValidBits = families[ctx.queueFamily].timestampValidBits;
+
+    if (ctx.isCpu && !options.quietDeviceNote)
+        std::fprintf(stderr, "vkboids: note: running on %s, a CPU Vulkan driver (no GPU found)\n",
+                     ctx.properties.deviceName);
+
+    std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    if (ctx.surface) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    ctx.subgroupPartitioned =
+        hasDeviceExtension(ctx.physicalDevice, VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
+    if (ctx.subgroupPartitioned) extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
+
+    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    f13.synchronization2 = VK_TRUE;
+    f13.subgroupSizeControl = VK_TRUE;
+    f13.computeFullSubgroups = VK_TRUE;
+    f13.maintenance4 = VK_TRUE; // LocalSizeId: local sizes from specialization constants
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
+
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue.queueFamilyIndex = ctx.queueFamily;
+    queue.queueCount = 1;
+    queue.pQueuePriorities = &priority;
+
+    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
+    info.queueCreateInfoCount = 1;
+    info.pQueueCreateInfos = &queue;
+    info.enabledExtensionCount = uint32_t(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    VK_CHECK(vkCreateDevice(ctx.physicalDevice, &info, nullptr, &ctx.device));
+    volkLoadDevice(ctx.device);
+    vkGetDeviceQueue(ctx.device, ctx.queueFamily, 0, &ctx.queue);
+
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    poolInfo.queueFamilyIndex = ctx.queueFamily;
+    VK_CHECK(vkCreateCommandPool(ctx.device, &poolInfo, nullptr, &ctx.oneShotPool));
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VK_CHECK(vkCreateFence(ctx.device, &fenceInfo, nullptr, &ctx.oneShotFence));
+    return ctx;
+}
+
+void destroyContext(Context& ctx) {
+    if (ctx.device) {
+        vkDeviceWaitIdle(ctx.device);
+        vkDestroyFence(ctx.device, ctx.oneShotFence, nullptr);
+        vkDestroyCommandPool(ctx.device, ctx.oneShotPool, nullptr);
+        vkDestroyDevice(ctx.device, nullptr);
+    }
+    if (ctx.surface) vkDestroySurfaceKHR(ctx.instance, ctx.surface, nullptr);
+    if (ctx.messenger) vkDestroyDebugUtilsMessengerEXT(ctx.instance, ctx.messenger, nullptr);
+    if (ctx.instance) vkDestroyInstance(ctx.instance, nullptr);
+    ctx = Context{};
+}
+
+VkCommandBuffer beginOneShot(const Context& ctx) {
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = ctx.oneShotPool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VK_CHECK(vkAllocateCommandBuffers(ctx.device, &alloc, &cmd));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
+    return cmd;
+}
+
+void endOneShot(const Context& ctx, VkCommandBuffer cmd) {
+    VK_CHECK(vkEndCommandBuffer(cmd));
+    VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cmdInfo.commandBuffer = cmd;
+    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    submit.commandBufferInfoCount = 1;
+    submit.pCommandBufferInfos = &cmdInfo;
+    VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &submit, ctx.oneShotFence));
+    VK_CHECK(vkWaitForFences(ctx.device, 1, &ctx.oneShotFence, VK_TRUE, UINT64_MAX));
+    VK_CHECK(vkResetFences(ctx.device, 1, &ctx.oneShotFence));
+    vkFreeCommandBuffers(ctx.device, ctx.oneShotPool, 1, &cmd);
+}
+
+} // namespace gpu

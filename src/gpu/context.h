@@ -1,0 +1,80 @@
+#pragma once
+// Instance, validation, physical-device choice, device and its one queue.
+
+#include "gpu/check.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpu {
+
+struct ContextOptions {
+    bool validation = false;                     // Khronos validation layer, core and synchronization checks
+    int deviceIndex = -1;                        // index in enumeration order; -1 picks the best
+    bool quietDeviceNote = false;                // don't print the "running on a CPU driver" note
+    std::vector<const char*> instanceExtensions; // e.g. what GLFW needs for surfaces
+    std::function<VkSurfaceKHR(VkInstance)> createSurface; // set for the windowed demo
+};
+
+struct DeviceSummary {
+    uint32_t index = 0;
+    std::string name;
+    std::string type; // "discrete GPU", "CPU", ...
+    std::string api;  // "1.3.230"
+    std::string driver;
+    uint32_t subgroupSize = 0;
+    VkDeviceSize localMemory = 0;
+    bool usable = false;
+    std::string whyNot; // when !usable
+    int rank = 0;       // lower is preferred
+};
+
+struct Context {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VkSurfaceKHR surface = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE; // graphics + compute (+ present when there is a surface)
+    uint32_t queueFamily = 0;
+    VkCommandPool oneShotPool = VK_NULL_HANDLE; // for blocking uploads and readbacks
+    VkFence oneShotFence = VK_NULL_HANDLE;
+
+    VkPhysicalDeviceProperties properties{};
+    VkPhysicalDeviceMemoryProperties memoryProperties{};
+    std::string driverName; // from VkPhysicalDeviceDriverProperties
+    std::string driverInfo;
+    bool isCpu = false; // lavapipe and friends
+
+    uint32_t subgroupSize = 0; // the default size
+    uint32_t minSubgroupSize = 0;
+    uint32_t maxSubgroupSize = 0;
+    bool computeSubgroupSizeControl = false; // requiredSubgroupSize usable in compute
+    uint32_t maxComputeWorkgroupSubgroups = 0;
+    bool subgroupPartitioned = false; // VK_NV_shader_subgroup_partitioned
+
+    uint32_t timestampValidBits = 0; // 0: the queue cannot write timestamps
+    double timestampPeriodNs = 0;
+    VkDeviceSize deviceLocalBytes = 0; // the largest device-local heap
+    bool validation = false;
+};
+
+Context createContext(const ContextOptions& options);
+void destroyContext(Context& context);
+
+// Every physical device, in enumeration order (what --device N indexes). Needs a bare instance,
+// so it creates and destroys one.
+std::vector<DeviceSummary> listDevices();
+
+// Validation messages of severity error seen since start-up (all contexts).
+uint32_t validationErrorCount();
+
+// A command buffer for a blocking one-off submission (uploads, readbacks, tests).
+VkCommandBuffer beginOneShot(const Context& context);
+void endOneShot(const Context& context, VkCommandBuffer cmd); // submits and waits
+
+std::string apiVersionString(uint32_t version);
+
+} // namespace gpu

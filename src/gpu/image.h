@@ -1,0 +1,27 @@
+#pragma once
+// 2D images with their own memory and a view: depth buffers and offscreen colour targets.
+
+#include "gpu/context.h"
+
+namespace gpu {
+
+struct Image {
+    VkImage image = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    uint32_t width = 0, height = 0;
+};
+
+Image createImage(const Context& context, uint32_t width, uint32_t height, VkFormat format,
+                  VkImageUsageFlags usage);
+void destroyImage(const Context& context, Image& image);
+
+// The first of D32_SFLOAT, D32_SFLOAT_S8, D24_S8 usable as a depth attachment.
+VkFormat findDepthFormat(const Context& context);
+
+// A render pass of one colour and one depth attachment, both cleared; colour ends in finalLayout.
+VkRenderPass createRenderPass(const Context& context, VkFormat colorFormat, VkFormat depthFormat,
+                              VkImageLayout finalLayout);
+
+} // namespace gpu

@@ -1,0 +1,206 @@
+#include "gpu/program.h"
+
+#include "gpu/shaders.h"
+
+#include <algorithm>
+
+namespace gpu {
+namespace {
+
+std::span<const uint32_t> findShader(const std::string& name) {
+    std::span<const uint32_t> code = embeddedSpirv(name);
+    if (code.empty()) throw Error("no embedded shader named '" + name + "'");
+    return code;
+}
+
+VkShaderModule createModule(const Context& ctx, std::span<const uint32_t> code) {
+    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = code.size_bytes();
+    info.pCode = code.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateShaderModule(ctx.device, &info, nullptr, &module));
+    return module;
+}
+
+// Set layout (push descriptors) and pipeline layout for the union of the stages' interfaces.
+void createLayouts(const Context& ctx, Program& p, const std::vector<ShaderReflection>& stages) {
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    uint32_t push = 0;
+    for (const ShaderReflection& r : stages) {
+        p.stages |= r.stage;
+        push = std::max(push, r.pushConstantSize);
+        for (uint32_t b = 0; b < r.bindings.size(); ++b) {
+            if (b >= p.bindings.size()) p.bindings.resize(b + 1, r.bindings[b]);
+            if (p.bindings[b] != r.bindings[b])
+                throw Error(p.name + ": stages disagree on binding " + std::to_string(b));
+        }
+    }
+    for (uint32_t b = 0; b < p.bindings.size(); ++b)
+        bindings.push_back({b, p.bindings[b], 1, p.stages, nullptr});
+    p.pushConstantSize = (push + 15) / 16 * 16;
+    if (p.pushConstantSize > ctx.properties.limits.maxPushConstantsSize)
+        throw Error(p.name + ": push constants exceed the device's limit");
+
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    setInfo.bindingCount = uint32_t(bindings.size());
+    setInfo.pBindings = bindings.data();
+    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &setInfo, nullptr, &p.setLayout));
+
+    VkPushConstantRange range{p.stages, 0, p.pushConstantSize};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &p.setLayout;
+    layoutInfo.pushConstantRangeCount = p.pushConstantSize ? 1 : 0;
+    layoutInfo.pPushConstantRanges = &range;
+    VK_CHECK(vkCreatePipelineLayout(ctx.device, &layoutInfo, nullptr, &p.layout));
+}
+
+} // namespace
+
+uint32_t preferredSubgroupSize(const Context& ctx) {
+    if (!ctx.computeSubgroupSizeControl) return 0;
+    return std::clamp(ctx.subgroupSize, ctx.minSubgroupSize, ctx.maxSubgroupSize);
+}
+
+Program createComputeProgram(const Context& ctx, const std::string& shader,
+                             const std::vector<SpecConstant>& specs, uint32_t requiredSubgroupSize) {
+    std::span<const uint32_t> code = findShader(shader);
+    ShaderReflection r = reflectSpirv(code);
+    if (r.stage != VK_SHADER_STAGE_COMPUTE_BIT) throw Error(shader + " is not a compute shader");
+
+    Program p;
+    p.name = shader;
+    p.bindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
+    p.maxGroupsX = ctx.properties.limits.maxComputeWorkGroupCount[0];
+    p.maxGroupsY = ctx.properties.limits.maxComputeWorkGroupCount[1];
+    createLayouts(ctx, p, {r});
+
+    p.localSizeX = r.localSize[0];
+    for (const SpecConstant& s : specs)
+        if (int(s.id) == r.localSizeSpecId[0]) p.localSizeX = s.value;
+    if (p.localSizeX == 0 || p.localSizeX > ctx.properties.limits.maxComputeWorkGroupSize[0] ||
+        p.localSizeX * r.localSize[1] * r.localSize[2] > ctx.properties.limits.maxComputeWorkGroupInvocations)
+        throw Error(shader + ": local size " + std::to_string(p.localSizeX) + " exceeds the device's limits");
+
+    std::vector<VkSpecializationMapEntry> entries;
+    std::vector<uint32_t> values;
+    for (const SpecConstant& s : specs) {
+        entries.push_back({s.id, uint32_t(values.size() * 4), 4});
+        values.push_back(s.value);
+    }
+    VkSpecializationInfo specInfo{uint32_t(entries.size()), entries.data(), values.size() * 4, values.data()};
+
+    VkShaderModule module = createModule(ctx, code);
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroupInfo{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.stage.pSpecializationInfo = &specInfo;
+    if (requiredSubgroupSize) {
+        CHECK(ctx.computeSubgroupSizeControl);
+        CHECK(requiredSubgroupSize >= ctx.minSubgroupSize && requiredSubgroupSize <= ctx.maxSubgroupSize);
+        subgroupInfo.requiredSubgroupSize = requiredSubgroupSize;
+        info.stage.pNext = &subgroupInfo;
+        if (p.localSizeX % requiredSubgroupSize == 0)
+            info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+        p.subgroupSize = requiredSubgroupSize;
+    }
+    info.layout = p.layout;
+    VK_CHECK(vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline));
+    vkDestroyShaderModule(ctx.device, module, nullptr);
+    return p;
+}
+
+Program createGraphicsProgram(const Context& ctx, const std::string& vertexShader,
+                              const std::string& fragmentShader, const GraphicsDesc& desc) {
+    std::span<const uint32_t> vcode = findShader(vertexShader), fcode = findShader(fragmentShader);
+    Program p;
+    p.name = vertexShader + "+" + fragmentShader;
+    p.bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    createLayouts(ctx, p, {reflectSpirv(vcode), reflectSpirv(fcode)});
+
+    VkShaderModule vmodule = createModule(ctx, vcode), fmodule = createModule(ctx, fcode);
+    VkPipelineShaderStageCreateInfo stages[2] = {};
+    stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                 nullptr,
+                 0,
+                 VK_SHADER_STAGE_VERTEX_BIT,
+                 vmodule,
+                 "main"};
+    stages[1] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                 nullptr,
+                 0,
+                 VK_SHADER_STAGE_FRAGMENT_BIT,
+                 fmodule,
+                 "main"};
+
+    VkPipelineVertexInputStateCreateInfo vertexInput{
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo assembly{
+        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    assembly.topology = desc.topology;
+    VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    viewport.viewportCount = 1;
+    viewport.scissorCount = 1;
+    VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    raster.polygonMode = VK_POLYGON_MODE_FILL;
+    raster.cullMode = VK_CULL_MODE_NONE;
+    raster.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo multisample{
+        VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    depth.depthTestEnable = desc.depthTest;
+    depth.depthWriteEnable = desc.depthWrite;
+    depth.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+    VkPipelineColorBlendAttachmentState attachment{};
+    attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    if (desc.blend) {
+        attachment.blendEnable = VK_TRUE;
+        attachment.srcColorBlendFactor = VK_BLEND_FACTOR_ONE;
+        attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        attachment.colorBlendOp = VK_BLEND_OP_ADD;
+        attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+        attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        attachment.alphaBlendOp = VK_BLEND_OP_ADD;
+    }
+    VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    blend.attachmentCount = 1;
+    blend.pAttachments = &attachment;
+    VkDynamicState dynamicStates[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+    dynamic.dynamicStateCount = 2;
+    dynamic.pDynamicStates = dynamicStates;
+
+    VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+    info.stageCount = 2;
+    info.pStages = stages;
+    info.pVertexInputState = &vertexInput;
+    info.pInputAssemblyState = &assembly;
+    info.pViewportState = &viewport;
+    info.pRasterizationState = &raster;
+    info.pMultisampleState = &multisample;
+    info.pDepthStencilState = &depth;
+    info.pColorBlendState = &blend;
+    info.pDynamicState = &dynamic;
+    info.layout = p.layout;
+    info.renderPass = desc.renderPass;
+    VK_CHECK(vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline));
+    vkDestroyShaderModule(ctx.device, vmodule, nullptr);
+    vkDestroyShaderModule(ctx.device, fmodule, nullptr);
+    return p;
+}
+
+void destroyProgram(const Context& ctx, Program& p) {
+    if (p.pipeline) vkDestroyPipeline(ctx.device, p.pipeline, nullptr);
+    if (p.layout) vkDestroyPipelineLayout(ctx.device, p.layout, nullptr);
+    if (p.setLayout) vkDestroyDescriptorSetLayout(ctx.device, p.setLayout, nullptr);
+    p = Program{};
+}
+
+} // namespace gpu

@@ -1,0 +1,53 @@
+#pragma once
+// Shader programs built by name from the embedded SPIR-V; bindings, push-constant size and local
+// size are reflected. Descriptors are pushed (VK_KHR_push_descriptor): no pools, no sets to manage.
+
+#include "gpu/context.h"
+#include "gpu/spirv_reflect.h"
+
+#include <string>
+#include <vector>
+
+namespace gpu {
+
+struct SpecConstant {
+    uint32_t id;
+    uint32_t value; // every specialization constant in vkboids is 32 bits
+};
+
+struct Program {
+    std::string name;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VkPipelineBindPoint bindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
+    VkShaderStageFlags stages = 0;
+    std::vector<VkDescriptorType> bindings;
+    uint32_t pushConstantSize = 0; // rounded up to 16 bytes; the C++ struct must have exactly this size
+    uint32_t localSizeX = 1;       // compute only
+    uint32_t subgroupSize = 0;     // pinned subgroup size, or 0 where the driver chooses
+    uint32_t maxGroupsX = 65535;   // the device's maxComputeWorkGroupCount
+    uint32_t maxGroupsY = 65535;
+};
+
+// Specialization constant 0, by convention, is the local size x where a shader takes it from one.
+// requiredSubgroupSize != 0 pins the subgroup size (VK_EXT_subgroup_size_control, core in 1.3).
+Program createComputeProgram(const Context& context, const std::string& shader,
+                             const std::vector<SpecConstant>& specs = {}, uint32_t requiredSubgroupSize = 0);
+
+struct GraphicsDesc {
+    VkRenderPass renderPass = VK_NULL_HANDLE;
+    VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+    bool depthTest = true;
+    bool depthWrite = true;
+    bool blend = false; // premultiplied-alpha "over"
+};
+Program createGraphicsProgram(const Context& context, const std::string& vertexShader,
+                              const std::string& fragmentShader, const GraphicsDesc& desc);
+
+void destroyProgram(const Context& context, Program& program);
+
+// The subgroup size to pin compute programs to, or 0 when the device cannot pin it.
+uint32_t preferredSubgroupSize(const Context& context);
+
+} // namespace gpu

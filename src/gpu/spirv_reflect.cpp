@@ -1,0 +1,226 @@
+#include "gpu/spirv_reflect.h"
+
+#include "gpu/check.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gpu {
+namespace {
+
+// The opcodes, decorations and enumerants of the SPIR-V specification that reflection needs.
+enum Op : uint32_t {
+    OpEntryPoint = 15,
+    OpExecutionMode = 16,
+    OpTypeInt = 21,
+    OpTypeFloat = 22,
+    OpTypeVector = 23,
+    OpTypeMatrix = 24,
+    OpTypeImage = 25,
+    OpTypeSampler = 26,
+    OpTypeSampledImage = 27,
+    OpTypeArray = 28,
+    OpTypeRuntimeArray = 29,
+    OpTypeStruct = 30,
+    OpTypePointer = 32,
+    OpConstant = 43,
+    OpConstantComposite = 44,
+    OpSpecConstant = 50,
+    OpSpecConstantComposite = 51,
+    OpVariable = 59,
+    OpDecorate = 71,
+    OpMemberDecorate = 72,
+    OpExecutionModeId = 331,
+};
+enum Decoration : uint32_t {
+    SpecId = 1,
+    ArrayStride = 6,
+    BuiltIn = 11,
+    Binding = 33,
+    DescriptorSet = 34,
+    Offset = 35,
+};
+enum StorageClass : uint32_t { UniformConstant = 0, Uniform = 2, PushConstant = 9, StorageBuffer = 12 };
+constexpr uint32_t BuiltInWorkgroupSize = 25, ModeLocalSize = 17, ModeLocalSizeId = 38;
+
+struct Id {
+    uint32_t opcode = 0;
+    uint32_t typeId = 0; // pointee / element / component type
+    uint32_t storageClass = 0;
+    uint32_t width = 0;    // int/float bits, vector/matrix count
+    uint32_t value = 0;    // constant value
+    uint32_t lengthId = 0; // OpTypeArray
+    std::vector<uint32_t> members;
+    std::vector<uint32_t> memberOffsets;
+    uint32_t arrayStride = 0;
+    int binding = -1, set = -1, specId = -1;
+    bool workgroupSizeBuiltin = false;
+};
+
+uint32_t typeSize(const std::vector<Id>& ids, uint32_t type) {
+    const Id& t = ids[type];
+    switch (t.opcode) {
+    case OpTypeInt:
+    case OpTypeFloat: return t.width / 8;
+    case OpTypeVector: return t.width * typeSize(ids, t.typeId);
+    case OpTypeArray: return ids[t.lengthId].value * t.arrayStride;
+    case OpTypeStruct: {
+        uint32_t size = 0;
+        for (size_t m = 0; m < t.members.size(); ++m)
+            size = std::max(size, t.memberOffsets[m] + typeSize(ids, t.members[m]));
+        return size;
+    }
+    default: throw Error("SPIR-V reflection: unsupported type in a push-constant block");
+    }
+}
+
+} // namespace
+
+ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
+    if (code.size() < 5 || code[0] != 0x07230203) throw Error("not a SPIR-V module");
+    const uint32_t bound = code[3];
+    std::vector<Id> ids(bound);
+    ShaderReflection r;
+    uint32_t localSizeIds[3] = {0, 0, 0};
+    bool hasLocalSizeIds = false;
+
+    for (size_t at = 5; at < code.size();) {
+        const uint32_t opcode = code[at] & 0xffff, count = code[at] >> 16;
+        if (count == 0 || at + count > code.size()) throw Error("malformed SPIR-V module");
+        const uint32_t* w = &code[at];
+        switch (opcode) {
+        case OpEntryPoint:
+            switch (w[1]) {
+            case 0: r.stage = VK_SHADER_STAGE_VERTEX_BIT; break;
+            case 4: r.stage = VK_SHADER_STAGE_FRAGMENT_BIT; break;
+            case 5: r.stage = VK_SHADER_STAGE_COMPUTE_BIT; break;
+            default: throw Error("SPIR-V reflection: unsupported execution model");
+            }
+            break;
+        case OpExecutionMode:
+            if (w[2] == ModeLocalSize)
+                for (int i = 0; i < 3; ++i) r.localSize[i] = w[3 + i];
+            break;
+        case OpExecutionModeId:
+            if (w[2] == ModeLocalSizeId) {
+                hasLocalSizeIds = true;
+                for (int i = 0; i < 3; ++i) localSizeIds[i] = w[3 + i];
+            }
+            break;
+        case OpDecorate: {
+            Id& id = ids[w[1]];
+            if (w[2] == Binding) id.binding = int(w[3]);
+            if (w[2] == DescriptorSet) id.set = int(w[3]);
+            if (w[2] == SpecId) id.specId = int(w[3]);
+            if (w[2] == ArrayStride) id.arrayStride = w[3];
+            if (w[2] == BuiltIn && w[3] == BuiltInWorkgroupSize) id.workgroupSizeBuiltin = true;
+            break;
+        }
+        case OpMemberDecorate:
+            if (w[3] == Offset) {
+                Id& id = ids[w[1]];
+                if (id.memberOffsets.size() <= w[2]) id.memberOffsets.resize(w[2] + 1);
+                id.memberOffsets[w[2]] = w[4];
+            }
+            break;
+        case OpTypeInt:
+        case OpTypeFloat:
+            ids[w[1]].opcode = opcode;
+            ids[w[1]].width = w[2];
+            break;
+        case OpTypeVector:
+        case OpTypeMatrix:
+            ids[w[1]].opcode = opcode;
+            ids[w[1]].typeId = w[2];
+            ids[w[1]].width = w[3];
+            break;
+        case OpTypeArray:
+            ids[w[1]].opcode = opcode;
+            ids[w[1]].typeId = w[2];
+            ids[w[1]].lengthId = w[3];
+            break;
+        case OpTypeRuntimeArray:
+        case OpTypeImage:
+        case OpTypeSampler:
+        case OpTypeSampledImage:
+            ids[w[1]].opcode = opcode;
+            ids[w[1]].typeId = count > 2 ? w[2] : 0;
+            break;
+        case OpTypeStruct:
+            ids[w[1]].opcode = opcode;
+            ids[w[1]].members.assign(w + 2, w + count);
+            ids[w[1]].memberOffsets.resize(count - 2);
+            break;
+        case OpTypePointer:
+            ids[w[1]].opcode = opcode;
+            ids[w[1]].storageClass = w[2];
+            ids[w[1]].typeId = w[3];
+            break;
+        case OpConstant:
+        case OpSpecConstant:
+            ids[w[2]].opcode = opcode;
+            ids[w[2]].typeId = w[1];
+            ids[w[2]].value = count > 3 ? w[3] : 0;
+            break;
+        case OpConstantComposite:
+        case OpSpecConstantComposite:
+            ids[w[2]].opcode = opcode;
+            ids[w[2]].members.assign(w + 3, w + count);
+            break;
+        case OpVariable:
+            ids[w[2]].opcode = opcode;
+            ids[w[2]].typeId = w[1];
+            ids[w[2]].storageClass = w[3];
+            break;
+        default: break;
+        }
+        at += count;
+    }
+
+    // Local size: LocalSizeId operands, or a WorkgroupSize built-in composite (which overrides LocalSize).
+    for (uint32_t i = 0; i < bound; ++i)
+        if (ids[i].workgroupSizeBuiltin && ids[i].members.size() == 3) {
+            hasLocalSizeIds = true;
+            for (int a = 0; a < 3; ++a) localSizeIds[a] = ids[i].members[a];
+        }
+    if (hasLocalSizeIds)
+        for (int a = 0; a < 3; ++a) {
+            const Id& c = ids[localSizeIds[a]];
+            r.localSize[a] = c.value;
+            r.localSizeSpecId[a] = c.opcode == OpSpecConstant ? c.specId : -1;
+        }
+
+    for (uint32_t i = 0; i < bound; ++i) {
+        const Id& v = ids[i];
+        if (v.opcode != OpVariable) continue;
+        const uint32_t pointee = ids[v.typeId].typeId;
+        if (v.storageClass == PushConstant) {
+            r.pushConstantSize = typeSize(ids, pointee);
+            continue;
+        }
+        if (v.storageClass != Uniform && v.storageClass != StorageBuffer && v.storageClass != UniformConstant)
+            continue;
+        if (v.binding < 0) continue;
+        if (v.set != 0) throw Error("SPIR-V reflection: only descriptor set 0 is supported");
+        VkDescriptorType type;
+        uint32_t t = pointee;
+        while (ids[t].opcode == OpTypeArray || ids[t].opcode == OpTypeRuntimeArray) t = ids[t].typeId;
+        if (v.storageClass == StorageBuffer)
+            type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        else if (v.storageClass == Uniform)
+            type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+        else if (ids[t].opcode == OpTypeSampledImage)
+            type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        else
+            throw Error("SPIR-V reflection: unsupported descriptor type");
+        if (r.bindings.size() <= size_t(v.binding))
+            r.bindings.resize(v.binding + 1, VK_DESCRIPTOR_TYPE_MAX_ENUM);
+        r.bindings[v.binding] = type;
+    }
+    for (VkDescriptorType t : r.bindings)
+        if (t == VK_DESCRIPTOR_TYPE_MAX_ENUM)
+            throw Error("SPIR-V reflection: bindings must be contiguous from 0");
+    return r;
+}
+
+} // namespace gpu

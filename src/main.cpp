@@ -1,0 +1,31 @@
+// vkboids: the command-line entry. Errors end here as one line on stderr and an exit code.
+
+#include "app/commands.h"
+#include "gpu/check.h"
+
+#include <cstdio>
+#include <exception>
+
+int main(int argc, char** argv) {
+    try {
+        app::CommandLine cl = app::parseCommandLine(argc, argv);
+        switch (cl.command) {
+        case app::Command::Exit: return cl.exitCode;
+        case app::Command::ListDevices: return app::runListDevices();
+        case app::Command::Step: return app::runStep(cl.global, cl.step);
+        case app::Command::SortBench: return app::runSortBench(cl.global, cl.sortBench);
+        case app::Command::Bench: return app::runBench(cl.global, cl.bench);
+        case app::Command::Demo: return app::runDemo(cl.global, cl.demo);
+        }
+    } catch (const sim::InputError& e) {
+        std::fprintf(stderr, "vkboids: error: %s\n", e.what());
+        return app::exitBadInput;
+    } catch (const gpu::OutOfMemory& e) {
+        std::fprintf(stderr, "vkboids: error: out of GPU memory: %s\n", e.what());
+        return app::exitBadInput;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vkboids: error: %s\n", e.what());
+        return app::exitFailure;
+    }
+    return app::exitFailure;
+}

@@ -1,0 +1,266 @@
+#include "sim/flock.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sim {
+namespace {
+
+using gpudata::StepConstants;
+
+constexpr VkDeviceSize vec4Bytes = 16;
+
+// The state written by a step is read by the next step, by the draw's vertex shader or by a
+// readback copy; later fills and copies may overwrite what the step read.
+void endOfStepBarrier(VkCommandBuffer cmd) {
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                           VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                       VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
+                           VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+}
+
+uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
+    return std::min<uint32_t>({256, ctx.properties.limits.maxComputeWorkGroupInvocations,
+                               ctx.properties.limits.maxComputeWorkGroupSize[0]});
+}
+
+} // namespace
+
+uint64_t flockBytes(uint32_t count) {
+    const uint64_t n = count;
+    const uint64_t state = 2 * (2 * vec4Bytes + 4) * n;    // pos, vel, ids, twice
+    const uint64_t pairs = 4 * 4 * n;                      // keys and slots, unsorted and sorted
+    const uint64_t sorter = 2 * 4 * n + 4 * n / 64 + 8192; // ping-pong pair, tile status (tiles >= 256 keys)
+    const uint64_t cells = 8ull * maxGridCells(count);
+    return state + pairs + sorter + cells;
+}
+
+void checkFlockFits(const gpu::Context& ctx, uint32_t count) {
+    if (count == 0) throw InputError("--boids must be at least 1");
+    const uint64_t range = ctx.properties.limits.maxStorageBufferRange;
+    const uint64_t maxByRange = std::min<uint64_t>(range / vec4Bytes, sort::maxSortPairs(ctx));
+    // Leave a quarter of the device's memory to the driver, the swapchain and the rest.
+    const uint64_t budget = ctx.deviceLocalBytes / 4 * 3;
+    if (count > maxByRange || flockBytes(count) > budget) {
+        uint64_t fit =
+            std::min<uint64_t>(maxByRange, uint64_t(double(budget) / double(flockBytes(count)) * count));
+        throw InputError("--boids " + std::to_string(count) + " needs " +
+                         std::to_string(flockBytes(count) >> 20) + " MiB of GPU memory; " +
+                         ctx.properties.deviceName + " can hold about " + std::to_string(fit) + " boids");
+    }
+}
+
+Flock createFlock(const gpu::Context& ctx, uint32_t count) {
+    checkFlockFits(ctx, count);
+    Flock f;
+    f.count = count;
+    try {
+        for (int b = 0; b < 2; ++b) {
+            f.pos[b] = gpu::createBuffer(ctx, vec4Bytes * count, gpu::storageUsage, gpu::MemoryUse::Device);
+            f.vel[b] = gpu::createBuffer(ctx, vec4Bytes * count, gpu::storageUsage, gpu::MemoryUse::Device);
+            f.ids[b] = gpu::createBuffer(ctx, 4ull * count, gpu::storageUsage, gpu::MemoryUse::Device);
+        }
+        f.cellKeys = gpu::createBuffer(ctx, 4ull * count, gpu::storageUsage, gpu::MemoryUse::Device);
+        f.slotValues = gpu::createBuffer(ctx, 4ull * count, gpu::storageUsage, gpu::MemoryUse::Device);
+        f.sortedKeys = gpu::createBuffer(ctx, 4ull * count, gpu::storageUsage, gpu::MemoryUse::Device);
+        f.sortedSlots = gpu::createBuffer(ctx, 4ull * count, gpu::storageUsage, gpu::MemoryUse::Device);
+        f.sorter = sort::createSorter(ctx, count);
+    } catch (const gpu::OutOfMemory& e) {
+        destroyFlock(ctx, f);
+        throw InputError("--boids " + std::to_string(count) + " does not fit in GPU memory (" + e.what() +
+                         ")");
+    }
+
+    f.workgroupSize = chooseWorkgroupSize(ctx);
+    const std::vector<gpu::SpecConstant> wg = {{0, f.workgroupSize}};
+    f.naive = gpu::createComputeProgram(ctx, "naive", wg);
+    f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
+    f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
+    f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
+    f.scattered = gpu::createComputeProgram(ctx, "grid_search_scattered", wg);
+    f.coherent = gpu::createComputeProgram(ctx, "grid_search_coherent", wg);
+    f.gridStats = gpu::createComputeProgram(ctx, "grid_stats", wg, gpu::preferredSubgroupSize(ctx));
+    return f;
+}
+
+void destroyFlock(const gpu::Context& ctx, Flock& f) {
+    for (gpu::Program* p : {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder, &f.scattered,
+                            &f.coherent, &f.gridStats})
+        gpu::destroyProgram(ctx, *p);
+    for (int b = 0; b < 2; ++b) {
+        gpu::destroyBuffer(ctx, f.pos[b]);
+        gpu::destroyBuffer(ctx, f.vel[b]);
+        gpu::destroyBuffer(ctx, f.ids[b]);
+    }
+    for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges})
+        gpu::destroyBuffer(ctx, *b);
+    sort::destroySorter(ctx, f.sorter);
+    f = Flock{};
+}
+
+void uploadState(const gpu::Context& ctx, Flock& f, const State& s) {
+    CHECK(s.count() == f.count);
+    std::vector<float> pos(size_t(f.count) * 4), vel(size_t(f.count) * 4);
+    std::vector<uint32_t> ids(f.count);
+    for (uint32_t i = 0; i < f.count; ++i) {
+        for (int a = 0; a < 3; ++a) {
+            pos[size_t(i) * 4 + a] = s.data[size_t(i) * 6 + a];
+            vel[size_t(i) * 4 + a] = s.data[size_t(i) * 6 + 3 + a];
+        }
+        ids[i] = i;
+    }
+    f.current = 0;
+    f.idsCurrent = 0;
+    gpu::uploadBuffer(ctx, f.pos[0], pos.data(), pos.size() * 4);
+    gpu::uploadBuffer(ctx, f.vel[0], vel.data(), vel.size() * 4);
+    gpu::uploadBuffer(ctx, f.ids[0], ids.data(), ids.size() * 4);
+}
+
+State downloadState(const gpu::Context& ctx, const Flock& f) {
+    std::vector<float> pos(size_t(f.count) * 4), vel(size_t(f.count) * 4);
+    std::vector<uint32_t> ids(f.count);
+    gpu::downloadBuffer(ctx, f.pos[f.current], pos.data(), pos.size() * 4);
+    gpu::downloadBuffer(ctx, f.vel[f.current], vel.data(), vel.size() * 4);
+    gpu::downloadBuffer(ctx, f.ids[f.idsCurrent], ids.data(), ids.size() * 4);
+    State s;
+    s.data.resize(size_t(f.count) * 6);
+    std::vector<bool> seen(f.count, false);
+    for (uint32_t k = 0; k < f.count; ++k) {
+        const uint32_t id = ids[k];
+        CHECK(id < f.count && !seen[id]); // the ids must stay a permutation
+        seen[id] = true;
+        for (int a = 0; a < 3; ++a) {
+            s.data[size_t(id) * 6 + a] = pos[size_t(k) * 4 + a];
+            s.data[size_t(id) * 6 + 3 + a] = vel[size_t(k) * 4 + a];
+        }
+    }
+    return s;
+}
+
+void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
+    if (grid.cellCount <= f.cellCapacity) return;
+    // The old buffer may still be read by frames in flight.
+    VK_CHECK(vkDeviceWaitIdle(ctx.device));
+    gpu::destroyBuffer(ctx, f.cellRanges);
+    f.cellRanges = gpu::createBuffer(ctx, 8ull * grid.cellCount, gpu::storageUsage, gpu::MemoryUse::Device);
+    f.cellCapacity = grid.cellCount;
+}
+
+StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
+    StepConstants c{};
+    c.cohesionRadiusSq = p.cohesionRadius * p.cohesionRadius;
+    c.separationRadiusSq = p.separationRadius * p.separationRadius;
+    c.alignmentRadiusSq = p.alignmentRadius * p.alignmentRadius;
+    // The naive pass's cube test must never reject a pair the exact test accepts: leave a margin of
+    // several float roundings of values up to 2L.
+    const float r = maxRadius(p);
+    c.filterThreshold = p.domainHalf - r - (p.domainHalf + r) * 1e-5f;
+    c.cohesionScale = p.cohesionScale;
+    c.separationScale = p.separationScale;
+    c.alignmentScale = p.alignmentScale;
+    c.maxSpeed = p.maxSpeed;
+    c.dt = p.dt;
+    c.halfDomain = p.domainHalf;
+    c.cellWidth = grid.cellWidth;
+    c.invCellWidth = float(grid.dim) / (2.0f * p.domainHalf);
+    c.boidCount = count;
+    c.gridDim = grid.dim;
+    c.searchCells = uint32_t(grid.searchCells);
+    return c;
+}
+
+void recordNaiveStep(VkCommandBuffer cmd, Flock& f, const StepConstants& c, gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, "flock");
+    const uint32_t next = 1 - f.current;
+    gpu::bindProgram(cmd, f.naive, {f.pos[f.current], f.vel[f.current], f.pos[next], f.vel[next]});
+    gpu::dispatch(cmd, f.naive, f.count, c);
+    f.current = next;
+}
+
+void recordGridIndex(VkCommandBuffer cmd, Flock& f, const StepConstants& c, gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, "grid index");
+    gpu::bindProgram(cmd, f.gridIndex, {f.pos[f.current], f.cellKeys, f.slotValues});
+    gpu::dispatch(cmd, f.gridIndex, f.count, c);
+    // The pairs are the sort's input.
+    gpu::computeBarrier(cmd);
+}
+
+void recordSortPairs(VkCommandBuffer cmd, Flock& f, const Grid& grid, gpu::Profiler* profiler) {
+    // The sort opens its own "sort" scope and ends with a compute barrier.
+    sort::recordSort(cmd, f.sorter, f.cellKeys, f.slotValues, f.sortedKeys, f.sortedSlots, f.count,
+                     grid.keyBits, profiler);
+}
+
+void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, bool reorder,
+                      gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, reorder ? "cell ranges + reorder" : "cell ranges");
+    // The previous step's search has finished reading the ranges before they are cleared.
+    gpu::computeToTransferBarrier(cmd);
+    vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * c.gridDim * c.gridDim * c.gridDim, CELL_EMPTY);
+    gpu::fillToComputeBarrier(cmd);
+    if (reorder) {
+        const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
+        gpu::bindProgram(cmd, f.cellRangesReorder,
+                         {f.sortedKeys, f.cellRanges, f.sortedSlots, f.pos[f.current], f.vel[f.current],
+                          f.ids[f.idsCurrent], f.pos[alt], f.vel[alt], f.ids[idsAlt]});
+        gpu::dispatch(cmd, f.cellRangesReorder, f.count, c);
+        f.current = alt; // the state, now in cell order
+        f.idsCurrent = idsAlt;
+    } else {
+        gpu::bindProgram(cmd, f.cellRangesOnly, {f.sortedKeys, f.cellRanges});
+        gpu::dispatch(cmd, f.cellRangesOnly, f.count, c);
+    }
+    // Ranges (and reordered state) are the search's input.
+    gpu::computeBarrier(cmd);
+}
+
+void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, bool coherent,
+                      gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, "flock");
+    const uint32_t next = 1 - f.current;
+    if (coherent) {
+        gpu::bindProgram(cmd, f.coherent,
+                         {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next]});
+        gpu::dispatch(cmd, f.coherent, f.count, c);
+    } else {
+        gpu::bindProgram(
+            cmd, f.scattered,
+            {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next], f.vel[next]});
+        gpu::dispatch(cmd, f.scattered, f.count, c);
+    }
+    f.current = next;
+}
+
+void recordGridStats(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const gpu::Buffer& stats,
+                     gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, "grid stats");
+    // The previous use of the stats buffer (any stage) is over before the clear.
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                       VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    vkCmdFillBuffer(cmd, stats.buffer, 0, VK_WHOLE_SIZE, 0);
+    gpu::fillToComputeBarrier(cmd);
+    gpu::bindProgram(cmd, f.gridStats, {f.cellRanges, stats});
+    gpu::dispatch(cmd, f.gridStats, uint64_t(c.gridDim) * c.gridDim * c.gridDim, c);
+    // The host reads the counts once the frame's fence has signalled.
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+}
+
+void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, const Grid& grid,
+                gpu::Profiler* profiler) {
+    const StepConstants c = stepConstants(params, grid, f.count);
+    if (mode == Mode::Naive) {
+        recordNaiveStep(cmd, f, c, profiler);
+    } else {
+        CHECK(f.cellCapacity >= grid.cellCount);
+        recordGridIndex(cmd, f, c, profiler);
+        recordSortPairs(cmd, f, grid, profiler);
+        recordCellRanges(cmd, f, c, mode == Mode::Coherent, profiler);
+        recordGridSearch(cmd, f, c, mode == Mode::Coherent, profiler);
+    }
+    endOfStepBarrier(cmd);
+}
+
+} // namespace sim

@@ -1,0 +1,74 @@
+#pragma once
+// The flock on the GPU: its state buffers, the grid's buffers, and the passes of each mode.
+//
+// State: pos[current], vel[current] hold the boids; ids[idsCurrent][k] is the original index of
+// the boid in slot k. Naive and scattered steps keep slots in place; the coherent step leaves the
+// boids in cell order (slot order changes), and ids follow them, so a readback can restore the
+// original order and modes can be switched between any two steps.
+
+#include "gpu/commands.h"
+#include "gpu/profiler.h"
+#include "sim/grid.h"
+#include "sim/params.h"
+#include "sim/state.h"
+#include "sort/radix_sort.h"
+
+namespace sim {
+
+struct Flock {
+    uint32_t count = 0;
+    gpu::Buffer pos[2], vel[2], ids[2];
+    uint32_t current = 0;
+    uint32_t idsCurrent = 0;
+
+    // Grid modes: (cell, slot) pairs, sorted pairs, and each cell's [start, end) in sorted order.
+    gpu::Buffer cellKeys, slotValues, sortedKeys, sortedSlots, cellRanges;
+    uint32_t cellCapacity = 0;
+    sort::Sorter sorter;
+
+    gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, scattered, coherent, gridStats;
+    uint32_t workgroupSize = 0;
+};
+
+// Bytes of device memory a flock of `count` boids needs (all modes, the grid at its largest).
+uint64_t flockBytes(uint32_t count);
+
+// Throws sim::InputError when the count is zero or more than the device can hold.
+void checkFlockFits(const gpu::Context& context, uint32_t count);
+
+Flock createFlock(const gpu::Context& context, uint32_t count);
+void destroyFlock(const gpu::Context& context, Flock& flock);
+
+// Blocking transfers of the whole state, in original boid order.
+void uploadState(const gpu::Context& context, Flock& flock, const State& state);
+State downloadState(const gpu::Context& context, const Flock& flock);
+
+// Makes the grid buffers fit `grid`; waits for the device only when they must grow.
+void prepareGrid(const gpu::Context& context, Flock& flock, const Grid& grid);
+
+// The push constants of every flocking pass.
+gpudata::StepConstants stepConstants(const Params& params, const Grid& grid, uint32_t count);
+
+// The passes. Each records its dispatch(es) and ends with the barrier its consumer needs.
+void recordNaiveStep(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
+                     gpu::Profiler* profiler);
+void recordGridIndex(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
+                     gpu::Profiler* profiler);
+void recordSortPairs(VkCommandBuffer cmd, Flock& flock, const Grid& grid, gpu::Profiler* profiler);
+void recordCellRanges(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, bool reorder,
+                      gpu::Profiler* profiler);
+void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, bool coherent,
+                      gpu::Profiler* profiler);
+
+// Occupied cells and the largest cell of the current ranges into `stats` (a GridStats, host-visible,
+// read after the command buffer completes). Call after a grid step.
+void recordGridStats(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
+                     const gpu::Buffer& stats, gpu::Profiler* profiler);
+
+// One step of `mode`: every boid reads the old state and writes the new one. Call prepareGrid()
+// first for the grid modes. Ends with a barrier that makes the new state visible to the next step,
+// to vertex shaders and to transfers.
+void recordStep(VkCommandBuffer cmd, Flock& flock, const Params& params, Mode mode, const Grid& grid,
+                gpu::Profiler* profiler);
+
+} // namespace sim

@@ -1,0 +1,32 @@
+#include "sim/grid.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace sim {
+
+uint32_t maxGridCells(uint32_t boidCount) {
+    return uint32_t(std::clamp<uint64_t>(8ull * boidCount, 1u << 18, 1u << 24));
+}
+
+Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount) {
+    Grid g;
+    g.searchCells = searchCells == 8 ? 8 : 27;
+    const float width = (g.searchCells == 8 ? 2.0f : 1.0f) * maxRadius(p);
+    const double cells = std::floor(2.0 * double(p.domainHalf) / double(width));
+    const uint32_t cap = uint32_t(std::cbrt(double(maxGridCells(boidCount))) + 1e-9);
+    g.dim = uint32_t(std::clamp(cells, 1.0, double(cap)));
+    g.cellWidth = float(2.0 * double(p.domainHalf) / g.dim);
+    g.cellCount = g.dim * g.dim * g.dim;
+    g.keyBits = std::max(1, int(std::bit_width(g.cellCount - 1)));
+    return g;
+}
+
+uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t dim) {
+    const float c = std::floor((x + halfDomain) * invCellWidth);
+    if (!(c > 0)) return 0;
+    return std::min(uint32_t(c), dim - 1);
+}
+
+} // namespace sim

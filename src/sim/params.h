@@ -1,0 +1,44 @@
+#pragma once
+// The flocking parameters, the modes, and how they pack into the passes' push constants.
+
+#include "shared.h"
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace sim {
+
+// Bad input from the user (flags, files, sizes): reported as one line with exit code 2.
+struct InputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Defaults are the CUDA flocking lab's (../shared/seeds/003).
+struct Params {
+    float cohesionRadius = 5.0f;   // r1
+    float separationRadius = 3.0f; // r2
+    float alignmentRadius = 5.0f;  // r3
+    float cohesionScale = 0.01f;   // s1
+    float separationScale = 0.1f;  // s2
+    float alignmentScale = 0.1f;   // s3
+    float maxSpeed = 1.0f;
+    float dt = 0.2f;
+    float domainHalf = 100.0f; // L: the periodic cube [-L, L)^3
+};
+
+// Empty when the parameters are usable, else what is wrong, naming the flag.
+std::string validateParams(const Params& params);
+
+float maxRadius(const Params& params);
+
+enum class Mode { Naive, Scattered, Coherent };
+const char* modeName(Mode mode);
+std::optional<Mode> parseMode(std::string_view name);
+
+// Positions are kept in [-L, L) with L at most this, so float spacing stays far below any radius.
+constexpr float maxDomainHalf = 1.0e6f;
+
+} // namespace sim

@@ -1,0 +1,143 @@
+#include "sort/radix_sort.h"
+
+#include "shared.h"
+
+#include <algorithm>
+
+namespace sort {
+namespace {
+
+using gpudata::SortHistogramConstants;
+using gpudata::SortPassConstants;
+
+// Scratch layout, in 32-bit words: the histogram of every pass, the tile counters of every pass,
+// padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass tileCount x
+// RADIX status words.
+constexpr uint32_t histogramWords = SORT_MAX_PASSES * SORT_RADIX;
+constexpr uint32_t statusOffsetWords = histogramWords + 64;
+constexpr uint32_t histogramKeysPerGroup = 8192;
+
+uint32_t tileCountFor(uint32_t count, uint32_t tileSize) {
+    return gpu::groupCount(count, tileSize);
+}
+
+uint64_t scratchBytes(uint32_t capacity, uint32_t tileSize) {
+    return 4ull *
+           (statusOffsetWords + uint64_t(SORT_MAX_PASSES) * tileCountFor(capacity, tileSize) * SORT_RADIX);
+}
+
+uint32_t sharedBytes(uint32_t workgroupSize, uint32_t subgroups, uint32_t keysPerThread) {
+    // Mirrors the shared declarations of onesweep.comp.
+    return subgroups * SORT_RADIX * 4 + workgroupSize * keysPerThread * 4 + SORT_RADIX * (8 + 4 * 4) +
+           subgroups * 8 + 32;
+}
+
+} // namespace
+
+uint32_t maxSortPairs(const gpu::Context& ctx) {
+    const uint64_t byRange = ctx.properties.limits.maxStorageBufferRange / 4;
+    return uint32_t(std::min<uint64_t>(byRange, SORT_VALUE_MASK));
+}
+
+Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOptions& options) {
+    if (capacity > maxSortPairs(ctx))
+        throw gpu::OutOfMemory("sorting " + std::to_string(capacity) +
+                               " pairs exceeds this device's limit of " + std::to_string(maxSortPairs(ctx)) +
+                               " pairs");
+    Sorter s;
+    s.capacity = capacity;
+    s.subgroupSize = gpu::preferredSubgroupSize(ctx);
+    CHECK(s.subgroupSize > 0); // Vulkan 1.3 guarantees subgroup size control in compute
+    s.partitionNV = options.allowPartitionNV && ctx.subgroupPartitioned;
+
+    const auto& limits = ctx.properties.limits;
+    const std::vector<uint32_t> sizes = options.workgroupSize ? std::vector<uint32_t>{options.workgroupSize}
+                                                              : std::vector<uint32_t>{256, 128, 64};
+    for (uint32_t wg : sizes) {
+        if (wg > limits.maxComputeWorkGroupInvocations || wg > limits.maxComputeWorkGroupSize[0]) continue;
+        if (wg % s.subgroupSize != 0 || wg / s.subgroupSize > ctx.maxComputeWorkgroupSubgroups) continue;
+        const uint32_t subgroups = wg / s.subgroupSize;
+        uint32_t kpt = options.keysPerThread ? options.keysPerThread : 15;
+        while (kpt > 1 && sharedBytes(wg, subgroups, kpt) > limits.maxComputeSharedMemorySize) --kpt;
+        if (sharedBytes(wg, subgroups, kpt) > limits.maxComputeSharedMemorySize) continue;
+        s.workgroupSize = wg;
+        s.keysPerThread = kpt;
+        break;
+    }
+    if (!s.workgroupSize) throw gpu::Error("radix sort: no work group size fits this device's limits");
+    s.tileSize = s.workgroupSize * s.keysPerThread;
+
+    const uint32_t subgroups = s.workgroupSize / s.subgroupSize;
+    s.onesweep = gpu::createComputeProgram(
+        ctx, s.partitionNV ? "sort_onesweep_nv" : "sort_onesweep",
+        {{0, s.workgroupSize}, {1, s.keysPerThread}, {2, subgroups}, {3, options.spinLimit}}, s.subgroupSize);
+    s.histogram = gpu::createComputeProgram(ctx, s.partitionNV ? "sort_histogram_nv" : "sort_histogram",
+                                            {{0, s.workgroupSize}}, s.subgroupSize);
+
+    const VkBufferUsageFlags usage = gpu::storageUsage;
+    s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
+    s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
+    s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, s.tileSize), usage, gpu::MemoryUse::Device);
+    return s;
+}
+
+void destroySorter(const gpu::Context& ctx, Sorter& s) {
+    gpu::destroyProgram(ctx, s.histogram);
+    gpu::destroyProgram(ctx, s.onesweep);
+    gpu::destroyBuffer(ctx, s.tempKeys);
+    gpu::destroyBuffer(ctx, s.tempValues);
+    gpu::destroyBuffer(ctx, s.scratch);
+    s = Sorter{};
+}
+
+void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn, const gpu::Buffer& valuesIn,
+                const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut, uint32_t count, uint32_t keyBits,
+                gpu::Profiler* profiler, bool detailed) {
+    CHECK(keyBits >= 1 && keyBits <= 32);
+    CHECK(count <= s.capacity);
+    CHECK(keysIn.buffer != keysOut.buffer && valuesIn.buffer != valuesOut.buffer);
+    if (count == 0) return;
+    gpu::Scope total(profiler, cmd, "sort");
+    gpu::Profiler* detail = detailed ? profiler : nullptr;
+    const uint32_t passes = sortPassCount(keyBits);
+    const uint32_t tiles = tileCountFor(count, s.tileSize);
+    const uint32_t keyMask = keyBits == 32 ? 0xffffffffu : (1u << keyBits) - 1;
+    const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
+
+    {
+        gpu::Scope scope(detail, cmd, "sort/clear");
+        // Earlier passes' reads and writes of the scratch words are done before the clear.
+        gpu::computeToTransferBarrier(cmd);
+        vkCmdFillBuffer(cmd, s.scratch.buffer, 0, 4ull * statusOffsetWords + passes * statusBytes, 0);
+        gpu::fillToComputeBarrier(cmd);
+    }
+    {
+        gpu::Scope scope(detail, cmd, "sort/histogram");
+        gpu::bindProgram(cmd, s.histogram, {keysIn, s.scratch});
+        SortHistogramConstants push{count, passes, histogramKeysPerGroup, keyMask};
+        gpu::dispatchGroups(cmd, s.histogram, gpu::groupCount(count, histogramKeysPerGroup), push);
+        // The histogram is complete before any pass reads it.
+        gpu::computeBarrier(cmd);
+    }
+    static const char* passNames[SORT_MAX_PASSES] = {"sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"};
+    for (uint32_t p = 0; p < passes; ++p) {
+        gpu::Scope scope(detail, cmd, passNames[p]);
+        // The last pass writes the output; earlier ones alternate backwards from it.
+        const bool toOutput = (passes - 1 - p) % 2 == 0;
+        const gpu::Buffer& srcKeys = p == 0 ? keysIn : (toOutput ? s.tempKeys : keysOut);
+        const gpu::Buffer& srcValues = p == 0 ? valuesIn : (toOutput ? s.tempValues : valuesOut);
+        const gpu::Buffer& dstKeys = toOutput ? keysOut : s.tempKeys;
+        const gpu::Buffer& dstValues = toOutput ? valuesOut : s.tempValues;
+        gpu::bindProgram(
+            cmd, s.onesweep,
+            {srcKeys, srcValues, dstKeys, dstValues, gpu::BufferRange(s.scratch, 0, histogramWords * 4),
+             gpu::BufferRange(s.scratch, histogramWords * 4, SORT_MAX_PASSES * 4),
+             gpu::BufferRange(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes)});
+        SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
+        gpu::dispatchGroups(cmd, s.onesweep, tiles, push);
+        // This pass's output is the next pass's (or the caller's) input.
+        gpu::computeBarrier(cmd);
+    }
+}
+
+} // namespace sort

@@ -1,0 +1,60 @@
+#pragma once
+// GPU LSD radix sort of (key, value) pairs of 32-bit unsigned integers, stable, over the low
+// keyBits bits of the keys: ceil(keyBits / 8) passes of 8 bits, after one pass that histograms
+// every digit at once. Each pass ranks tiles with subgroup ballots (or subgroupPartitionNV) and
+// finds its output place with a chained scan over tiles (see shaders/sort/onesweep.comp).
+//
+// Keys are compared on their low keyBits bits only: higher bits are ignored (masked), and carried
+// to the output unchanged, so they cannot change the order.
+//
+// Buffers: the caller owns the input and output pairs; the sorter owns a ping-pong pair and a
+// scratch buffer. The input is never written. Passes alternate between the output and the
+// sorter's pair so that the last pass always lands in the output. The sort records into the
+// caller's command buffer (no submission, no waiting) and ends with a compute-to-compute barrier.
+
+#include "gpu/commands.h"
+#include "gpu/profiler.h"
+
+namespace sort {
+
+struct SortOptions {
+    bool allowPartitionNV = true; // use subgroupPartitionNV where the device has it
+    uint32_t workgroupSize = 0;   // 0: the largest of 256/128/64 that fits the device
+    uint32_t keysPerThread = 0;   // 0: as many as shared memory allows, up to 15
+    uint32_t spinLimit = 256;     // look-back polls before a group counts a stalled tile itself;
+                                  // 0 (for tests) always counts predecessors itself
+};
+
+struct Sorter {
+    gpu::Program histogram, onesweep;
+    gpu::Buffer tempKeys, tempValues;
+    gpu::Buffer scratch; // global histogram, tile counters, tile status words
+    uint32_t capacity = 0;
+    uint32_t workgroupSize = 0;
+    uint32_t keysPerThread = 0;
+    uint32_t tileSize = 0; // keys per work group in a pass
+    uint32_t subgroupSize = 0;
+    bool partitionNV = false;
+};
+
+constexpr uint32_t radixBits = 8;
+
+// ceil(keyBits / 8): the number of passes; keyBits must be in [1, 32].
+constexpr uint32_t sortPassCount(uint32_t keyBits) {
+    return (keyBits + radixBits - 1) / radixBits;
+}
+
+// The most pairs one sort can take on this device (storage buffer range, 30-bit tile counts).
+uint32_t maxSortPairs(const gpu::Context& context);
+
+// Throws gpu::Error (or gpu::OutOfMemory) when `capacity` is beyond the device.
+Sorter createSorter(const gpu::Context& context, uint32_t capacity, const SortOptions& options = {});
+void destroySorter(const gpu::Context& context, Sorter& sorter);
+
+// Records the sort of `count` pairs (count <= capacity). Profiler scopes: "sort" and, inside it,
+// "sort/clear", "sort/histogram", "sort/pass0".. when `detailed`.
+void recordSort(VkCommandBuffer cmd, const Sorter& sorter, const gpu::Buffer& keysIn,
+                const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut,
+                uint32_t count, uint32_t keyBits, gpu::Profiler* profiler = nullptr, bool detailed = false);
+
+} // namespace sort

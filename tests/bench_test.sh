@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# A headless `vkboids bench` on tiny sizes (lavapipe in CI), with validation and offscreen drawing:
+# the CSV and JSON have the documented columns and plausible values, and the plotting script turns
+# the CSV into charts.
+set -euo pipefail
+vkboids=$1
+source_dir=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$vkboids" bench --validation --modes naive,scattered,coherent --boids 300,1100 --cells 8,27 \
+    --frames 12 --warmup 3 --render --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
+/usr/bin/python3 - "$out/bench.csv" "$out/bench.json" <<'PY'
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+header = open(sys.argv[1]).readline().strip().split(",")
+expected = ["frame", "t_ms", "mode", "boids", "cells", "present_mode", "cpu_frame_ms", "gpu_total_ms",
+            "gpu_grid_index_ms", "gpu_sort_ms", "gpu_cell_ranges_ms", "gpu_cell_ranges_reorder_ms",
+            "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms"]
+assert header == expected, header
+configs = {(r["mode"], r["boids"], r["cells"]) for r in rows}
+assert len(configs) == 2 * (1 + 2 + 2), configs  # naive once per size, grid modes per shape
+assert len(rows) == 12 * len(configs), len(rows)
+passes = [c for c in expected if c.startswith("gpu_") and c != "gpu_total_ms"]
+for r in rows:
+    assert float(r["cpu_frame_ms"]) > 0
+    total = float(r["gpu_total_ms"])
+    parts = [float(r[c]) for c in passes if r[c]]
+    assert all(math.isfinite(p) and p > 0 for p in parts + [total]), r
+    # Scopes are disjoint parts of the frame's scope: their sum cannot exceed the total.
+    assert total >= sum(parts) * 0.98 - 0.01, (total, sum(parts), r)
+    grid = r["mode"] != "naive"
+    assert bool(r["gpu_sort_ms"]) == grid and bool(r["cells"]) == grid, r
+    assert bool(r["gpu_cell_ranges_reorder_ms"]) == (r["mode"] == "coherent"), r
+    assert r["gpu_draw_ms"], "--render draws every frame"
+runs = json.load(open(sys.argv[2]))["runs"]
+assert len(runs) == len(configs)
+for run in runs:
+    assert run["measured_frames"] == 12 and run["warmup_frames"] == 3
+    for stat in ("mean", "median", "p95", "p99", "min", "max", "stddev"):
+        assert run["columns"]["gpu_total_ms"][stat] >= 0
+    assert run["fps"]["average"] > 0 and run["fps"]["one_percent_low"] > 0
+print("bench files check out:", len(rows), "rows,", len(runs), "runs")
+PY
+/usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/bench.csv" --out "$out/charts" --title lavapipe
+for chart in scaling breakdown cells; do test -s "$out/charts/$chart.png"; done
+echo "bench test passed"

@@ -1,0 +1,52 @@
+#include "gpu_test.h"
+
+#include <memory>
+
+namespace test {
+namespace {
+
+struct ContextHolder {
+    gpu::Context context;
+    ContextHolder() { context = gpu::createContext({.validation = true, .quietDeviceNote = true}); }
+    ~ContextHolder() { gpu::destroyContext(context); }
+};
+
+std::unique_ptr<ContextHolder>& holder() {
+    static std::unique_ptr<ContextHolder> h;
+    return h;
+}
+
+// Destroys the context after the last test, then fails the run if that produced validation errors.
+class ContextEnvironment : public ::testing::Environment {
+  public:
+    void TearDown() override {
+        holder().reset();
+        EXPECT_EQ(gpu::validationErrorCount(), 0u) << "validation errors were reported during the run";
+    }
+};
+
+const bool registered = (::testing::AddGlobalTestEnvironment(new ContextEnvironment), true);
+
+} // namespace
+
+const gpu::Context& gpuContext() {
+    if (!holder()) holder() = std::make_unique<ContextHolder>();
+    return holder()->context;
+}
+
+void GpuTest::SetUp() {
+    gpuContext();
+    errorsBefore = gpu::validationErrorCount();
+}
+
+void GpuTest::TearDown() {
+    EXPECT_EQ(gpu::validationErrorCount(), errorsBefore) << "Vulkan validation errors during this test";
+}
+
+void runCommands(const std::function<void(VkCommandBuffer)>& record) {
+    VkCommandBuffer cmd = gpu::beginOneShot(gpuContext());
+    record(cmd);
+    gpu::endOneShot(gpuContext(), cmd);
+}
+
+} // namespace test

@@ -1,0 +1,172 @@
+// Command-line parsing, and the binary's answers to bad input: one line, exit code 2, no output file.
+
+#include "app/cli.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+app::CommandLine parse(std::vector<const char*> args) {
+    args.insert(args.begin(), "vkboids");
+    return app::parseCommandLine(int(args.size()), args.data());
+}
+
+std::string parseError(std::vector<const char*> args) {
+    try {
+        parse(args);
+    } catch (const sim::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Cli, Counts) {
+    EXPECT_EQ(app::parseCount("100000", "--boids", 1ull << 32), 100000u);
+    EXPECT_EQ(app::parseCount("1e6", "--boids", 1ull << 32), 1000000u);
+    EXPECT_EQ(app::parseCount("2.5e5", "--boids", 1ull << 32), 250000u);
+    EXPECT_THROW(app::parseCount("0", "--boids", 10), sim::InputError);
+    EXPECT_THROW(app::parseCount("-5", "--boids", 10), sim::InputError);
+    EXPECT_THROW(app::parseCount("1.5", "--boids", 10), sim::InputError);
+    EXPECT_THROW(app::parseCount("ten", "--boids", 10), sim::InputError);
+    EXPECT_THROW(app::parseCount("", "--boids", 10), sim::InputError);
+    EXPECT_THROW(app::parseCount("11", "--boids", 10), sim::InputError);
+    EXPECT_THROW(app::parseCount("nan", "--boids", 10), sim::InputError);
+    EXPECT_EQ(app::parseCountList("1e5,1e6", "--boids", 1ull << 32),
+              (std::vector<uint32_t>{100000, 1000000}));
+    EXPECT_THROW(app::parseCountList("1e5,,1e6", "--boids", 1ull << 32), sim::InputError);
+    EXPECT_THROW(app::parseCountList("1e5,", "--boids", 1ull << 32), sim::InputError);
+}
+
+TEST(Cli, CommandsAndOptions) {
+    app::CommandLine cl = parse({"step", "--boids", "1e5", "--steps", "100", "--mode", "coherent", "--cells",
+                                 "8", "--cohesion-radius", "4", "--validation"});
+    EXPECT_EQ(cl.command, app::Command::Step);
+    EXPECT_EQ(cl.step.boids, 100000u);
+    EXPECT_EQ(cl.step.steps, 100u);
+    EXPECT_EQ(cl.step.mode, sim::Mode::Coherent);
+    EXPECT_EQ(cl.step.cells, 8);
+    EXPECT_FLOAT_EQ(cl.step.params.cohesionRadius, 4);
+    EXPECT_TRUE(cl.global.validation);
+
+    cl = parse({"--validation", "--boids", "5000", "--frames", "10", "--present-mode", "immediate"});
+    EXPECT_EQ(cl.command, app::Command::Demo);
+    EXPECT_EQ(cl.demo.boids, 5000u);
+    EXPECT_EQ(cl.demo.frames, 10u);
+
+    cl = parse({"bench", "--modes", "naive,coherent", "--boids", "1e5,1e6", "--cells", "27"});
+    EXPECT_EQ(cl.command, app::Command::Bench);
+    EXPECT_EQ(cl.bench.modes.size(), 2u);
+    EXPECT_EQ(cl.bench.boids, (std::vector<uint32_t>{100000, 1000000}));
+
+    cl = parse({"sort-bench", "--n", "1e6,16e6", "--bits", "21"});
+    EXPECT_EQ(cl.command, app::Command::SortBench);
+    EXPECT_EQ(cl.sortBench.sizes, (std::vector<uint32_t>{1000000, 16000000}));
+    EXPECT_EQ(parse({"--list-devices"}).command, app::Command::ListDevices);
+}
+
+TEST(Cli, BadInputIsOneLineNamingTheProblem) {
+    const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
+        {{"--bogus"}, "--bogus"},
+        {{"step", "--bogus"}, "--bogus"},
+        {{"frobnicate"}, "frobnicate"},
+        {{"step", "--boids"}, "--boids"},
+        {{"step", "--boids", "abc"}, "not a number"},
+        {{"step", "--boids", "0"}, "at least 1"},
+        {{"step", "--boids", "-3"}, "at least 1"},
+        {{"step", "--steps", "0"}, "--steps"},
+        {{"step", "--cohesion-radius", "0"}, "--cohesion-radius"},
+        {{"step", "--separation-radius", "-1"}, "--separation-radius"},
+        {{"step", "--dt", "nan"}, "--dt"},
+        {{"step", "--domain-half", "inf"}, "--domain-half"},
+        {{"step", "--mode", "fast"}, "not a mode"},
+        {{"step", "--cells", "9"}, "8 or 27"},
+        {{"step", "--boids", "10", "--load-state", "x.npy"}, "either"},
+        {{"--present-mode", "vsync"}, "--present-mode"},
+        {{"--capture", "x.csv"}, "--frames"},
+        {{"sort-bench", "--bits", "33"}, "--bits"},
+        {{"sort-bench", "--runs", "5"}, ""}, // accepted by the parser; the command refuses it
+        {{"bench", "--modes", "naive,,coherent"}, "not a mode"},
+        {{"bench", "--cells", "8,64"}, "8 or 27"},
+    };
+    for (const auto& [args, expect] : cases) {
+        const std::string message = parseError(args);
+        if (expect.empty()) continue;
+        EXPECT_NE(message.find(expect), std::string::npos) << args[0] << ": '" << message << "'";
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+}
+
+// ---- The binary ---------------------------------------------------------------------------------
+
+struct Result {
+    int code = -1;
+    std::string err;
+};
+
+Result run(const std::string& args) {
+    const std::string errFile =
+        fs::temp_directory_path() / ("vkboids-cli-" + std::to_string(::getpid()) + ".err");
+    const std::string command = std::string(VKBOIDS_BINARY) + " " + args + " >/dev/null 2>" + errFile;
+    const int status = std::system(command.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    std::ifstream in(errFile);
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("vkboids: note:", 0) != 0) r.err += line + "\n";
+    fs::remove(errFile);
+    return r;
+}
+
+void expectBadInput(const std::string& args, const std::string& mention) {
+    const Result r = run(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": more than one line:\n" << r.err;
+    EXPECT_NE(r.err.find(mention), std::string::npos) << args << ": " << r.err;
+}
+
+TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
+    const fs::path dir = fs::temp_directory_path() / ("vkboids-bin-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    expectBadInput("--bogus", "--bogus");
+    expectBadInput("step --boids 0", "--boids");
+    expectBadInput("step --boids 12x", "not a number");
+    expectBadInput("step --separation-radius 0", "--separation-radius");
+    expectBadInput("step --load-state " + (dir / "absent.npy").string(), "cannot read");
+    {
+        std::ofstream(dir / "truncated.npy") << "\x93NUMPY\x01";
+        expectBadInput("step --load-state " + (dir / "truncated.npy").string(), "truncated");
+    }
+    // Beyond what the device can hold: refused up front, no crash.
+    expectBadInput("step --boids 4e9", "boids");
+    expectBadInput("sort-bench --n 2e9 --bits 21", "--n");
+    expectBadInput("sort-bench --runs 3", "--runs");
+    // An unwritable output: refused before any work, and nothing left behind.
+    expectBadInput("step --boids 10 --save-state " + (dir / "no" / "such" / "dir.npy").string(),
+                   "cannot write");
+    EXPECT_FALSE(fs::exists(dir / "no"));
+    fs::remove_all(dir);
+}
+
+TEST(Binary, StepWritesAStateThatLoadsBack) {
+    const fs::path dir = fs::temp_directory_path() / ("vkboids-step-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string a = (dir / "a.npy").string(), b = (dir / "b.npy").string();
+    Result r = run("step --validation --quiet --boids 300 --steps 3 --mode coherent --save-state " + a);
+    EXPECT_EQ(r.code, 0) << r.err;
+    r = run("step --validation --quiet --load-state " + a + " --steps 2 --mode scattered --save-state " + b);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::exists(b));
+    EXPECT_EQ(fs::file_size(a), fs::file_size(b));
+    fs::remove_all(dir);
+}
+
+} // namespace

@@ -1,0 +1,154 @@
+// State files: the .npy round trip and every way a file can be wrong.
+
+#include "sim/npy.h"
+#include "sim/params.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string header(const std::string& dict, int major = 1) {
+    std::string h = dict;
+    const size_t pre = major == 1 ? 10 : 12;
+    h.append((64 - (pre + h.size() + 1) % 64) % 64, ' ');
+    h += '\n';
+    std::string out("\x93NUMPY", 6);
+    out += char(major);
+    out += char(0);
+    if (major == 1) {
+        out += char(h.size() & 0xff);
+        out += char(h.size() >> 8);
+    } else {
+        for (int i = 0; i < 4; ++i) out += char((h.size() >> (8 * i)) & 0xff);
+    }
+    return out + h;
+}
+
+std::string floats(size_t count, float value = 1.5f) {
+    std::string out(count * 4, '\0');
+    for (size_t i = 0; i < count; ++i) std::memcpy(&out[i * 4], &value, 4);
+    return out;
+}
+
+std::string rejection(const std::string& bytes) {
+    try {
+        sim::decodeNpy(bytes, "f.npy");
+    } catch (const sim::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+class TempDir : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir = fs::temp_directory_path() / ("vkboids-npy-" + std::to_string(::getpid()) + "-" +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+    fs::path dir;
+};
+
+TEST(Npy, RoundTripKeepsEveryBit) {
+    sim::State s = sim::randomState(1001, 7, 100, 1);
+    s.data[5] = -0.0f;
+    s.data[6] = std::nextafter(100.0f, 0.0f);
+    const std::string bytes = sim::encodeNpy(s);
+    EXPECT_EQ(bytes.size() % 16, (1001 * 24) % 16); // header padded to a multiple of 64
+    EXPECT_EQ((bytes.size() - 1001 * 24) % 64, 0u);
+    const sim::State back = sim::decodeNpy(bytes, "x");
+    ASSERT_EQ(back.data.size(), s.data.size());
+    EXPECT_EQ(std::memcmp(back.data.data(), s.data.data(), s.data.size() * 4), 0);
+}
+
+TEST(Npy, AcceptsOtherKeyOrdersAndVersions) {
+    EXPECT_EQ(
+        sim::decodeNpy(header("{'shape': (2, 6), 'fortran_order': False, 'descr': '<f4'}") + floats(12), "x")
+            .count(),
+        2u);
+    EXPECT_EQ(sim::decodeNpy(header("{\"descr\": \"<f4\", \"fortran_order\": False, \"shape\": (3,6)}", 2) +
+                                 floats(18),
+                             "x")
+                  .count(),
+              3u);
+}
+
+TEST(Npy, RejectsMalformedFilesWithOneLineNamingTheProblem) {
+    const std::string good = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 6), }";
+    EXPECT_NE(rejection("not numpy at all").find("bad magic"), std::string::npos);
+    EXPECT_NE(rejection(header(good).substr(0, 20)).find("truncated"), std::string::npos);
+    EXPECT_NE(rejection(header(good) + floats(11)).find("truncated"), std::string::npos);
+    EXPECT_NE(rejection(header(good) + floats(13)).find("unexpected bytes"), std::string::npos);
+    EXPECT_NE(rejection(header("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 6), }") + floats(24))
+                  .find("'<f8'"),
+              std::string::npos);
+    EXPECT_NE(rejection(header("{'descr': '>f4', 'fortran_order': False, 'shape': (2, 6), }") + floats(12))
+                  .find("big-endian"),
+              std::string::npos);
+    EXPECT_NE(rejection(header("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 6), }") + floats(12))
+                  .find("not float32"),
+              std::string::npos);
+    EXPECT_NE(rejection(header("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 6), }") + floats(12))
+                  .find("Fortran"),
+              std::string::npos);
+    EXPECT_NE(rejection(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 5), }") + floats(10))
+                  .find("(2, 5)"),
+              std::string::npos);
+    EXPECT_NE(rejection(header("{'descr': '<f4', 'fortran_order': False, 'shape': (12,), }") + floats(12))
+                  .find("is not (N, 6)"),
+              std::string::npos);
+    EXPECT_NE(rejection(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 6, 1), }") + floats(12))
+                  .find("is not (N, 6)"),
+              std::string::npos);
+    EXPECT_NE(
+        rejection(header("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 6), }")).find("no boids"),
+        std::string::npos);
+    EXPECT_NE(rejection(header("{'descr': '<f4', 'shape': (2, 6), }") + floats(12)).find("lacks"),
+              std::string::npos);
+    EXPECT_NE(rejection(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 6), 'extra': 1}") +
+                        floats(12))
+                  .find("unexpected key"),
+              std::string::npos);
+    EXPECT_NE(rejection(header("['descr']") + floats(12)).find("malformed"), std::string::npos);
+    std::string v4 = header(good);
+    v4[6] = 4;
+    EXPECT_NE(rejection(v4 + floats(12)).find("version 4.0"), std::string::npos);
+    for (float bad : {NAN, INFINITY, -INFINITY}) {
+        std::string data = floats(12);
+        std::memcpy(&data[7 * 4], &bad, 4);
+        EXPECT_NE(rejection(header(good) + data).find("row 1 holds a non-finite"), std::string::npos);
+    }
+    for (const std::string& message : {rejection("x"), rejection(header(good))})
+        EXPECT_EQ(message.find('\n'), std::string::npos);
+}
+
+TEST_F(TempDir, SaveReplacesAtomicallyAndFailuresLoseNothing) {
+    const sim::State s = sim::randomState(10, 1, 10, 1);
+    const std::string path = (dir / "state.npy").string();
+    sim::saveNpy(path, s);
+    EXPECT_EQ(sim::loadNpy(path).data, s.data);
+    // Overwrite with another state: no temporary files left behind.
+    const sim::State t = sim::randomState(20, 2, 10, 1);
+    sim::saveNpy(path, t);
+    EXPECT_EQ(sim::loadNpy(path).data, t.data);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+
+    // A directory where the file should go: an error, and the directory is untouched.
+    fs::create_directory(dir / "taken");
+    EXPECT_THROW(sim::saveNpy((dir / "taken").string(), s), sim::InputError);
+    EXPECT_TRUE(fs::is_directory(dir / "taken"));
+    EXPECT_THROW(sim::saveNpy((dir / "missing" / "x.npy").string(), s), sim::InputError);
+    EXPECT_THROW(sim::checkWritable((dir / "missing" / "x.npy").string()), sim::InputError);
+    EXPECT_THROW(sim::loadNpy((dir / "absent.npy").string()), sim::InputError);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
+}
+
+} // namespace

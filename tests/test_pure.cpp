@@ -1,0 +1,105 @@
+// Pure functions: no GPU.
+
+#include "gpu/commands.h"
+#include "gpu/shaders.h"
+#include "gpu/spirv_reflect.h"
+#include "sim/grid.h"
+#include "sim/state.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+TEST(GroupCount, RoundsUp) {
+    EXPECT_EQ(gpu::groupCount(0, 256), 0u);
+    EXPECT_EQ(gpu::groupCount(1, 256), 1u);
+    EXPECT_EQ(gpu::groupCount(256, 256), 1u);
+    EXPECT_EQ(gpu::groupCount(257, 256), 2u);
+    EXPECT_EQ(gpu::groupCount(10240000, 256), 40000u);
+    EXPECT_EQ(gpu::groupCount(0xffffffffull, 64), 67108864u);
+}
+
+TEST(Wrap, IntoTheHalfOpenDomain) {
+    const float L = 100;
+    EXPECT_EQ(sim::wrapCoordinate(0.0f, L), 0.0f);
+    EXPECT_EQ(sim::wrapCoordinate(-100.0f, L), -100.0f);
+    EXPECT_EQ(sim::wrapCoordinate(100.0f, L), -100.0f); // L itself is -L
+    EXPECT_FLOAT_EQ(sim::wrapCoordinate(101.5f, L), -98.5f);
+    EXPECT_FLOAT_EQ(sim::wrapCoordinate(-100.25f, L), 99.75f);
+    EXPECT_FLOAT_EQ(sim::wrapCoordinate(650.0f, L), 50.0f);
+    // Values just below -L that round back to L after the shift still land inside [-L, L).
+    const float x = sim::wrapCoordinate(std::nextafter(-100.0f, -200.0f), L);
+    EXPECT_GE(x, -L);
+    EXPECT_LT(x, L);
+}
+
+TEST(RandomState, IsDeterministicAndInsideTheDomain) {
+    const sim::State a = sim::randomState(1000, 42, 50, 2), b = sim::randomState(1000, 42, 50, 2);
+    EXPECT_EQ(a.data, b.data);
+    EXPECT_NE(a.data, sim::randomState(1000, 43, 50, 2).data);
+    for (uint32_t i = 0; i < a.count(); ++i) {
+        for (int k = 0; k < 3; ++k) {
+            EXPECT_GE(a.data[i * 6 + k], -50.0f);
+            EXPECT_LT(a.data[i * 6 + k], 50.0f);
+        }
+        const float* v = &a.data[i * 6 + 3];
+        EXPECT_LE(std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), 2.0f * 1.0001f);
+    }
+}
+
+TEST(Grid, CellsDivideTheDomainExactly) {
+    sim::Params p; // L = 100, max r = 5
+    sim::Grid g27 = sim::makeGrid(p, 27, 100000), g8 = sim::makeGrid(p, 8, 100000);
+    EXPECT_EQ(g27.dim, 40u);
+    EXPECT_FLOAT_EQ(g27.cellWidth, 5.0f);
+    EXPECT_EQ(g27.keyBits, 16u); // 64000 cells
+    EXPECT_EQ(g8.dim, 20u);
+    EXPECT_FLOAT_EQ(g8.cellWidth, 10.0f);
+    EXPECT_EQ(g8.keyBits, 13u);
+    p.domainHalf = 7.4f; // floor(14.8 / 5) = 2 cells for 27, floor(14.8 / 10) = 1 for 8
+    EXPECT_EQ(sim::makeGrid(p, 27, 10).dim, 2u);
+    EXPECT_EQ(sim::makeGrid(p, 8, 10).dim, 1u);
+    p.domainHalf = 2.0f; // smaller than the radius: one cell
+    EXPECT_EQ(sim::makeGrid(p, 27, 10).dim, 1u);
+    EXPECT_EQ(sim::makeGrid(p, 27, 10).keyBits, 1u);
+}
+
+TEST(Grid, HugeGridsAreCoarsened) {
+    sim::Params p;
+    p.domainHalf = 1000;
+    p.cohesionRadius = p.separationRadius = p.alignmentRadius = 0.1f;
+    const sim::Grid g = sim::makeGrid(p, 27, 1000);
+    EXPECT_LE(g.cellCount, sim::maxGridCells(1000));
+    EXPECT_GE(g.cellWidth, 0.1f);
+}
+
+TEST(Grid, CellCoordinateClampsTheUpperEdge) {
+    EXPECT_EQ(sim::cellCoordinate(-100.0f, 100.0f, 0.2f, 40), 0u);
+    EXPECT_EQ(sim::cellCoordinate(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 40), 39u);
+    EXPECT_EQ(sim::cellCoordinate(0.0f, 100.0f, 0.2f, 40), 20u);
+    EXPECT_EQ(sim::cellIndex(1, 2, 3, 40), 1u + 40 * (2 + 40 * 3));
+}
+
+TEST(SpirvReflection, ReadsBindingsPushConstantsAndLocalSize) {
+    const gpu::ShaderReflection naive = gpu::reflectSpirv(gpu::embeddedSpirv("naive"));
+    EXPECT_EQ(naive.stage, VK_SHADER_STAGE_COMPUTE_BIT);
+    ASSERT_EQ(naive.bindings.size(), 4u);
+    for (VkDescriptorType t : naive.bindings) EXPECT_EQ(t, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    EXPECT_EQ(naive.pushConstantSize, 64u); // StepConstants
+    EXPECT_EQ(naive.localSizeSpecId[0], 0);
+
+    const gpu::ShaderReflection onesweep = gpu::reflectSpirv(gpu::embeddedSpirv("sort_onesweep"));
+    EXPECT_EQ(onesweep.bindings.size(), 7u);
+    EXPECT_EQ(onesweep.pushConstantSize, 32u);
+
+    const gpu::ShaderReflection box = gpu::reflectSpirv(gpu::embeddedSpirv("box_vert"));
+    EXPECT_EQ(box.stage, VK_SHADER_STAGE_VERTEX_BIT);
+    EXPECT_TRUE(box.bindings.empty());
+    EXPECT_EQ(box.pushConstantSize, 96u); // the whole DrawConstants block
+}
+
+TEST(SpirvReflection, RejectsGarbage) {
+    const std::vector<uint32_t> junk = {1, 2, 3, 4, 5, 6};
+    EXPECT_THROW(gpu::reflectSpirv(junk), gpu::Error);
+    EXPECT_TRUE(gpu::embeddedSpirv("no such shader").empty());
+}

@@ -1,0 +1,294 @@
+// The flocking passes on lavapipe against the CPU reference of the contract (reference.cpp).
+
+#include "gpu_test.h"
+#include "reference.h"
+#include "sim/flock.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace {
+
+using sim::Mode;
+using sim::Params;
+using sim::State;
+using test::GpuTest;
+
+// ---- Layouts -------------------------------------------------------------------------------
+
+State uniformState(uint32_t n, uint64_t seed, const Params& p) {
+    return sim::randomState(n, seed, p.domainHalf, p.maxSpeed);
+}
+
+// Boids in a few tight clusters (many per cell, most cells empty).
+State clusteredState(uint32_t n, uint64_t seed, const Params& p, int clusters, float spread) {
+    State s = uniformState(n, seed, p);
+    sim::Random rng(seed ^ 0xc1u);
+    std::vector<float> centres;
+    for (int c = 0; c < 3 * clusters; ++c) centres.push_back(rng.uniform(-p.domainHalf, p.domainHalf));
+    for (uint32_t i = 0; i < n; ++i) {
+        const int c = int(rng.next32() % uint32_t(clusters));
+        for (int a = 0; a < 3; ++a)
+            s.data[size_t(i) * 6 + a] =
+                sim::wrapCoordinate(centres[3 * c + a] + rng.uniform(-spread, spread), p.domainHalf);
+    }
+    return s;
+}
+
+// Every boid inside one box [lo, lo + width)^3.
+State boxState(uint32_t n, uint64_t seed, const Params& p, float lo, float width) {
+    State s = uniformState(n, seed, p);
+    sim::Random rng(seed ^ 0xb0u);
+    for (uint32_t i = 0; i < n; ++i)
+        for (int a = 0; a < 3; ++a) s.data[size_t(i) * 6 + a] = lo + width * rng.uniform();
+    return s;
+}
+
+// Coordinates on the faces (exactly -L), just inside them, or anywhere: faces, edges and corners,
+// and neighbours across them.
+State edgeState(uint32_t n, uint64_t seed, const Params& p) {
+    State s = uniformState(n, seed, p);
+    sim::Random rng(seed ^ 0xedu);
+    const float L = p.domainHalf;
+    for (uint32_t i = 0; i < n; ++i)
+        for (int a = 0; a < 3; ++a) {
+            float& x = s.data[size_t(i) * 6 + a];
+            switch (rng.next32() % 4) {
+            case 0: x = -L; break;
+            case 1: x = -L + rng.uniform(0.0f, 1.5f); break;
+            case 2: x = std::nextafter(L, 0.0f) - rng.uniform(0.0f, 1.5f); break;
+            default: break;
+            }
+        }
+    return s;
+}
+
+// Pairs of boids at exactly the same position (different velocities).
+State coincidentState(uint32_t n, uint64_t seed, const Params& p) {
+    State s = uniformState(n, seed, p);
+    for (uint32_t i = 1; i < n; i += 2)
+        for (int a = 0; a < 3; ++a) s.data[size_t(i) * 6 + a] = s.data[size_t(i - 1) * 6 + a];
+    return s;
+}
+
+// ---- Running the GPU --------------------------------------------------------------------------
+
+class SimTest : public GpuTest {
+  protected:
+    // Runs `steps` steps of `mode` on a fresh flock; the outputs of the first step are poisoned.
+    State gpuSteps(const State& in, const Params& p, Mode mode, int cells, int steps = 1) {
+        sim::Flock f = sim::createFlock(ctx(), in.count());
+        sim::uploadState(ctx(), f, in);
+        for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
+            gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count);
+        sim::prepareGrid(ctx(), f, grid);
+        for (int s = 0; s < steps; ++s)
+            test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
+        State out = sim::downloadState(ctx(), f);
+        sim::destroyFlock(ctx(), f);
+        return out;
+    }
+
+    void expectMatchesReference(const State& in, const Params& p, Mode mode, int cells,
+                                const std::string& what) {
+        SCOPED_TRACE(what + " mode=" + sim::modeName(mode) + " cells=" + std::to_string(cells) +
+                     " n=" + std::to_string(in.count()));
+        const test::ReferenceStep ref = test::referenceStep(in, p);
+        const State got = gpuSteps(in, p, mode, cells);
+        const test::Comparison c = test::compareStates(got, ref, p);
+        EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;
+        // Boids skipped for sitting on a rounding boundary must stay rare, or the test proves little.
+        EXPECT_LE(c.ambiguous, std::max(2u, in.count() / 50)) << "too many ambiguous boids";
+        uint64_t neighbours = std::accumulate(ref.neighbours.begin(), ref.neighbours.end(), uint64_t(0));
+        if (in.count() > 50) EXPECT_GT(neighbours, 0u) << "a layout without neighbours tests nothing";
+    }
+};
+
+// ---- The naive step ---------------------------------------------------------------------------
+
+TEST_F(SimTest, NaiveMatchesReferenceAcrossSizesAndSeeds) {
+    Params p;
+    p.domainHalf = 20; // dense enough for many neighbours at these sizes
+    for (uint32_t n : {1u, 2u, 255u, 1000u, 4097u})
+        for (uint64_t seed : {1u, 2u, 3u}) {
+            if (n == 4097 && seed > 1) continue;
+            expectMatchesReference(uniformState(n, seed, p), p, Mode::Naive, 27,
+                                   "uniform seed " + std::to_string(seed));
+        }
+}
+
+TEST_F(SimTest, NaiveMatchesReferenceOnAdversarialLayouts) {
+    Params p;
+    p.domainHalf = 10;
+    expectMatchesReference(edgeState(1500, 4, p), p, Mode::Naive, 27, "faces, edges, corners");
+    expectMatchesReference(coincidentState(1001, 5, p), p, Mode::Naive, 27, "coincident");
+    expectMatchesReference(clusteredState(777, 6, p, 3, 1.0f), p, Mode::Naive, 27, "clusters");
+    Params big = p;
+    big.cohesionRadius = big.alignmentRadius = 14; // radii beyond L: every pair by its minimum image
+    expectMatchesReference(uniformState(300, 7, big), big, Mode::Naive, 27, "radii beyond L");
+}
+
+// ---- The grid passes, one at a time -----------------------------------------------------------
+
+class GridPassTest : public SimTest {
+  protected:
+    void SetUp() override {
+        SimTest::SetUp();
+        p.domainHalf = 20;
+        grid = sim::makeGrid(p, 27, 3001);
+        c = sim::stepConstants(p, grid, 3001);
+    }
+    Params p;
+    sim::Grid grid;
+    gpudata::StepConstants c{};
+};
+
+TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
+    for (const State& s :
+         {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f), boxState(3001, 13, p, 2.0f, 0.5f)}) {
+        const uint32_t n = s.count();
+        sim::Flock f = sim::createFlock(ctx(), n);
+        sim::uploadState(ctx(), f, s);
+        sim::prepareGrid(ctx(), f, grid);
+        for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges,
+                               &f.pos[1], &f.vel[1], &f.ids[1]})
+            gpu::fillBuffer(ctx(), *b, 0xabababab);
+        test::runCommands([&](VkCommandBuffer cmd) {
+            sim::recordGridIndex(cmd, f, c, nullptr);
+            sim::recordSortPairs(cmd, f, grid, nullptr);
+            sim::recordCellRanges(cmd, f, c, true, nullptr);
+        });
+
+        // Cell index of every boid, computed as the CPU computes it.
+        std::vector<uint32_t> keys(n);
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t xyz[3];
+            for (int a = 0; a < 3; ++a)
+                xyz[a] =
+                    sim::cellCoordinate(s.data[size_t(i) * 6 + a], p.domainHalf, c.invCellWidth, grid.dim);
+            keys[i] = sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim);
+        }
+        EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
+        std::vector<uint32_t> slots(n);
+        std::iota(slots.begin(), slots.end(), 0);
+        EXPECT_EQ(test::readBuffer<uint32_t>(f.slotValues, n), slots);
+
+        // Sorted pairs: the stable order by cell.
+        std::stable_sort(slots.begin(), slots.end(),
+                         [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+        std::vector<uint32_t> sortedKeys(n);
+        for (uint32_t k = 0; k < n; ++k) sortedKeys[k] = keys[slots[k]];
+        EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedKeys, n), sortedKeys);
+        EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedSlots, n), slots);
+
+        // Start and end of every cell; empty cells marked empty in both.
+        std::vector<uint32_t> ranges(2 * grid.cellCount, CELL_EMPTY);
+        for (uint32_t k = 0; k < n; ++k) {
+            if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) ranges[2 * sortedKeys[k]] = k;
+            if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k]) ranges[2 * sortedKeys[k] + 1] = k + 1;
+        }
+        const std::vector<uint32_t> gotRanges = test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.cellCount);
+        EXPECT_EQ(gotRanges, ranges);
+        EXPECT_GT(std::count(ranges.begin(), ranges.end(), CELL_EMPTY), 0) << "no empty cells to check";
+
+        // Grid statistics from those ranges.
+        gpu::Buffer stats =
+            gpu::createBuffer(ctx(), sizeof(gpudata::GridStats), gpu::storageUsage, gpu::MemoryUse::Readback);
+        test::runCommands([&](VkCommandBuffer cmd) { sim::recordGridStats(cmd, f, c, stats, nullptr); });
+        uint32_t occupied = 0, largest = 0;
+        for (uint32_t cell = 0; cell < grid.cellCount; ++cell)
+            if (ranges[2 * cell] != CELL_EMPTY) {
+                occupied++;
+                largest = std::max(largest, ranges[2 * cell + 1] - ranges[2 * cell]);
+            }
+        const auto* got = static_cast<const gpudata::GridStats*>(stats.mapped);
+        EXPECT_EQ(got->occupiedCells, occupied);
+        EXPECT_EQ(got->largestCell, largest);
+        gpu::destroyBuffer(ctx(), stats);
+
+        // The state gathered into cell order, ids with it.
+        ASSERT_EQ(f.current, 1u);
+        const std::vector<float> pos = test::readBuffer<float>(f.pos[1], 4 * size_t(n));
+        const std::vector<float> vel = test::readBuffer<float>(f.vel[1], 4 * size_t(n));
+        const std::vector<uint32_t> ids = test::readBuffer<uint32_t>(f.ids[1], n);
+        for (uint32_t k = 0; k < n; ++k) {
+            ASSERT_EQ(ids[k], slots[k]);
+            for (int a = 0; a < 3; ++a) {
+                ASSERT_EQ(pos[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + a]);
+                ASSERT_EQ(vel[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + 3 + a]);
+            }
+        }
+        sim::destroyFlock(ctx(), f);
+    }
+}
+
+// ---- Whole grid steps against the reference ---------------------------------------------------
+
+TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
+    Params p;
+    p.domainHalf = 25;
+    for (Mode mode : {Mode::Scattered, Mode::Coherent})
+        for (int cells : {8, 27}) {
+            expectMatchesReference(uniformState(2999, 21, p), p, mode, cells, "uniform");
+            expectMatchesReference(clusteredState(1500, 22, p, 4, 1.5f), p, mode, cells, "clusters");
+            expectMatchesReference(boxState(600, 23, p, 7.0f, 0.8f), p, mode, cells, "one cell");
+            expectMatchesReference(edgeState(2000, 24, p), p, mode, cells, "faces, edges, corners");
+            expectMatchesReference(coincidentState(1201, 25, p), p, mode, cells, "coincident");
+            expectMatchesReference(uniformState(1, 26, p), p, mode, cells, "a single boid");
+            expectMatchesReference(uniformState(257, 27, p), p, mode, cells, "n not a multiple of the group");
+        }
+}
+
+TEST_F(SimTest, GridStepsOnDomainsOfOneTwoAndThreeCells) {
+    for (int cells : {8, 27})
+        for (uint32_t dim : {1u, 2u, 3u}) {
+            Params p;
+            const float width = cells == 8 ? 10.0f : 5.0f; // 2 max(r) or max(r)
+            p.domainHalf = width * (float(dim) + 0.4f) / 2;
+            ASSERT_EQ(sim::makeGrid(p, cells, 400).dim, dim);
+            for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
+                expectMatchesReference(uniformState(400, 30 + dim, p), p, mode, cells,
+                                       std::to_string(dim) + " cells per axis");
+                expectMatchesReference(edgeState(300, 40 + dim, p), p, mode, cells,
+                                       std::to_string(dim) + " cells per axis, edges");
+            }
+        }
+}
+
+// ---- Switching modes ----------------------------------------------------------------------------
+
+TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
+    Params p;
+    p.domainHalf = 15;
+    const uint32_t n = 1500;
+    sim::Flock f = sim::createFlock(ctx(), n);
+    State state = uniformState(n, 50, p);
+    sim::uploadState(ctx(), f, state);
+    const std::vector<std::pair<Mode, int>> schedule = {
+        {Mode::Coherent, 27}, {Mode::Coherent, 27},  {Mode::Naive, 27}, {Mode::Scattered, 8},
+        {Mode::Coherent, 8},  {Mode::Scattered, 27}, {Mode::Naive, 27}, {Mode::Coherent, 27}};
+    for (const auto& [mode, cells] : schedule) {
+        SCOPED_TRACE(std::string("step in ") + sim::modeName(mode) + " with " + std::to_string(cells) +
+                     " cells");
+        const sim::Grid grid = sim::makeGrid(p, cells, n);
+        sim::prepareGrid(ctx(), f, grid);
+        test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
+        const State next = sim::downloadState(ctx(), f); // in original boid order, through the ids
+        const test::ReferenceStep ref = test::referenceStep(state, p);
+        const test::Comparison c = test::compareStates(next, ref, p);
+        ASSERT_EQ(c.mismatches, 0u) << c.firstMismatch;
+        state = next;
+    }
+    sim::destroyFlock(ctx(), f);
+}
+
+TEST_F(SimTest, TooManyBoidsIsAClearError) {
+    EXPECT_THROW(sim::checkFlockFits(ctx(), 0xffffffffu), sim::InputError);
+    EXPECT_THROW(sim::checkFlockFits(ctx(), 0), sim::InputError);
+    EXPECT_NO_THROW(sim::checkFlockFits(ctx(), 1000));
+}
+
+} // namespace

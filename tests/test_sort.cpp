@@ -1,0 +1,165 @@
+// The radix sort against std::stable_sort of the pairs by masked key, on lavapipe.
+
+#include "gpu_test.h"
+#include "sim/state.h"
+#include "sort/radix_sort.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace {
+
+using test::GpuTest;
+
+enum class Layout { Uniform, AllEqual, Sorted, Reversed, FewDistinct, TopBitOnly, HighGarbage };
+
+const char* layoutName(Layout l) {
+    switch (l) {
+    case Layout::Uniform: return "uniform";
+    case Layout::AllEqual: return "all-equal";
+    case Layout::Sorted: return "sorted";
+    case Layout::Reversed: return "reversed";
+    case Layout::FewDistinct: return "few-distinct";
+    case Layout::TopBitOnly: return "top-bit-only";
+    case Layout::HighGarbage: return "high-garbage";
+    }
+    return "?";
+}
+
+uint32_t maskOf(uint32_t bits) {
+    return bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+}
+
+std::vector<uint32_t> makeKeys(uint32_t n, uint32_t bits, Layout layout, uint64_t seed) {
+    sim::Random rng(seed);
+    const uint32_t mask = maskOf(bits);
+    std::vector<uint32_t> keys(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        switch (layout) {
+        case Layout::Uniform: keys[i] = rng.next32() & mask; break;
+        case Layout::AllEqual: keys[i] = 0x5a5a5a5au & mask; break;
+        case Layout::Sorted:
+            keys[i] = uint32_t(uint64_t(i) * (uint64_t(mask) + 1) / std::max(n, 1u)) & mask;
+            break;
+        case Layout::Reversed:
+            keys[i] = uint32_t(uint64_t(n - 1 - i) * (uint64_t(mask) + 1) / std::max(n, 1u)) & mask;
+            break;
+        case Layout::FewDistinct: keys[i] = (rng.next32() % 3 * 0x9e3779b9u) & mask; break;
+        case Layout::TopBitOnly: keys[i] = (rng.next32() & 1) ? 1u << (bits - 1) : 0; break;
+        // Bits above keyBits must not change the result: the sort masks them.
+        case Layout::HighGarbage: keys[i] = rng.next32(); break;
+        }
+    }
+    return keys;
+}
+
+struct Sorted {
+    std::vector<uint32_t> keys, values;
+};
+
+Sorted referenceSort(const std::vector<uint32_t>& keys, const std::vector<uint32_t>& values, uint32_t bits) {
+    const uint32_t mask = maskOf(bits);
+    std::vector<uint32_t> order(keys.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return (keys[a] & mask) < (keys[b] & mask); });
+    Sorted s;
+    for (uint32_t i : order) {
+        s.keys.push_back(keys[i]);
+        s.values.push_back(values[i]);
+    }
+    return s;
+}
+
+class SortTest : public GpuTest {
+  protected:
+    Sorted gpuSort(const std::vector<uint32_t>& keys, const std::vector<uint32_t>& values, uint32_t bits,
+                   const sort::SortOptions& options = {}) {
+        const uint32_t n = uint32_t(keys.size());
+        gpu::Buffer keysIn = test::makeBuffer(keys, 1), valuesIn = test::makeBuffer(values, 1);
+        gpu::Buffer keysOut = test::makePoisoned<uint32_t>(std::max(n, 1u));
+        gpu::Buffer valuesOut = test::makePoisoned<uint32_t>(std::max(n, 1u));
+        sort::Sorter sorter = sort::createSorter(ctx(), n, options);
+        tileSize = sorter.tileSize;
+        test::runCommands([&](VkCommandBuffer cmd) {
+            sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, n, bits);
+        });
+        Sorted out{test::readBuffer<uint32_t>(keysOut, n), test::readBuffer<uint32_t>(valuesOut, n)};
+        // The input is never written.
+        EXPECT_EQ(test::readBuffer<uint32_t>(keysIn, n), keys);
+        EXPECT_EQ(test::readBuffer<uint32_t>(valuesIn, n), values);
+        sort::destroySorter(ctx(), sorter);
+        for (gpu::Buffer* b : {&keysIn, &valuesIn, &keysOut, &valuesOut}) gpu::destroyBuffer(ctx(), *b);
+        return out;
+    }
+
+    void check(uint32_t n, uint32_t bits, Layout layout, uint64_t seed,
+               const sort::SortOptions& options = {}) {
+        SCOPED_TRACE(testing::Message() << "n=" << n << " bits=" << bits << " layout=" << layoutName(layout));
+        const std::vector<uint32_t> keys = makeKeys(n, bits, layout, seed);
+        std::vector<uint32_t> values(n);
+        std::iota(values.begin(), values.end(), 0); // the original index: stability shows in the values
+        const Sorted expected = referenceSort(keys, values, bits);
+        const Sorted got = gpuSort(keys, values, bits, options);
+        ASSERT_EQ(got.values.size(), expected.values.size());
+        for (uint32_t i = 0; i < n; ++i) {
+            ASSERT_EQ(got.values[i], expected.values[i]) << "value at " << i;
+            ASSERT_EQ(got.keys[i], expected.keys[i]) << "key at " << i;
+        }
+    }
+
+    uint32_t tileSize = 0;
+};
+
+TEST_F(SortTest, PassCountComesFromTheKeyBits) {
+    EXPECT_EQ(sort::sortPassCount(1), 1u);
+    EXPECT_EQ(sort::sortPassCount(8), 1u);
+    EXPECT_EQ(sort::sortPassCount(13), 2u);
+    EXPECT_EQ(sort::sortPassCount(21), 3u); // a 128^3 grid: 3 passes, not 4
+    EXPECT_EQ(sort::sortPassCount(24), 3u);
+    EXPECT_EQ(sort::sortPassCount(32), 4u);
+}
+
+TEST_F(SortTest, EmptyInputRecordsNothing) {
+    check(0, 21, Layout::Uniform, 1);
+}
+
+TEST_F(SortTest, SizesAroundSubgroupWorkgroupAndTile) {
+    sort::Sorter probe = sort::createSorter(ctx(), 1);
+    const uint32_t s = probe.subgroupSize, wg = probe.workgroupSize, tile = probe.tileSize;
+    sort::destroySorter(ctx(), probe);
+    for (uint32_t n :
+         {1u, 2u, 7u, s - 1, s + 1, wg - 1, wg + 1, tile - 1, tile, tile + 1, 2 * tile + 3, 65537u})
+        for (uint32_t bits : {1u, 4u, 8u, 13u, 21u, 24u, 32u}) check(n, bits, Layout::Uniform, n * 7 + bits);
+}
+
+TEST_F(SortTest, AdversarialLayouts) {
+    for (Layout layout : {Layout::AllEqual, Layout::Sorted, Layout::Reversed, Layout::FewDistinct,
+                          Layout::TopBitOnly, Layout::HighGarbage})
+        for (uint32_t bits : {1u, 8u, 13u, 21u, 32u}) check(20011, bits, layout, bits);
+}
+
+TEST_F(SortTest, SeveralHundredThousandPairs) {
+    check(300007, 21, Layout::Uniform, 3);
+    check(300007, 32, Layout::Uniform, 4);
+    check(300007, 13, Layout::FewDistinct, 5);
+}
+
+// Small tiles and no waiting at all (spin limit 0): every look-back takes the fallback path and
+// counts each predecessor tile itself, which must give the same order.
+TEST_F(SortTest, ManySmallTilesWithImpatientLookback) {
+    const sort::SortOptions options{.keysPerThread = 1, .spinLimit = 0};
+    for (uint32_t bits : {4u, 21u, 32u}) check(50003, bits, Layout::Uniform, bits, options);
+    check(50003, 21, Layout::Sorted, 9, options);
+}
+
+TEST_F(SortTest, SmallestWorkgroup) {
+    const sort::SortOptions options{.workgroupSize = 64, .keysPerThread = 3};
+    for (uint32_t bits : {8u, 21u}) check(70001, bits, Layout::Uniform, bits, options);
+}
+
+TEST_F(SortTest, TooManyPairsIsAClearError) {
+    EXPECT_THROW(sort::createSorter(ctx(), sort::maxSortPairs(ctx()) + 1), gpu::Error);
+}
+
+} // namespace

@@ -1,0 +1,85 @@
+// Statistics and the capture files' formats, on known inputs.
+
+#include "app/capture.h"
+#include "app/stats.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+TEST(Stats, PercentilesInterpolateLikeNumPy) {
+    const std::vector<double> v = {4, 1, 3, 2};
+    EXPECT_DOUBLE_EQ(app::percentile(v, 50), 2.5);
+    EXPECT_DOUBLE_EQ(app::percentile(v, 95), 3.85);
+    EXPECT_DOUBLE_EQ(app::percentile(v, 0), 1);
+    EXPECT_DOUBLE_EQ(app::percentile(v, 100), 4);
+    EXPECT_DOUBLE_EQ(app::percentile({7}, 99), 7);
+    EXPECT_DOUBLE_EQ(app::percentile({}, 50), 0);
+}
+
+TEST(Stats, Summary) {
+    const app::Summary s = app::summarize({2, 4, 4, 4, 5, 5, 7, 9});
+    EXPECT_EQ(s.count, 8u);
+    EXPECT_DOUBLE_EQ(s.mean, 5);
+    EXPECT_DOUBLE_EQ(s.median, 4.5);
+    EXPECT_DOUBLE_EQ(s.min, 2);
+    EXPECT_DOUBLE_EQ(s.max, 9);
+    EXPECT_DOUBLE_EQ(s.stddev, 2); // population standard deviation
+}
+
+TEST(Stats, FpsAverageAndOnePercentLow) {
+    std::vector<double> frames(200, 10.0); // 100 FPS
+    frames[17] = 50;
+    frames[93] = 30;
+    EXPECT_NEAR(app::averageFps(frames), 200 * 1000.0 / (198 * 10 + 80), 1e-9);
+    EXPECT_DOUBLE_EQ(app::onePercentLowFps(frames), 1000.0 / 40); // mean of the 2 slowest of 200
+    EXPECT_DOUBLE_EQ(app::onePercentLowFps({20}), 50);
+    EXPECT_DOUBLE_EQ(app::averageFps({}), 0);
+}
+
+TEST(Capture, CsvHasTheDocumentedColumns) {
+    std::string header = app::csvHeader();
+    EXPECT_EQ(header.rfind("frame,t_ms,mode,boids,cells,present_mode,cpu_frame_ms,gpu_total_ms,", 0), 0u);
+    for (const std::string& pass : app::passNames())
+        EXPECT_NE(header.find(app::passColumn(pass)), std::string::npos);
+    EXPECT_EQ(app::passColumn("cell ranges + reorder"), "gpu_cell_ranges_reorder_ms");
+
+    app::FrameRow row;
+    row.frame = 3;
+    row.tMs = 12.5;
+    row.mode = "naive";
+    row.boids = 100;
+    row.presentMode = "none";
+    row.cpuFrameMs = 1.25;
+    app::addScopeTimes(
+        row, {{"frame", 2.0, true}, {"flock", 1.5, true}, {"sort/pass0", 9, true}, {"draw", 0.1, false}});
+    const std::string line = app::csvRow(row);
+    // Same number of fields as the header; empty cells for passes the mode lacks and for the
+    // unavailable draw time; sub-scopes are not columns.
+    auto fields = [](const std::string& s) { return std::count(s.begin(), s.end(), ',') + 1; };
+    EXPECT_EQ(fields(line), fields(header));
+    EXPECT_EQ(line.rfind("3,12.500000,naive,100,,none,1.250000,2.000000,,,,,1.500000,,\n", 0), 0u);
+}
+
+TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
+    std::vector<app::FrameRow> rows;
+    for (int i = 0; i < 10; ++i) {
+        app::FrameRow r;
+        r.cpuFrameMs = 10 + i;
+        r.gpuTotalMs = 5 + i;
+        r.passMs["flock"] = 4 + i;
+        rows.push_back(r);
+    }
+    app::RunInfo info{"coherent", 1000, 27, 40, "fifo", true, 9, 60, {}};
+    const nlohmann::json j = app::summarizeRun(info, rows);
+    EXPECT_EQ(j["mode"], "coherent");
+    EXPECT_EQ(j["measured_frames"], 10);
+    EXPECT_EQ(j["warmup_frames"], 60);
+    EXPECT_EQ(j["seed"], 9);
+    EXPECT_DOUBLE_EQ(j["columns"]["gpu_flock_ms"]["median"], 8.5);
+    EXPECT_DOUBLE_EQ(j["columns"]["gpu_total_ms"]["max"], 14);
+    for (const char* key : {"mean", "median", "p95", "p99", "min", "max", "stddev"})
+        EXPECT_TRUE(j["columns"]["cpu_frame_ms"].contains(key)) << key;
+    EXPECT_NEAR(double(j["fps"]["average"]), 1000.0 / 14.5, 1e-9);
+    EXPECT_DOUBLE_EQ(j["params"]["domain_half"], 100.0);
+}

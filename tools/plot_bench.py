@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""Charts from a `vkboids bench --csv` file (Debian's python3-matplotlib, run with /usr/bin/python3).
+
+    /usr/bin/python3 tools/plot_bench.py bench.csv --out docs/charts [--title "H100, driver 580"]
+
+Writes scaling.png (median GPU ms per step against boids, per mode and search shape, log-log),
+breakdown.png (median ms of each pass, stacked, per configuration) and cells.png (8 against 27
+cells per mode and size). Medians are over the measured frames of each configuration.
+"""
+import argparse
+import csv
+import math
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PASS_COLUMNS = [
+    ("gpu_grid_index_ms", "grid index"),
+    ("gpu_sort_ms", "sort"),
+    ("gpu_cell_ranges_ms", "cell ranges"),
+    ("gpu_cell_ranges_reorder_ms", "cell ranges + reorder"),
+    ("gpu_flock_ms", "flock"),
+    ("gpu_draw_ms", "draw"),
+    ("gpu_ui_ms", "ui"),
+]
+MODE_COLORS = {"naive": "#d62728", "scattered": "#ff7f0e", "coherent": "#1f77b4"}
+
+
+def load(path):
+    """Median of every timing column per configuration (mode, boids, cells)."""
+    samples = defaultdict(lambda: defaultdict(list))
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        missing = {"mode", "boids", "cells", "gpu_total_ms"} - set(reader.fieldnames or [])
+        if missing:
+            sys.exit(f"plot_bench.py: {path} lacks the columns {sorted(missing)}: not a vkboids bench CSV")
+        for row in reader:
+            key = (row["mode"], int(row["boids"]), int(row["cells"]) if row["cells"] else 0)
+            for column, value in row.items():
+                if column.startswith("gpu_") or column == "cpu_frame_ms":
+                    if value:
+                        samples[key][column].append(float(value))
+    return {key: {c: statistics.median(v) for c, v in cols.items()} for key, cols in samples.items()}
+
+
+def label(key):
+    mode, boids, cells = key
+    return f"{mode} {boids:,}" + (f" ({cells} cells)" if cells else "")
+
+
+def scaling(medians, out, title):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    series = defaultdict(list)
+    for (mode, boids, cells), cols in medians.items():
+        if "gpu_total_ms" in cols:
+            series[(mode, cells)].append((boids, cols["gpu_total_ms"]))
+    for (mode, cells), points in sorted(series.items()):
+        points.sort()
+        style = "-" if cells in (0, 27) else "--"
+        name = mode + (f", {cells} cells" if cells else "")
+        ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o", label=name,
+                color=MODE_COLORS.get(mode))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("boids")
+    ax.set_ylabel("median GPU ms per step")
+    ax.set_title(title or "Time per step")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "scaling.png"), dpi=120)
+    plt.close(fig)
+
+
+def breakdown(medians, out, title):
+    keys = sorted(medians, key=lambda k: (k[1], k[0], k[2]))
+    fig, ax = plt.subplots(figsize=(max(7, 0.7 * len(keys) + 2), 5))
+    bottoms = [0.0] * len(keys)
+    for column, name in PASS_COLUMNS:
+        values = [medians[k].get(column, 0.0) for k in keys]
+        if not any(values):
+            continue
+        ax.bar(range(len(keys)), values, bottom=bottoms, label=name)
+        bottoms = [b + v for b, v in zip(bottoms, values)]
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels([label(k) for k in keys], rotation=45, ha="right", fontsize=8)
+    ax.set_yscale("symlog", linthresh=0.01)
+    ax.set_ylabel("median GPU ms per pass (stacked)")
+    ax.set_title(title or "Where the time goes")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "breakdown.png"), dpi=120)
+    plt.close(fig)
+
+
+def cells(medians, out, title):
+    groups = sorted({(m, b) for (m, b, c) in medians if c})
+    if not groups:
+        return
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(groups) + 2), 4.5))
+    width = 0.38
+    for offset, shape in ((-width / 2, 8), (width / 2, 27)):
+        values = [medians.get((m, b, shape), {}).get("gpu_total_ms", math.nan) for m, b in groups]
+        ax.bar([i + offset for i in range(len(groups))], values, width, label=f"{shape} cells")
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels([f"{m} {b:,}" for m, b in groups], rotation=30, ha="right", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("median GPU ms per step")
+    ax.set_title(title or "8 against 27 cells")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "cells.png"), dpi=120)
+    plt.close(fig)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("csv", help="a vkboids bench --csv file")
+    parser.add_argument("--out", default=".", help="folder for the PNG charts")
+    parser.add_argument("--title", default="", help="a prefix for the chart titles (GPU, driver)")
+    args = parser.parse_args()
+    if not os.path.isfile(args.csv):
+        sys.exit(f"plot_bench.py: cannot read {args.csv}")
+    os.makedirs(args.out, exist_ok=True)
+    medians = load(args.csv)
+    if not medians:
+        sys.exit(f"plot_bench.py: {args.csv} has no rows")
+    prefix = args.title + ": " if args.title else ""
+    scaling(medians, args.out, prefix + "time per step")
+    breakdown(medians, args.out, prefix + "per-pass breakdown")
+    cells(medians, args.out, prefix + "8 against 27 cells")
+    print(f"wrote scaling.png, breakdown.png and cells.png to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
