@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# tools/gpu-bench.sh OUT [PLAN]: runs on the lent GPU machine, in the checkout, with the bundle in
+# .gpu/ (../shared/GPU.md; validation layer in .gpu/layers). Writes a log and result files to OUT.
+# PLAN: "all" (default) runs the correctness tests on the GPU, then every benchmark of
+# docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part.
+set -uo pipefail
+out=$1
+plan=${2:-all}
+run=.gpu/run
+export VK_LAYER_PATH=$PWD/.gpu/layers
+icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[ -f "$icd" ] && export VK_DRIVER_FILES=$icd
+log=$out/log.txt
+say() { echo "=== $*" | tee -a "$log"; }
+step() { say "$*"; "$@" 2>&1 | tee -a "$log"; echo "exit code ${PIPESTATUS[0]}" | tee -a "$log"; }
+
+say "$(date -u) commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown), plan $plan"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv 2>&1 | tee -a "$log"
+step $run vkboids --list-devices
+if [ "$plan" = all ]; then
+    step $run unit_tests --gtest_brief=1
+    step $run gpu_tests --gtest_brief=1
+fi
+if [ "$plan" = all ] || [ "$plan" = naive ]; then
+    step $run vkboids step --boids 100000 --steps 100 --mode naive
+fi
+if [ "$plan" = all ] || [ "$plan" = sort ]; then
+    step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50 --csv "$out/sort.csv"
+    step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 50 --portable --csv "$out/sort-portable.csv"
+fi
+if [ "$plan" = all ] || [ "$plan" = sim ]; then
+    step $run vkboids bench --modes naive,scattered,coherent --boids 1e5,1e6,5.12e6,10.24e6 --cells 8,27 \
+        --frames 100 --warmup 20 --naive-max 1e6 --csv "$out/bench.csv" --json "$out/bench.json"
+    step $run vkboids bench --modes coherent --boids 1e6 --cells 27 --frames 100 --warmup 20 --render \
+        --csv "$out/bench-render.csv"
+fi
+say "$(date -u) done"
