@@ -8,6 +8,8 @@
 #include "sim/npy.h"
 #include "sort/radix_sort.h"
 
+#include "build_info.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -73,8 +75,9 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
 
     gpu::Context ctx = gpu::createContext({global.validation, global.device});
     Headless headless = createHeadless(ctx);
-    std::printf("sort-bench on %s (%s %s), subgroup %u\n", ctx.properties.deviceName, ctx.driverName.c_str(),
-                ctx.driverInfo.c_str(), gpu::preferredSubgroupSize(ctx));
+    std::printf("sort-bench on %s (%s %s), subgroup %u, vkboids %s\n", ctx.properties.deviceName,
+                ctx.driverName.c_str(), ctx.driverInfo.c_str(), gpu::preferredSubgroupSize(ctx),
+                VKBOIDS_COMMIT);
     bool allMatch = true;
     bool printedConfig = false;
     for (uint32_t n : o.sizes) {

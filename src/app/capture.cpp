@@ -1,5 +1,7 @@
 #include "app/capture.h"
 
+#include "build_info.h"
+
 #include "app/stats.h"
 
 #include <cstdio>

@@ -1,5 +1,7 @@
 #include "app/cli.h"
 
+#include "build_info.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cmath>

@@ -5,6 +5,8 @@
 #include "sim/flock.h"
 #include "sim/npy.h"
 
+#include "build_info.h"
+
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -115,8 +117,10 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     if (!o.saveState.empty()) sim::saveNpy(o.saveState, result);
 
     if (!o.quiet) {
-        std::printf("%s: %llu step%s of %u boids on %s", sim::modeName(o.mode), (unsigned long long)o.steps,
-                    o.steps == 1 ? "" : "s", flock.count, ctx.properties.deviceName);
+        std::printf("%s: %llu step%s of %u boids on %s (%s %s), vkboids %s", sim::modeName(o.mode),
+                    (unsigned long long)o.steps, o.steps == 1 ? "" : "s", flock.count,
+                    ctx.properties.deviceName, ctx.driverName.c_str(), ctx.driverInfo.c_str(),
+                    VKBOIDS_COMMIT);
         if (o.mode != sim::Mode::Naive)
             std::printf(", %u^3 cells of %.3g, %d-cell search", grid.dim, grid.cellWidth, grid.searchCells);
         std::printf("\n");
