@@ -18,7 +18,6 @@ say "$(date -u) commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unkno
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv 2>&1 | tee -a "$log"
 step $run vkboids --list-devices
 if [ "$plan" = all ]; then
-    step $run unit_tests --gtest_brief=1
     step $run gpu_tests --gtest_brief=1
 fi
 if [ "$plan" = all ] || [ "$plan" = naive ]; then
