@@ -1,7 +1,6 @@
 # Every shader module: vkboids_shader(NAME SOURCE [glslc options]).
 vkboids_shader(naive sim/naive.comp)
 vkboids_shader(sort_histogram sort/histogram.comp)
-vkboids_shader(sort_histogram_nv sort/histogram.comp -DSORT_PARTITION_NV)
 vkboids_shader(sort_onesweep sort/onesweep.comp)
 vkboids_shader(sort_onesweep_nv sort/onesweep.comp -DSORT_PARTITION_NV)
 vkboids_shader(grid_index sim/grid_index.comp)

@@ -32,7 +32,7 @@ struct StepConstants {
     u32 boidCount;
     u32 gridDim;     // cells per axis
     u32 searchCells; // 8 or 27
-    u32 pad0;
+    f32 reach;       // grid search: max(r) with a rounding margin; cells farther away are skipped
 };
 
 // A cell's range in the sorted arrays is [start, end); empty cells hold CELL_EMPTY in both.

@@ -242,6 +242,20 @@ TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
         }
 }
 
+TEST_F(SimTest, GridStepsWithThreeDifferentRadii) {
+    Params p; // r1 != r3: cohesion and alignment are tested separately
+    p.domainHalf = 20;
+    p.cohesionRadius = 4.0f;
+    p.separationRadius = 2.0f;
+    p.alignmentRadius = 5.5f;
+    for (Mode mode : {Mode::Scattered, Mode::Coherent})
+        for (int cells : {8, 27}) {
+            expectMatchesReference(uniformState(2500, 61, p), p, mode, cells, "uniform, distinct radii");
+            expectMatchesReference(edgeState(1500, 62, p), p, mode, cells, "edges, distinct radii");
+        }
+    expectMatchesReference(uniformState(1500, 63, p), p, Mode::Naive, 27, "naive, distinct radii");
+}
+
 TEST_F(SimTest, GridStepsOnDomainsOfOneTwoAndThreeCells) {
     for (int cells : {8, 27})
         for (uint32_t dim : {1u, 2u, 3u}) {

@@ -11,9 +11,16 @@
 // With 3 or more cells per axis every visited cell is a distinct periodic image, so the image
 // shift is fixed per cell and the minimum image needs no per-pair wrapping: any neighbour within
 // r <= cell width lies in the block, and a displacement shorter than r <= L is the minimum image.
+// Then rows and end cells of the block that lie wholly beyond max(r) of the boid are skipped (about
+// a quarter of the 27-cell block's candidates).
+//
+// The boid itself is met once, in its own cell, at d = 0: rather than test j != i for every
+// candidate, its contribution (one cohesion and one alignment count, v_i) is taken out afterwards.
 #extension GL_GOOGLE_include_directive : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
+// r1 == r3 (the lab's defaults): cohesion and alignment share one test and one count.
+layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -38,13 +45,30 @@ layout(push_constant) uniform Push { StepConstants c; };
 
 // Neighbours j in sorted positions [start, end): displacement p_j - origin, minimum-imaged per
 // pair when the grid is too small for fixed image shifts.
-void visitRange(uint self, vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbours sums) {
+void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbours sums) {
     for (uint k = start; k < end; ++k) {
         const uint j = SLOT(k);
         vec3 d = posIn[j].xyz - origin;
         if (wrapPairs) d = minImage(d, c.halfDomain);
         const float dist2 = d.x * d.x + d.y * d.y + d.z * d.z;
-        if (j != self) addNeighbour(sums, d, dist2, velIn[j].xyz, c);
+        if (COHESION_IS_ALIGNMENT) {
+            if (dist2 < c.cohesionRadiusSq) {
+                sums.cohesion += d;
+                sums.cohesionCount += 1.0;
+                sums.alignment += velIn[j].xyz;
+            }
+            if (dist2 < c.separationRadiusSq) sums.separation += d;
+        } else {
+            if (dist2 < c.cohesionRadiusSq) {
+                sums.cohesion += d;
+                sums.cohesionCount += 1.0;
+            }
+            if (dist2 < c.separationRadiusSq) sums.separation += d;
+            if (dist2 < c.alignmentRadiusSq) {
+                sums.alignment += velIn[j].xyz;
+                sums.alignmentCount += 1.0;
+            }
+        }
     }
 }
 
@@ -78,21 +102,34 @@ void main() {
     axisSpan(p.y, cell.y, first.y, count.y);
     axisSpan(p.z, cell.z, first.z, count.z);
 
+    // How far the boid is inside its cell along each axis, for skipping cells beyond max(r).
+    const vec3 inside = p + c.halfDomain - vec3(cell) * c.cellWidth;
+    const float reach2 = c.reach * c.reach;
+
     Neighbours sums = noNeighbours();
     for (uint oz = 0; oz < count.z; ++oz) {
-        const int z = int(cell.z) + first.z + int(oz);
+        const int dz = first.z + int(oz);
+        const int z = int(cell.z) + dz;
         const int wz = z < 0 ? z + dim : (z >= dim ? z - dim : z);
         const float shiftZ = wrapPairs ? 0.0 : float(z - wz) / float(dim) * twoL;
+        const float gapZ = dz < 0 ? inside.z : (dz > 0 ? c.cellWidth - inside.z : 0.0);
         for (uint oy = 0; oy < count.y; ++oy) {
-            const int y = int(cell.y) + first.y + int(oy);
+            const int dy = first.y + int(oy);
+            const int y = int(cell.y) + dy;
             const int wy = y < 0 ? y + dim : (y >= dim ? y - dim : y);
             const float shiftY = wrapPairs ? 0.0 : float(y - wy) / float(dim) * twoL;
+            const float gapY = dy < 0 ? inside.y : (dy > 0 ? c.cellWidth - inside.y : 0.0);
+            const float rowGap2 = gapY * gapY + gapZ * gapZ;
+            if (!wrapPairs && rowGap2 >= reach2) continue;  // the whole row is out of reach
             const int rowBase = dim * (wy + dim * wz);
             // Walk the row's cells, merging those that are adjacent in sorted order and share a shift.
             uint runStart = 0, runEnd = 0;
             float runShift = 0.0;
             for (uint ox = 0; ox < count.x; ++ox) {
-                const int x = int(cell.x) + first.x + int(ox);
+                const int dx = first.x + int(ox);
+                const float gapX = dx < 0 ? inside.x : (dx > 0 ? c.cellWidth - inside.x : 0.0);
+                if (!wrapPairs && rowGap2 + gapX * gapX >= reach2) continue;
+                const int x = int(cell.x) + dx;
                 const int wx = x < 0 ? x + dim : (x >= dim ? x - dim : x);
                 const float shiftX = wrapPairs ? 0.0 : float(x - wx) / float(dim) * twoL;
                 const uvec2 range = cellRanges[rowBase + wx];
@@ -101,16 +138,26 @@ void main() {
                     runEnd = range.y;
                     continue;
                 }
-                visitRange(self, p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, sums);
+                visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, sums);
                 runStart = range.x;
                 runEnd = range.y;
                 runShift = shiftX;
             }
-            visitRange(self, p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, sums);
+            visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, sums);
         }
     }
+    // The boid met itself at d = 0 (in its own cell, which is never skipped).
+    const vec3 v = velIn[self].xyz;
+    sums.cohesionCount -= 1.0;
+    if (COHESION_IS_ALIGNMENT) {
+        sums.alignment -= v;
+        sums.alignmentCount = sums.cohesionCount;
+    } else {
+        sums.alignmentCount -= 1.0;
+        sums.alignment -= v;
+    }
     vec3 pNew, vNew;
-    integrate(p, velIn[self].xyz, sums, c, pNew, vNew);
+    integrate(p, v, sums, c, pNew, vNew);
     posOut[self] = vec4(pNew, 0);
     velOut[self] = vec4(vNew, 0);
 }

@@ -238,7 +238,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                             if (o.render) {
                                 gpu::Scope scope(p, cmd, "draw");
                                 render::recordOffscreenDraw(
-                                    cmd, renderer, offscreen, flock.pos[flock.current],
+                                    cmd, ctx, renderer, offscreen, flock.pos[flock.current],
                                     flock.vel[flock.current], flock.count, benchView(o, offscreen));
                             }
                         });

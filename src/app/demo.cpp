@@ -510,7 +510,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
             vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
             {
                 gpu::Scope scope(&profiler, cmd, "draw");
-                render::recordDraw(cmd, renderer, flock.pos[flock.current], flock.vel[flock.current],
+                render::recordDraw(cmd, ctx, renderer, flock.pos[flock.current], flock.vel[flock.current],
                                    flock.count,
                                    drawSettings(camera, swapchain.extent.width, swapchain.extent.height,
                                                 st.params, st.pointSize, st.colorMode));

@@ -292,6 +292,10 @@ Context createContext(const ContextOptions& options) {
     f13.computeFullSubgroups = VK_TRUE;
     f13.maintenance4 = VK_TRUE; // LocalSizeId: local sizes from specialization constants
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
+    VkPhysicalDeviceFeatures available{};
+    vkGetPhysicalDeviceFeatures(ctx.physicalDevice, &available);
+    features.features.largePoints = available.largePoints;
+    ctx.largePoints = available.largePoints;
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -54,6 +54,7 @@ struct Context {
     bool computeSubgroupSizeControl = false; // requiredSubgroupSize usable in compute
     uint32_t maxComputeWorkgroupSubgroups = 0;
     bool subgroupPartitioned = false; // VK_NV_shader_subgroup_partitioned
+    bool largePoints = false;         // points wider than a pixel
 
     uint32_t timestampValidBits = 0; // 0: the queue cannot write timestamps
     double timestampPeriodNs = 0;

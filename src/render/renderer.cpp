@@ -3,6 +3,7 @@
 #include "gpu/commands.h"
 #include "shared.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace render {
@@ -11,7 +12,7 @@ Renderer createRenderer(const gpu::Context& ctx, VkRenderPass renderPass) {
     Renderer r;
     gpu::GraphicsDesc points;
     points.renderPass = renderPass;
-    points.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+    points.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
     r.points = gpu::createGraphicsProgram(ctx, "boids_vert", "boids_frag", points);
     gpu::GraphicsDesc box;
     box.renderPass = renderPass;
@@ -27,13 +28,15 @@ void destroyRenderer(const gpu::Context& ctx, Renderer& r) {
     gpu::destroyProgram(ctx, r.box);
 }
 
-void recordDraw(VkCommandBuffer cmd, const Renderer& r, const gpu::Buffer& pos, const gpu::Buffer& vel,
-                uint32_t count, const DrawSettings& s) {
+void recordDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, const gpu::Buffer& pos,
+                const gpu::Buffer& vel, uint32_t count, const DrawSettings& s) {
     gpudata::DrawConstants c{};
     std::memcpy(c.viewProj, &s.viewProj[0][0], sizeof c.viewProj);
     c.viewportWidth = float(s.width);
     c.viewportHeight = float(s.height);
-    c.pointSize = s.pointSize;
+    // Points larger than a pixel need largePoints; sizes are clamped to what the device draws.
+    const float* range = ctx.properties.limits.pointSizeRange;
+    c.pointSize = ctx.largePoints ? std::clamp(s.pointSize, range[0], range[1]) : 1.0f;
     c.maxSpeed = s.maxSpeed;
     c.halfDomain = s.halfDomain;
     c.colorMode = uint32_t(s.colorMode);
@@ -45,7 +48,7 @@ void recordDraw(VkCommandBuffer cmd, const Renderer& r, const gpu::Buffer& pos, 
 
     gpu::bindProgram(cmd, r.points, {pos, vel});
     gpu::pushConstantsRaw(cmd, r.points, &c, sizeof c);
-    vkCmdDraw(cmd, 4, count, 0, 0);
+    vkCmdDraw(cmd, count, 1, 0, 0);
 
     gpu::bindProgram(cmd, r.box, {});
     gpu::pushConstantsRaw(cmd, r.box, &c, sizeof c);
@@ -82,8 +85,9 @@ void destroyOffscreen(const gpu::Context& ctx, Offscreen& o) {
     o = Offscreen{};
 }
 
-void recordOffscreenDraw(VkCommandBuffer cmd, const Renderer& r, const Offscreen& t, const gpu::Buffer& pos,
-                         const gpu::Buffer& vel, uint32_t count, const DrawSettings& s) {
+void recordOffscreenDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, const Offscreen& t,
+                         const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count,
+                         const DrawSettings& s) {
     VkClearValue clears[2] = {};
     clears[0].color = {{0.02f, 0.02f, 0.035f, 1.0f}};
     clears[1].depthStencil = {1.0f, 0};
@@ -94,7 +98,7 @@ void recordOffscreenDraw(VkCommandBuffer cmd, const Renderer& r, const Offscreen
     begin.clearValueCount = 2;
     begin.pClearValues = clears;
     vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
-    recordDraw(cmd, r, pos, vel, count, s);
+    recordDraw(cmd, ctx, r, pos, vel, count, s);
     vkCmdEndRenderPass(cmd);
 }
 

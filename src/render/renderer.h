@@ -1,6 +1,6 @@
 #pragma once
-// Boids as instanced round points, drawn straight from the simulation's position and velocity
-// buffers (no copy through the CPU), and the domain's box, faintly.
+// Boids as round points, one vertex each pulled straight from the simulation's position and
+// velocity buffers (no copy through the CPU), and the domain's box, faintly.
 
 #include "gpu/buffer.h"
 #include "gpu/image.h"
@@ -27,8 +27,8 @@ Renderer createRenderer(const gpu::Context& context, VkRenderPass renderPass);
 void destroyRenderer(const gpu::Context& context, Renderer& renderer);
 
 // Inside a render pass: sets viewport and scissor, draws the box and `count` boids.
-void recordDraw(VkCommandBuffer cmd, const Renderer& renderer, const gpu::Buffer& pos, const gpu::Buffer& vel,
-                uint32_t count, const DrawSettings& settings);
+void recordDraw(VkCommandBuffer cmd, const gpu::Context& context, const Renderer& renderer,
+                const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count, const DrawSettings& settings);
 
 // An offscreen target (for headless benchmarks): colour ends each pass ready to be copied out.
 struct Offscreen {
@@ -42,8 +42,8 @@ Offscreen createOffscreen(const gpu::Context& context, uint32_t width, uint32_t 
 void destroyOffscreen(const gpu::Context& context, Offscreen& offscreen);
 
 // Begins the offscreen pass, draws, ends it.
-void recordOffscreenDraw(VkCommandBuffer cmd, const Renderer& renderer, const Offscreen& target,
-                         const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count,
-                         const DrawSettings& settings);
+void recordOffscreenDraw(VkCommandBuffer cmd, const gpu::Context& context, const Renderer& renderer,
+                         const Offscreen& target, const gpu::Buffer& pos, const gpu::Buffer& vel,
+                         uint32_t count, const DrawSettings& settings);
 
 } // namespace render

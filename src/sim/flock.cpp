@@ -9,6 +9,7 @@ namespace {
 using gpudata::StepConstants;
 
 constexpr VkDeviceSize vec4Bytes = 16;
+constexpr uint32_t naiveBoidsPerInvocation = 2;
 
 // The state written by a step is read by the next step, by the draw's vertex shader or by a
 // readback copy; later fills and copies may overwrite what the step read.
@@ -74,19 +75,25 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count) {
 
     f.workgroupSize = chooseWorkgroupSize(ctx);
     const std::vector<gpu::SpecConstant> wg = {{0, f.workgroupSize}};
-    f.naive = gpu::createComputeProgram(ctx, "naive", wg);
+    // Naive: 2 boids an invocation; 128-wide groups keep 100k boids spread over all SMs of a big GPU.
+    f.naive = gpu::createComputeProgram(
+        ctx, "naive", {{0, std::min<uint32_t>(128, f.workgroupSize)}, {1, naiveBoidsPerInvocation}});
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
     f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
     f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
-    f.scattered = gpu::createComputeProgram(ctx, "grid_search_scattered", wg);
-    f.coherent = gpu::createComputeProgram(ctx, "grid_search_coherent", wg);
+    for (uint32_t shared = 0; shared < 2; ++shared) {
+        f.scattered[shared] =
+            gpu::createComputeProgram(ctx, "grid_search_scattered", {{0, f.workgroupSize}, {1, shared}});
+        f.coherent[shared] =
+            gpu::createComputeProgram(ctx, "grid_search_coherent", {{0, f.workgroupSize}, {1, shared}});
+    }
     f.gridStats = gpu::createComputeProgram(ctx, "grid_stats", wg, gpu::preferredSubgroupSize(ctx));
     return f;
 }
 
 void destroyFlock(const gpu::Context& ctx, Flock& f) {
-    for (gpu::Program* p : {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder, &f.scattered,
-                            &f.coherent, &f.gridStats})
+    for (gpu::Program* p : {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder, &f.gridStats,
+                            &f.scattered[0], &f.scattered[1], &f.coherent[0], &f.coherent[1]})
         gpu::destroyProgram(ctx, *p);
     for (int b = 0; b < 2; ++b) {
         gpu::destroyBuffer(ctx, f.pos[b]);
@@ -167,6 +174,9 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     c.boidCount = count;
     c.gridDim = grid.dim;
     c.searchCells = uint32_t(grid.searchCells);
+    // Skipping cells beyond max(r) must never skip one holding a neighbour: a margin of several
+    // roundings of coordinates up to 2L.
+    c.reach = r + (2.0f * p.domainHalf + r) * 4e-6f;
     return c;
 }
 
@@ -174,7 +184,8 @@ void recordNaiveStep(VkCommandBuffer cmd, Flock& f, const StepConstants& c, gpu:
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
     gpu::bindProgram(cmd, f.naive, {f.pos[f.current], f.vel[f.current], f.pos[next], f.vel[next]});
-    gpu::dispatch(cmd, f.naive, f.count, c);
+    gpu::dispatchGroups(cmd, f.naive, gpu::groupCount(f.count, f.naive.localSizeX * naiveBoidsPerInvocation),
+                        c);
     f.current = next;
 }
 
@@ -219,15 +230,18 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
                       gpu::Profiler* profiler) {
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
+    const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
     if (coherent) {
-        gpu::bindProgram(cmd, f.coherent,
+        const gpu::Program& program = f.coherent[shared];
+        gpu::bindProgram(cmd, program,
                          {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next]});
-        gpu::dispatch(cmd, f.coherent, f.count, c);
+        gpu::dispatch(cmd, program, f.count, c);
     } else {
+        const gpu::Program& program = f.scattered[shared];
         gpu::bindProgram(
-            cmd, f.scattered,
+            cmd, program,
             {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next], f.vel[next]});
-        gpu::dispatch(cmd, f.scattered, f.count, c);
+        gpu::dispatch(cmd, program, f.count, c);
     }
     f.current = next;
 }

@@ -26,7 +26,8 @@ struct Flock {
     uint32_t cellCapacity = 0;
     sort::Sorter sorter;
 
-    gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, scattered, coherent, gridStats;
+    gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
+    gpu::Program scattered[2], coherent[2]; // [1]: r1 == r3, one test and one count for both rules
     uint32_t workgroupSize = 0;
 };
 

@@ -11,8 +11,8 @@ using gpudata::SortHistogramConstants;
 using gpudata::SortPassConstants;
 
 // Scratch layout, in 32-bit words: the histogram of every pass, the tile counters of every pass,
-// padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass tileCount x
-// RADIX status words.
+// padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass RADIX x
+// tileCount status words ([digit][tile]).
 constexpr uint32_t histogramWords = SORT_MAX_PASSES * SORT_RADIX;
 constexpr uint32_t statusOffsetWords = histogramWords + 64;
 constexpr uint32_t histogramKeysPerGroup = 8192;
@@ -68,11 +68,14 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     s.tileSize = s.workgroupSize * s.keysPerThread;
 
     const uint32_t subgroups = s.workgroupSize / s.subgroupSize;
-    s.onesweep = gpu::createComputeProgram(
-        ctx, s.partitionNV ? "sort_onesweep_nv" : "sort_onesweep",
-        {{0, s.workgroupSize}, {1, s.keysPerThread}, {2, subgroups}, {3, options.spinLimit}}, s.subgroupSize);
-    s.histogram = gpu::createComputeProgram(ctx, s.partitionNV ? "sort_histogram_nv" : "sort_histogram",
-                                            {{0, s.workgroupSize}}, s.subgroupSize);
+    s.onesweep = gpu::createComputeProgram(ctx, s.partitionNV ? "sort_onesweep_nv" : "sort_onesweep",
+                                           {{0, s.workgroupSize},
+                                            {1, s.keysPerThread},
+                                            {2, subgroups},
+                                            {3, options.spinLimit},
+                                            {4, s.subgroupSize}},
+                                           s.subgroupSize);
+    s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{0, s.workgroupSize}});
 
     const VkBufferUsageFlags usage = gpu::storageUsage;
     s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
@@ -113,7 +116,7 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     }
     {
         gpu::Scope scope(detail, cmd, "sort/histogram");
-        gpu::bindProgram(cmd, s.histogram, {keysIn, s.scratch});
+        gpu::bindProgram(cmd, s.histogram, {keysIn, s.scratch, keysIn});
         SortHistogramConstants push{count, passes, histogramKeysPerGroup, keyMask};
         gpu::dispatchGroups(cmd, s.histogram, gpu::groupCount(count, histogramKeysPerGroup), push);
         // The histogram is complete before any pass reads it.
