@@ -2,7 +2,9 @@
 # tools/gpu-bench.sh OUT [PLAN]: runs on the lent GPU machine, in the checkout, with the bundle in
 # .gpu/ (../shared/GPU.md; validation layer in .gpu/layers). Writes a log and result files to OUT.
 # PLAN: "all" (default) runs the correctness tests on the GPU, then every benchmark of
-# docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part.
+# docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part. Where the bundle also holds an
+# earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
+# compared within one run.
 set -uo pipefail
 out=$1
 plan=${2:-all}
@@ -19,6 +21,12 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.t
 step $run vkboids --list-devices
 if [ "$plan" = all ]; then
     step $run gpu_tests --gtest_brief=1
+fi
+if [ "$plan" = all ] && [ -x .gpu/bin/vkboids-base ]; then
+    say "baseline build for comparison: $($run vkboids-base --version)"
+    step $run vkboids-base step --boids 100000 --steps 30 --mode naive
+    step $run vkboids-base sort-bench --n 1e6,64e6 --bits 21 --runs 30 --portable
+    step $run vkboids-base bench --modes coherent --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10
 fi
 if [ "$plan" = all ] || [ "$plan" = naive ]; then
     step $run vkboids step --boids 100000 --steps 100 --mode naive
