@@ -33,6 +33,10 @@ struct StepConstants {
     u32 gridDim;     // cells per axis
     u32 searchCells; // 8 or 27
     f32 reach;       // grid search: max(r) with a rounding margin; cells farther away are skipped
+    f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
+    f32 pad0;
+    f32 pad1;
+    f32 pad2;
 };
 
 // A cell's range in the sorted arrays is [start, end); empty cells hold CELL_EMPTY in both.
@@ -64,7 +68,7 @@ struct SortPassConstants {
     u32 pass;  // index into the global histogram
     u32 tileCount;
     u32 keyMask;
-    u32 pad0;
+    u32 statusStride; // tiles per row of status words, a multiple of 4
     u32 pad1;
     u32 pad2;
 };
@@ -90,7 +94,7 @@ struct DrawConstants {
 };
 
 #ifdef __cplusplus
-static_assert(sizeof(StepConstants) == 64);
+static_assert(sizeof(StepConstants) == 80);
 static_assert(sizeof(GridStats) == 16);
 static_assert(sizeof(SortHistogramConstants) == 16);
 static_assert(sizeof(SortPassConstants) == 32);

@@ -3,6 +3,7 @@
 #include "gpu/commands.h"
 #include "gpu/shaders.h"
 #include "gpu/spirv_reflect.h"
+#include "shared.h"
 #include "sim/grid.h"
 #include "sim/state.h"
 
@@ -85,17 +86,17 @@ TEST(SpirvReflection, ReadsBindingsPushConstantsAndLocalSize) {
     EXPECT_EQ(naive.stage, VK_SHADER_STAGE_COMPUTE_BIT);
     ASSERT_EQ(naive.bindings.size(), 4u);
     for (VkDescriptorType t : naive.bindings) EXPECT_EQ(t, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-    EXPECT_EQ(naive.pushConstantSize, 64u); // StepConstants
+    EXPECT_EQ(naive.pushConstantSize, sizeof(gpudata::StepConstants));
     EXPECT_EQ(naive.localSizeSpecId[0], 0);
 
     const gpu::ShaderReflection onesweep = gpu::reflectSpirv(gpu::embeddedSpirv("sort_onesweep"));
-    EXPECT_EQ(onesweep.bindings.size(), 7u);
-    EXPECT_EQ(onesweep.pushConstantSize, 32u);
+    EXPECT_EQ(onesweep.bindings.size(), 8u);
+    EXPECT_EQ(onesweep.pushConstantSize, sizeof(gpudata::SortPassConstants));
 
     const gpu::ShaderReflection box = gpu::reflectSpirv(gpu::embeddedSpirv("box_vert"));
     EXPECT_EQ(box.stage, VK_SHADER_STAGE_VERTEX_BIT);
     EXPECT_TRUE(box.bindings.empty());
-    EXPECT_EQ(box.pushConstantSize, 96u); // the whole DrawConstants block
+    EXPECT_EQ(box.pushConstantSize, sizeof(gpudata::DrawConstants));
 }
 
 TEST(SpirvReflection, RejectsGarbage) {

@@ -30,6 +30,7 @@ if [ "$plan" = all ] && [ -x .gpu/bin/vkboids-base ]; then
 fi
 if [ "$plan" = all ] || [ "$plan" = naive ]; then
     step $run vkboids step --boids 100000 --steps 100 --mode naive
+    step $run vkboids step --boids 100000 --steps 100 --mode naive --float32-filter
 fi
 if [ "$plan" = all ] || [ "$plan" = sort ]; then
     step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50 --csv "$out/sort.csv"

@@ -6,8 +6,15 @@
 // along an axis is L - | |d| - L |, so a pair can be a neighbour only if | |d| - L | > L - max(r)
 // on all three axes (a cube around the boid): 3 subtractions, 3 more, 2 minimums. The test's
 // results for 4 candidates are folded into one branch; few pass (about 1 pair in 10^4 at the
-// default density), and only those take the exact path of the contract.
+// default density), and only those take the exact path of the contract, in float32.
+//
+// HALF_FILTER (devices with shaderFloat16): the cube test runs on positions / L in float16, two
+// candidates per packed instruction, with a margin that covers float16 rounding (the test may let
+// more pairs through, never fewer); the exact path is unchanged.
 #extension GL_GOOGLE_include_directive : require
+#ifdef HALF_FILTER
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint BOIDS = 2;  // boids per invocation
@@ -21,7 +28,12 @@ layout(std430, binding = 3) writeonly buffer VelOut { vec4 velOut[]; };
 layout(push_constant) uniform Push { StepConstants c; };
 
 const uint TILE = gl_WorkGroupSize.x * BOIDS;
+#ifdef HALF_FILTER
+// Candidates 2k and 2k+1 side by side, per axis, as float16 positions / L.
+shared f16vec2 tileX[TILE / 2], tileY[TILE / 2], tileZ[TILE / 2];
+#else
 shared vec4 tile[TILE];
+#endif
 
 vec3 p[BOIDS];
 uint self[BOIDS];
@@ -49,16 +61,58 @@ void main() {
         sums[b] = noNeighbours();
     }
 
+#ifdef HALF_FILTER
+    const float invL = 1.0 / c.halfDomain;
+    f16vec2 px[BOIDS], py[BOIDS], pz[BOIDS];
+    for (uint b = 0; b < BOIDS; ++b) {
+        px[b] = f16vec2(float16_t(p[b].x * invL));
+        py[b] = f16vec2(float16_t(p[b].y * invL));
+        pz[b] = f16vec2(float16_t(p[b].z * invL));
+    }
+    const float16_t threshold = float16_t(c.halfFilterThreshold);
+    const f16vec2 one = f16vec2(1.0hf);
+#endif
+
     // No early return: every invocation takes part in staging and barriers.
     for (uint base = 0; base < n; base += TILE) {
+#ifdef HALF_FILTER
+        for (uint pair = gl_LocalInvocationID.x; pair < TILE / 2; pair += gl_WorkGroupSize.x) {
+            const uint j = base + 2 * pair;
+            const vec3 a = j < n ? posIn[j].xyz * invL : vec3(0), b = j + 1 < n ? posIn[j + 1].xyz * invL : vec3(0);
+            tileX[pair] = f16vec2(a.x, b.x);
+            tileY[pair] = f16vec2(a.y, b.y);
+            tileZ[pair] = f16vec2(a.z, b.z);
+        }
+#else
         for (uint b = 0; b < BOIDS; ++b) {
             const uint j = base + gl_LocalInvocationID.x + b * gl_WorkGroupSize.x;
             tile[gl_LocalInvocationID.x + b * gl_WorkGroupSize.x] = j < n ? posIn[j] : vec4(0);
         }
+#endif
         barrier();
         const uint count = min(TILE, n - base);
         uint k = 0;
         for (; k + 4 <= count; k += 4) {
+#ifdef HALF_FILTER
+            const uint pair = k / 2;
+            const f16vec2 x0 = tileX[pair], y0 = tileY[pair], z0 = tileZ[pair];
+            const f16vec2 x1 = tileX[pair + 1], y1 = tileY[pair + 1], z1 = tileZ[pair + 1];
+            for (uint b = 0; b < BOIDS; ++b) {
+                // Per candidate, the smallest | |d| - 1 | over the axes; a neighbour needs it above threshold.
+                const f16vec2 m0 = min(min(abs(abs(x0 - px[b]) - one), abs(abs(y0 - py[b]) - one)),
+                                       abs(abs(z0 - pz[b]) - one));
+                const f16vec2 m1 = min(min(abs(abs(x1 - px[b]) - one), abs(abs(y1 - py[b]) - one)),
+                                       abs(abs(z1 - pz[b]) - one));
+                const f16vec2 m = max(m0, m1);
+                if (max(m.x, m.y) > threshold) {
+                    const uint j = base + k;
+                    if (m0.x > threshold) exactPair(b, posIn[j].xyz, j);
+                    if (m0.y > threshold) exactPair(b, posIn[j + 1].xyz, j + 1);
+                    if (m1.x > threshold) exactPair(b, posIn[j + 2].xyz, j + 2);
+                    if (m1.y > threshold) exactPair(b, posIn[j + 3].xyz, j + 3);
+                }
+            }
+#else
             const vec3 q0 = tile[k].xyz, q1 = tile[k + 1].xyz, q2 = tile[k + 2].xyz, q3 = tile[k + 3].xyz;
             for (uint b = 0; b < BOIDS; ++b) {
                 const float m0 = cubeMargin(q0, p[b]), m1 = cubeMargin(q1, p[b]);
@@ -70,9 +124,11 @@ void main() {
                     if (m3 > 0.0) exactPair(b, q3, base + k + 3);
                 }
             }
+#endif
         }
+        // The last tile's remainder, in float32 from the positions themselves.
         for (; k < count; ++k) {
-            const vec3 q = tile[k].xyz;
+            const vec3 q = posIn[base + k].xyz;
             for (uint b = 0; b < BOIDS; ++b)
                 if (cubeMargin(q, p[b]) > 0.0) exactPair(b, q, base + k);
         }

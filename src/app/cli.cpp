@@ -126,6 +126,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     step->add_option("--mode", stepMode, "naive, scattered or coherent")->capture_default_str();
     step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
     step->add_flag("--quiet", so.quiet, "print nothing on success");
+    step->add_flag("--float32-filter", so.float32Filter,
+                   "naive: run the cube test in float32 even where float16 arithmetic exists (to compare)");
     addParamFlags(step, so.params);
 
     // sort-bench

@@ -46,6 +46,7 @@ struct StepOptions {
     sim::Mode mode = sim::Mode::Naive;
     int cells = 27;
     bool quiet = false;
+    bool float32Filter = false; // naive: the cube test in float32 even where float16 exists
     sim::Params params;
 };
 

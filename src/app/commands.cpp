@@ -92,7 +92,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     if (o.loadState.empty())
         state = sim::randomState(o.boids, o.seed, o.params.domainHalf, o.params.maxSpeed);
     sim::wrapPositions(state, o.params.domainHalf);
-    sim::Flock flock = sim::createFlock(ctx, state.count());
+    sim::Flock flock = sim::createFlock(ctx, state.count(), {.halfFilter = !o.float32Filter});
     sim::uploadState(ctx, flock, state);
     const sim::Grid grid = sim::makeGrid(o.params, o.cells, flock.count);
     if (o.mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);

@@ -291,7 +291,15 @@ Context createContext(const ContextOptions& options) {
     f13.subgroupSizeControl = VK_TRUE;
     f13.computeFullSubgroups = VK_TRUE;
     f13.maintenance4 = VK_TRUE; // LocalSizeId: local sizes from specialization constants
-    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
+    {
+        VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+        VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &have12};
+        vkGetPhysicalDeviceFeatures2(ctx.physicalDevice, &have);
+        f12.shaderFloat16 = have12.shaderFloat16;
+        ctx.shaderFloat16 = have12.shaderFloat16;
+    }
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
     VkPhysicalDeviceFeatures available{};
     vkGetPhysicalDeviceFeatures(ctx.physicalDevice, &available);
     features.features.largePoints = available.largePoints;

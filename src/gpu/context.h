@@ -55,6 +55,7 @@ struct Context {
     uint32_t maxComputeWorkgroupSubgroups = 0;
     bool subgroupPartitioned = false; // VK_NV_shader_subgroup_partitioned
     bool largePoints = false;         // points wider than a pixel
+    bool shaderFloat16 = false;       // float16 arithmetic in shaders
 
     uint32_t timestampValidBits = 0; // 0: the queue cannot write timestamps
     double timestampPeriodNs = 0;

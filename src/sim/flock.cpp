@@ -52,7 +52,7 @@ void checkFlockFits(const gpu::Context& ctx, uint32_t count) {
     }
 }
 
-Flock createFlock(const gpu::Context& ctx, uint32_t count) {
+Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& options) {
     checkFlockFits(ctx, count);
     Flock f;
     f.count = count;
@@ -77,7 +77,8 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count) {
     const std::vector<gpu::SpecConstant> wg = {{0, f.workgroupSize}};
     // Naive: 2 boids an invocation; 128-wide groups keep 100k boids spread over all SMs of a big GPU.
     f.naive = gpu::createComputeProgram(
-        ctx, "naive", {{0, std::min<uint32_t>(128, f.workgroupSize)}, {1, naiveBoidsPerInvocation}});
+        ctx, ctx.shaderFloat16 && options.halfFilter ? "naive_half" : "naive",
+        {{0, std::min<uint32_t>(128, f.workgroupSize)}, {1, naiveBoidsPerInvocation}});
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
     f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
     f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
@@ -177,6 +178,9 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // Skipping cells beyond max(r) must never skip one holding a neighbour: a margin of several
     // roundings of coordinates up to 2L.
     c.reach = r + (2.0f * p.domainHalf + r) * 4e-6f;
+    // The float16 test works on positions / L; its rounding stays under 0.0013 of L, so a margin of
+    // 0.005 (and the threshold's own rounding to float16) never rejects a neighbour.
+    c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.005f;
     return c;
 }
 

@@ -31,13 +31,17 @@ struct Flock {
     uint32_t workgroupSize = 0;
 };
 
+struct FlockOptions {
+    bool halfFilter = true; // the naive cube test in float16 where the device has it (tests turn it off)
+};
+
 // Bytes of device memory a flock of `count` boids needs (all modes, the grid at its largest).
 uint64_t flockBytes(uint32_t count);
 
 // Throws sim::InputError when the count is zero or more than the device can hold.
 void checkFlockFits(const gpu::Context& context, uint32_t count);
 
-Flock createFlock(const gpu::Context& context, uint32_t count);
+Flock createFlock(const gpu::Context& context, uint32_t count, const FlockOptions& options = {});
 void destroyFlock(const gpu::Context& context, Flock& flock);
 
 // Blocking transfers of the whole state, in original boid order.
