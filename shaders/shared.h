@@ -68,7 +68,7 @@ struct SortPassConstants {
     u32 pass;  // index into the global histogram
     u32 tileCount;
     u32 keyMask;
-    u32 statusStride; // tiles per row of status words, a multiple of 4
+    u32 pad0;
     u32 pad1;
     u32 pad2;
 };

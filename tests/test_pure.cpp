@@ -90,7 +90,7 @@ TEST(SpirvReflection, ReadsBindingsPushConstantsAndLocalSize) {
     EXPECT_EQ(naive.localSizeSpecId[0], 0);
 
     const gpu::ShaderReflection onesweep = gpu::reflectSpirv(gpu::embeddedSpirv("sort_onesweep"));
-    EXPECT_EQ(onesweep.bindings.size(), 8u);
+    EXPECT_EQ(onesweep.bindings.size(), 7u);
     EXPECT_EQ(onesweep.pushConstantSize, sizeof(gpudata::SortPassConstants));
 
     const gpu::ShaderReflection box = gpu::reflectSpirv(gpu::embeddedSpirv("box_vert"));

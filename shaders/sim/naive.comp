@@ -12,12 +12,15 @@
 // candidates per packed instruction, with a margin that covers float16 rounding (the test may let
 // more pairs through, never fewer); the exact path is unchanged.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #ifdef HALF_FILTER
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #endif
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint BOIDS = 2;  // boids per invocation
+// Boids per invocation: a compile-time constant, so that the loops over them unroll in SPIR-V and
+// the per-boid arrays become registers.
+#define BOIDS 2
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -55,7 +58,7 @@ void exactPair(uint b, vec3 q, uint j) {
 void main() {
     const uint n = c.boidCount;
     const uint first = linearGroupIndex() * TILE + gl_LocalInvocationID.x;
-    for (uint b = 0; b < BOIDS; ++b) {
+    [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
         self[b] = first + b * gl_WorkGroupSize.x;
         p[b] = self[b] < n ? posIn[self[b]].xyz : vec3(0);
         sums[b] = noNeighbours();
@@ -64,7 +67,7 @@ void main() {
 #ifdef HALF_FILTER
     const float invL = 1.0 / c.halfDomain;
     f16vec2 px[BOIDS], py[BOIDS], pz[BOIDS];
-    for (uint b = 0; b < BOIDS; ++b) {
+    [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
         px[b] = f16vec2(float16_t(p[b].x * invL));
         py[b] = f16vec2(float16_t(p[b].y * invL));
         pz[b] = f16vec2(float16_t(p[b].z * invL));
@@ -84,7 +87,7 @@ void main() {
             tileZ[pair] = f16vec2(a.z, b.z);
         }
 #else
-        for (uint b = 0; b < BOIDS; ++b) {
+        [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
             const uint j = base + gl_LocalInvocationID.x + b * gl_WorkGroupSize.x;
             tile[gl_LocalInvocationID.x + b * gl_WorkGroupSize.x] = j < n ? posIn[j] : vec4(0);
         }
@@ -97,7 +100,7 @@ void main() {
             const uint pair = k / 2;
             const f16vec2 x0 = tileX[pair], y0 = tileY[pair], z0 = tileZ[pair];
             const f16vec2 x1 = tileX[pair + 1], y1 = tileY[pair + 1], z1 = tileZ[pair + 1];
-            for (uint b = 0; b < BOIDS; ++b) {
+            [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
                 // Per candidate, the smallest | |d| - 1 | over the axes; a neighbour needs it above threshold.
                 const f16vec2 m0 = min(min(abs(abs(x0 - px[b]) - one), abs(abs(y0 - py[b]) - one)),
                                        abs(abs(z0 - pz[b]) - one));
@@ -114,7 +117,7 @@ void main() {
             }
 #else
             const vec3 q0 = tile[k].xyz, q1 = tile[k + 1].xyz, q2 = tile[k + 2].xyz, q3 = tile[k + 3].xyz;
-            for (uint b = 0; b < BOIDS; ++b) {
+            [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
                 const float m0 = cubeMargin(q0, p[b]), m1 = cubeMargin(q1, p[b]);
                 const float m2 = cubeMargin(q2, p[b]), m3 = cubeMargin(q3, p[b]);
                 if (max(max(m0, m1), max(m2, m3)) > 0.0) {
@@ -129,12 +132,12 @@ void main() {
         // The last tile's remainder, in float32 from the positions themselves.
         for (; k < count; ++k) {
             const vec3 q = posIn[base + k].xyz;
-            for (uint b = 0; b < BOIDS; ++b)
+            [[unroll]] for (uint b = 0; b < BOIDS; ++b)
                 if (cubeMargin(q, p[b]) > 0.0) exactPair(b, q, base + k);
         }
         barrier();
     }
-    for (uint b = 0; b < BOIDS; ++b) {
+    [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
         if (self[b] >= n) continue;
         vec3 pNew, vNew;
         integrate(p[b], velIn[self[b]].xyz, sums[b], c, pNew, vNew);

@@ -9,7 +9,7 @@ namespace {
 using gpudata::StepConstants;
 
 constexpr VkDeviceSize vec4Bytes = 16;
-constexpr uint32_t naiveBoidsPerInvocation = 2;
+constexpr uint32_t naiveBoidsPerInvocation = 2; // BOIDS in naive.comp
 
 // The state written by a step is read by the next step, by the draw's vertex shader or by a
 // readback copy; later fills and copies may overwrite what the step read.
@@ -76,9 +76,8 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     f.workgroupSize = chooseWorkgroupSize(ctx);
     const std::vector<gpu::SpecConstant> wg = {{0, f.workgroupSize}};
     // Naive: 2 boids an invocation; 128-wide groups keep 100k boids spread over all SMs of a big GPU.
-    f.naive = gpu::createComputeProgram(
-        ctx, ctx.shaderFloat16 && options.halfFilter ? "naive_half" : "naive",
-        {{0, std::min<uint32_t>(128, f.workgroupSize)}, {1, naiveBoidsPerInvocation}});
+    f.naive = gpu::createComputeProgram(ctx, ctx.shaderFloat16 && options.halfFilter ? "naive_half" : "naive",
+                                        {{0, std::min<uint32_t>(128, f.workgroupSize)}});
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
     f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
     f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);

@@ -12,7 +12,7 @@ using gpudata::SortPassConstants;
 
 // Scratch layout, in 32-bit words: the histogram of every pass, the tile counters of every pass,
 // padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass RADIX x
-// statusStride status words ([digit][tile]).
+// tileCount x RADIX status words ([tile][digit]).
 constexpr uint32_t histogramWords = SORT_MAX_PASSES * SORT_RADIX;
 constexpr uint32_t statusOffsetWords = histogramWords + 64;
 constexpr uint32_t histogramKeysPerGroup = 8192;
@@ -21,20 +21,16 @@ uint32_t tileCountFor(uint32_t count, uint32_t tileSize) {
     return gpu::groupCount(count, tileSize);
 }
 
-// Tiles per row of status words: a multiple of 4, so the look-back can load 4 tiles at once.
-uint32_t statusStride(uint32_t tiles) {
-    return (tiles + 3) / 4 * 4;
-}
-
 uint64_t scratchBytes(uint32_t capacity, uint32_t tileSize) {
-    return 4ull * (statusOffsetWords +
-                   uint64_t(SORT_MAX_PASSES) * statusStride(tileCountFor(capacity, tileSize)) * SORT_RADIX);
+    return 4ull *
+           (statusOffsetWords + uint64_t(SORT_MAX_PASSES) * tileCountFor(capacity, tileSize) * SORT_RADIX);
 }
 
 uint32_t sharedBytes(uint32_t workgroupSize, uint32_t subgroups, uint32_t keysPerThread) {
-    // Mirrors the shared declarations of onesweep.comp.
-    return subgroups * SORT_RADIX * 4 + workgroupSize * keysPerThread * 4 + SORT_RADIX * (8 + 4 * 4) +
-           subgroups * 8 + 32;
+    // Mirrors the shared declarations of onesweep.comp: per-subgroup counters, the tile, 8 arrays
+    // of one word per digit, and a few words.
+    return subgroups * SORT_RADIX * 4 + workgroupSize * keysPerThread * 4 + 8 * SORT_RADIX * 4 +
+           subgroups * 4 + 32;
 }
 
 } // namespace
@@ -110,8 +106,7 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     const uint32_t passes = sortPassCount(keyBits);
     const uint32_t tiles = tileCountFor(count, s.tileSize);
     const uint32_t keyMask = keyBits == 32 ? 0xffffffffu : (1u << keyBits) - 1;
-    const uint32_t stride = statusStride(tiles);
-    const VkDeviceSize statusBytes = VkDeviceSize(stride) * SORT_RADIX * 4;
+    const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
 
     {
         gpu::Scope scope(detail, cmd, "sort/clear");
@@ -141,9 +136,8 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
             cmd, s.onesweep,
             {srcKeys, srcValues, dstKeys, dstValues, gpu::BufferRange(s.scratch, 0, histogramWords * 4),
              gpu::BufferRange(s.scratch, histogramWords * 4, SORT_MAX_PASSES * 4),
-             gpu::BufferRange(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes),
              gpu::BufferRange(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes)});
-        SortPassConstants push{count, p * radixBits, p, tiles, keyMask, stride, 0, 0};
+        SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
         gpu::dispatchGroups(cmd, s.onesweep, tiles, push);
         // This pass's output is the next pass's (or the caller's) input.
         gpu::computeBarrier(cmd);
