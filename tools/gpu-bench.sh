@@ -25,7 +25,7 @@ fi
 if [ "$plan" = all ] && [ -x .gpu/bin/vkboids-base ]; then
     say "baseline build for comparison: $($run vkboids-base --version)"
     step $run vkboids-base step --boids 100000 --steps 30 --mode naive
-    step $run vkboids-base sort-bench --n 1e6,64e6 --bits 21 --runs 30 --portable
+    step $run vkboids-base sort-bench --n 1e6,64e6 --bits 21 --runs 30 --portable  # ballots in that build
     step $run vkboids-base bench --modes coherent --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10
 fi
 if [ "$plan" = all ] || [ "$plan" = naive ]; then
@@ -34,7 +34,11 @@ if [ "$plan" = all ] || [ "$plan" = naive ]; then
 fi
 if [ "$plan" = all ] || [ "$plan" = sort ]; then
     step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50 --csv "$out/sort.csv"
-    step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 50 --portable --csv "$out/sort-portable.csv"
+    step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 50 --partition-nv --csv "$out/sort-partition.csv"
+    # Tile shapes: work-group size x keys per invocation.
+    for shape in 256x11 256x8 128x15 512x8 512x11; do
+        step $run vkboids sort-bench --n 1e6,64e6 --bits 21 --runs 30 --workgroup ${shape%x*} --keys-per-thread ${shape#*x}
+    done
 fi
 if [ "$plan" = all ] || [ "$plan" = sim ]; then
     step $run vkboids bench --modes naive,scattered,coherent --boids 1e5,1e6,5.12e6,10.24e6 --cells 8,27 \

@@ -92,7 +92,10 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
             valuesIn = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
             keysOut = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
             valuesOut = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
-            sorter = sort::createSorter(ctx, n, {.allowPartitionNV = !o.portable});
+            sorter = sort::createSorter(ctx, n,
+                                        {.allowPartitionNV = o.partitionNV,
+                                         .workgroupSize = o.workgroupSize,
+                                         .keysPerThread = o.keysPerThread});
         } catch (const gpu::OutOfMemory& e) {
             throw sim::InputError("--n " + std::to_string(n) + " does not fit in GPU memory (" + e.what() +
                                   ")");

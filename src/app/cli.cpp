@@ -140,8 +140,13 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         ->capture_default_str();
     sortBench->add_option("--seed", cl.sortBench.seed, "seed of the random keys")->capture_default_str();
     sortBench->add_option("--csv", cl.sortBench.csv, "write the results to FILE.csv");
-    sortBench->add_flag("--portable", cl.sortBench.portable,
-                        "rank with ballots even where subgroupPartitionNV exists");
+    sortBench->add_flag("--partition-nv", cl.sortBench.partitionNV,
+                        "rank with subgroupPartitionNV where the device has it (default: ballots)");
+    std::string sbWorkgroup = "0", sbKeys = "0";
+    sortBench->add_option("--workgroup", sbWorkgroup,
+                          "work-group size of a pass: 64, 128, 256 or 512 (default: chosen)");
+    sortBench->add_option("--keys-per-thread", sbKeys,
+                          "keys per invocation in a pass, 1 to 15 (default: chosen)");
 
     // bench
     CLI::App* bench = app.add_subcommand("bench", "time the simulation headless over configurations");
@@ -191,6 +196,13 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         cl.sortBench.sizes = parseCountList(sbSizes, "--n", 0xffffffffu);
         cl.sortBench.bits = parseCountList(sbBits, "--bits", 32);
         cl.sortBench.runs = uint32_t(parseCount(sbRuns, "--runs", 100000));
+        if (sbWorkgroup != "0") {
+            cl.sortBench.workgroupSize = uint32_t(parseCount(sbWorkgroup, "--workgroup", 512));
+            if (cl.sortBench.workgroupSize & (cl.sortBench.workgroupSize - 1) ||
+                cl.sortBench.workgroupSize < 64)
+                throw InputError("--workgroup must be 64, 128, 256 or 512");
+        }
+        if (sbKeys != "0") cl.sortBench.keysPerThread = uint32_t(parseCount(sbKeys, "--keys-per-thread", 15));
     } else if (bench->parsed()) {
         cl.command = Command::Bench;
         bo.modes.clear();
@@ -212,7 +224,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (demo.presentMode != "fifo" && demo.presentMode != "mailbox" && demo.presentMode != "immediate")
             throw InputError("--present-mode: '" + demo.presentMode + "' must be fifo, mailbox or immediate");
         if (!demo.capture.empty() && demo.frames == 0)
-            throw InputError("--capture needs --frames N (the number of frames to record after --warmup)");
+            throw InputError("--capture needs --frames N (the number of frames to record "
+                             "after --warmup)");
         checkParams(demo.params);
     }
     return cl;

@@ -56,7 +56,9 @@ struct SortBenchOptions {
     uint32_t runs = 20;
     uint64_t seed = 1;
     std::string csv;
-    bool portable = false; // no subgroupPartitionNV, to compare
+    bool partitionNV = false;   // rank with subgroupPartitionNV where the device has it, to compare
+    uint32_t workgroupSize = 0; // 0: the sorter's choice
+    uint32_t keysPerThread = 0; // 0: the sorter's choice
 };
 
 struct BenchOptions {

@@ -18,11 +18,12 @@
 namespace sort {
 
 struct SortOptions {
-    bool allowPartitionNV = true; // use subgroupPartitionNV where the device has it
-    uint32_t workgroupSize = 0;   // 0: the largest of 256/128/64 that fits the device
-    uint32_t keysPerThread = 0;   // 0: as many as shared memory allows, up to 15
-    uint32_t spinLimit = 4096;    // look-back polls before a group counts a stalled tile itself;
-                                  // 0 (for tests) always counts predecessors itself
+    bool allowPartitionNV = false; // rank with subgroupPartitionNV where the device has it (slower
+                                   // than ballots on the H200: docs/BENCHMARKS.md)
+    uint32_t workgroupSize = 0;    // 0: the largest of 256/128/64 that fits the device
+    uint32_t keysPerThread = 0;    // 0: as many as shared memory allows, up to 15
+    uint32_t spinLimit = 4096;     // look-back polls before a group counts a stalled tile itself;
+                                   // 0 (for tests) always counts predecessors itself
 };
 
 struct Sorter {
