@@ -153,6 +153,11 @@ TEST_F(SortTest, ManySmallTilesWithImpatientLookback) {
     check(50003, 21, Layout::Sorted, 9, options);
 }
 
+TEST_F(SortTest, LookbackOneTileAtATime) {
+    const sort::SortOptions options{.keysPerThread = 2, .lookbackWindow = 1};
+    for (uint32_t bits : {8u, 21u}) check(40009, bits, Layout::Uniform, bits, options);
+}
+
 TEST_F(SortTest, SmallestWorkgroup) {
     const sort::SortOptions options{.workgroupSize = 64, .keysPerThread = 3};
     for (uint32_t bits : {8u, 21u}) check(70001, bits, Layout::Uniform, bits, options);

@@ -35,10 +35,11 @@ fi
 if [ "$plan" = all ] || [ "$plan" = sort ]; then
     step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50 --csv "$out/sort.csv"
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 50 --partition-nv --csv "$out/sort-partition.csv"
-    # Tile shapes: work-group size x keys per invocation.
-    for shape in 256x11 256x8 128x15 512x8 512x11; do
+    # Tile shapes (work-group size x keys per invocation) and a one-tile look-back, against the defaults.
+    for shape in 256x15 512x8; do
         step $run vkboids sort-bench --n 1e6,64e6 --bits 21 --runs 30 --workgroup ${shape%x*} --keys-per-thread ${shape#*x}
     done
+    step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --lookback-window 1
 fi
 if [ "$plan" = all ] || [ "$plan" = sim ]; then
     step $run vkboids bench --modes naive,scattered,coherent --boids 1e5,1e6,5.12e6,10.24e6 --cells 8,27 \

@@ -1,13 +1,12 @@
 #version 460
 // All pairs, tiled through shared memory. Each invocation owns BOIDS boids (register blocking: a
-// staged candidate is read once for all of them); the work group stages TILE candidates at a time,
-// positions and velocities, and loads the next tile while it tests the current one.
+// staged position is read once for all of them); the work group stages TILE positions at a time.
 //
 // Per pair a cheap test runs first: with d = p_j - p_i in (-2L, 2L), the minimum-image distance
 // along an axis is L - | |d| - L |, so a pair can be a neighbour only if | |d| - L | > L - max(r)
-// on all three axes (a cube around the boid): 3 subtractions, 3 more, 2 minimums. The results for
-// 4 candidates are folded into one branch; few pass (about 1 pair in 10^4 at the default density),
-// and only those take the exact path of the contract, in float32, from shared memory.
+// on all three axes (a cube around the boid): 3 subtractions, 3 more, 2 minimums. The test's
+// results for 4 candidates are folded into one branch; few pass (about 1 pair in 10^4 at the
+// default density), and only those take the exact path of the contract, in float32.
 //
 // HALF_FILTER (devices with shaderFloat16): the cube test runs on positions / L in float16, two
 // candidates per packed instruction, with a margin that covers float16 rounding (the test may let
@@ -19,15 +18,11 @@
 #endif
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
+// Boids per invocation: a compile-time constant, so that the loops over them unroll in SPIR-V and
+// the per-boid arrays become registers.
+#define BOIDS 2
 #include "../shared.h"
 #include "../common.glsl"
-
-// Boids per invocation, and candidates each invocation stages per tile: compile-time constants,
-// so that the loops over them unroll in SPIR-V and the arrays become registers.
-#define BOIDS 2
-#if BOIDS != 2
-#error "the staging below hands each invocation 2 candidates a tile: TILE = 2 x local size"
-#endif
 
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
 layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };
@@ -36,39 +31,39 @@ layout(std430, binding = 3) writeonly buffer VelOut { vec4 velOut[]; };
 layout(push_constant) uniform Push { StepConstants c; };
 
 const uint TILE = gl_WorkGroupSize.x * BOIDS;
-shared vec4 tilePos[TILE], tileVel[TILE];
 #ifdef HALF_FILTER
 // Candidates 2k and 2k+1 side by side, per axis, as float16 positions / L.
 shared f16vec2 tileX[TILE / 2], tileY[TILE / 2], tileZ[TILE / 2];
+#else
+shared vec4 tile[TILE];
 #endif
 
 vec3 p[BOIDS];
 uint self[BOIDS];
 Neighbours sums[BOIDS];
 
-// The cube test's margin in float32: positive when q may be a neighbour of p.
+// The cube test's margin: positive when q may be a neighbour of p.
 float cubeMargin(vec3 q, vec3 p) {
     const vec3 h = abs(abs(q - p) - c.halfDomain);
     return min(min(h.x, h.y), h.z) - c.filterThreshold;
 }
 
-// Candidate k of the tile (global index j) against boid b, exactly as the contract says.
-void exactPair(uint b, uint k, uint j) {
+void exactPair(uint b, vec3 q, uint j) {
     if (j == self[b]) return;
-    const vec3 e = minImage(tilePos[k].xyz - p[b], c.halfDomain);
+    const vec3 e = minImage(q - p[b], c.halfDomain);
     const float dist2 = e.x * e.x + e.y * e.y + e.z * e.z;
-    addNeighbour(sums[b], e, dist2, tileVel[k].xyz, c);
+    addNeighbour(sums[b], e, dist2, velIn[j].xyz, c);
 }
 
 void main() {
     const uint n = c.boidCount;
-    const uint tid = gl_LocalInvocationID.x;
-    const uint first = linearGroupIndex() * TILE + tid;
+    const uint first = linearGroupIndex() * TILE + gl_LocalInvocationID.x;
     [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
         self[b] = first + b * gl_WorkGroupSize.x;
         p[b] = self[b] < n ? posIn[self[b]].xyz : vec3(0);
         sums[b] = noNeighbours();
     }
+
 #ifdef HALF_FILTER
     const float invL = 1.0 / c.halfDomain;
     f16vec2 px[BOIDS], py[BOIDS], pz[BOIDS];
@@ -81,32 +76,23 @@ void main() {
     const f16vec2 one = f16vec2(1.0hf);
 #endif
 
-    // Invocation tid stages candidates 2 tid and 2 tid + 1 of every tile; the first tile now.
-    vec4 nextPos[2], nextVel[2];
-    [[unroll]] for (uint s = 0; s < 2; ++s) {
-        const uint j = 2 * tid + s;
-        nextPos[s] = j < n ? posIn[j] : vec4(0);
-        nextVel[s] = j < n ? velIn[j] : vec4(0);
-    }
-
     // No early return: every invocation takes part in staging and barriers.
     for (uint base = 0; base < n; base += TILE) {
-        [[unroll]] for (uint s = 0; s < 2; ++s) {
-            tilePos[2 * tid + s] = nextPos[s];
-            tileVel[2 * tid + s] = nextVel[s];
-        }
 #ifdef HALF_FILTER
-        tileX[tid] = f16vec2(nextPos[0].x * invL, nextPos[1].x * invL);
-        tileY[tid] = f16vec2(nextPos[0].y * invL, nextPos[1].y * invL);
-        tileZ[tid] = f16vec2(nextPos[0].z * invL, nextPos[1].z * invL);
+        for (uint pair = gl_LocalInvocationID.x; pair < TILE / 2; pair += gl_WorkGroupSize.x) {
+            const uint j = base + 2 * pair;
+            const vec3 a = j < n ? posIn[j].xyz * invL : vec3(0), b = j + 1 < n ? posIn[j + 1].xyz * invL : vec3(0);
+            tileX[pair] = f16vec2(a.x, b.x);
+            tileY[pair] = f16vec2(a.y, b.y);
+            tileZ[pair] = f16vec2(a.z, b.z);
+        }
+#else
+        [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
+            const uint j = base + gl_LocalInvocationID.x + b * gl_WorkGroupSize.x;
+            tile[gl_LocalInvocationID.x + b * gl_WorkGroupSize.x] = j < n ? posIn[j] : vec4(0);
+        }
 #endif
         barrier();
-        // The next tile's loads are in flight while this one is tested.
-        [[unroll]] for (uint s = 0; s < 2; ++s) {
-            const uint j = base + TILE + 2 * tid + s;
-            nextPos[s] = j < n ? posIn[j] : vec4(0);
-            nextVel[s] = j < n ? velIn[j] : vec4(0);
-        }
         const uint count = min(TILE, n - base);
         uint k = 0;
         for (; k + 4 <= count; k += 4) {
@@ -122,30 +108,33 @@ void main() {
                                        abs(abs(z1 - pz[b]) - one));
                 const f16vec2 m = max(m0, m1);
                 if (max(m.x, m.y) > threshold) {
-                    if (m0.x > threshold) exactPair(b, k, base + k);
-                    if (m0.y > threshold) exactPair(b, k + 1, base + k + 1);
-                    if (m1.x > threshold) exactPair(b, k + 2, base + k + 2);
-                    if (m1.y > threshold) exactPair(b, k + 3, base + k + 3);
+                    const uint j = base + k;
+                    if (m0.x > threshold) exactPair(b, posIn[j].xyz, j);
+                    if (m0.y > threshold) exactPair(b, posIn[j + 1].xyz, j + 1);
+                    if (m1.x > threshold) exactPair(b, posIn[j + 2].xyz, j + 2);
+                    if (m1.y > threshold) exactPair(b, posIn[j + 3].xyz, j + 3);
                 }
             }
 #else
-            const vec3 q0 = tilePos[k].xyz, q1 = tilePos[k + 1].xyz, q2 = tilePos[k + 2].xyz, q3 = tilePos[k + 3].xyz;
+            const vec3 q0 = tile[k].xyz, q1 = tile[k + 1].xyz, q2 = tile[k + 2].xyz, q3 = tile[k + 3].xyz;
             [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
                 const float m0 = cubeMargin(q0, p[b]), m1 = cubeMargin(q1, p[b]);
                 const float m2 = cubeMargin(q2, p[b]), m3 = cubeMargin(q3, p[b]);
                 if (max(max(m0, m1), max(m2, m3)) > 0.0) {
-                    if (m0 > 0.0) exactPair(b, k, base + k);
-                    if (m1 > 0.0) exactPair(b, k + 1, base + k + 1);
-                    if (m2 > 0.0) exactPair(b, k + 2, base + k + 2);
-                    if (m3 > 0.0) exactPair(b, k + 3, base + k + 3);
+                    if (m0 > 0.0) exactPair(b, q0, base + k);
+                    if (m1 > 0.0) exactPair(b, q1, base + k + 1);
+                    if (m2 > 0.0) exactPair(b, q2, base + k + 2);
+                    if (m3 > 0.0) exactPair(b, q3, base + k + 3);
                 }
             }
 #endif
         }
-        // The last tile's remainder, in float32.
-        for (; k < count; ++k)
+        // The last tile's remainder, in float32 from the positions themselves.
+        for (; k < count; ++k) {
+            const vec3 q = posIn[base + k].xyz;
             [[unroll]] for (uint b = 0; b < BOIDS; ++b)
-                if (cubeMargin(tilePos[k].xyz, p[b]) > 0.0) exactPair(b, k, base + k);
+                if (cubeMargin(q, p[b]) > 0.0) exactPair(b, q, base + k);
+        }
         barrier();
     }
     [[unroll]] for (uint b = 0; b < BOIDS; ++b) {

@@ -30,6 +30,7 @@ layout(constant_id = 1) const uint KEYS_PER_THREAD = 15;
 layout(constant_id = 2) const uint MAX_SUBGROUPS = 8;  // local size / subgroup size
 layout(constant_id = 3) const uint SPIN_LIMIT = 4096;
 layout(constant_id = 4) const uint SUBGROUP_SIZE = 32;  // the pinned size: ballots fit in .x up to 32
+layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // predecessors read per look-back step (1 to 4)
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -110,21 +111,32 @@ void exclusiveScanDigits() {
 
 // Walks digit d back from tile sNext[d] - 1, adding aggregates until an inclusive prefix (done:
 // sNext[d] = 0) or a tile that has published nothing after SPIN_LIMIT polls (stalled there:
-// sNext[d] = that tile + 1, and the group may count it).
+// sNext[d] = that tile + 1, and the group may count it). Each step reads LOOKBACK_WINDOW
+// predecessors at once (one latency instead of several), each read coalesced across the digits.
 void lookback(uint d) {
     uint t = sNext[d], sum = 0;
     while (t > 0) {
-        uint word = status[(t - 1) * SORT_RADIX + d];
-        for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin)
-            word = status[(t - 1) * SORT_RADIX + d];
-        const uint flag = word >> SORT_FLAG_SHIFT;
-        if (flag == SORT_FLAG_NONE) {
-            atomicMax(sStallTile, t);
-            atomicAdd(sPending, 1u);
-            break;
+        uint words[4];
+        [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w)
+            words[w] = t > w ? status[(t - 1 - w) * SORT_RADIX + d] : 0u;
+        bool stop = false;
+        [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w) {
+            if (stop || t == 0) continue;
+            uint word = words[w];
+            for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin)
+                word = status[(t - 1) * SORT_RADIX + d];
+            const uint flag = word >> SORT_FLAG_SHIFT;
+            if (flag == SORT_FLAG_NONE) {
+                atomicMax(sStallTile, t);
+                atomicAdd(sPending, 1u);
+                stop = true;
+            } else {
+                sum += word & SORT_VALUE_MASK;
+                t = flag == SORT_FLAG_PREFIX ? 0 : t - 1;
+                stop = flag == SORT_FLAG_PREFIX;
+            }
         }
-        sum += word & SORT_VALUE_MASK;
-        t = flag == SORT_FLAG_PREFIX ? 0 : t - 1;
+        if (stop) break;
     }
     sLookback[d] += sum;
     sNext[d] = t;

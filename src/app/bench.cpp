@@ -95,15 +95,17 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
             sorter = sort::createSorter(ctx, n,
                                         {.allowPartitionNV = o.partitionNV,
                                          .workgroupSize = o.workgroupSize,
-                                         .keysPerThread = o.keysPerThread});
+                                         .keysPerThread = o.keysPerThread,
+                                         .lookbackWindow = o.lookbackWindow});
         } catch (const gpu::OutOfMemory& e) {
             throw sim::InputError("--n " + std::to_string(n) + " does not fit in GPU memory (" + e.what() +
                                   ")");
         }
         if (!printedConfig) {
-            std::printf("work group %u, %u keys per invocation (tile %u), ranking by %s\n",
-                        sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize,
-                        sorter.partitionNV ? "subgroupPartitionNV" : "ballots");
+            std::printf(
+                "work group %u, %u keys per invocation (tile %u), ranking by %s, look-back window %u\n",
+                sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize,
+                sorter.partitionNV ? "subgroupPartitionNV" : "ballots", o.lookbackWindow);
             std::printf("%12s %5s %6s %11s %11s %11s %10s %9s   per dispatch (median us)\n", "pairs", "bits",
                         "passes", "median us", "p95 us", "min us", "Gpairs/s", "GB/s");
             printedConfig = true;

@@ -142,7 +142,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     sortBench->add_option("--csv", cl.sortBench.csv, "write the results to FILE.csv");
     sortBench->add_flag("--partition-nv", cl.sortBench.partitionNV,
                         "rank with subgroupPartitionNV where the device has it (default: ballots)");
-    std::string sbWorkgroup = "0", sbKeys = "0";
+    std::string sbWorkgroup = "0", sbKeys = "0", sbWindow = "4";
+    sortBench
+        ->add_option("--lookback-window", sbWindow, "predecessors a look-back step reads at once, 1 to 4")
+        ->capture_default_str();
     sortBench->add_option("--workgroup", sbWorkgroup,
                           "work-group size of a pass: 64, 128, 256 or 512 (default: chosen)");
     sortBench->add_option("--keys-per-thread", sbKeys,
@@ -203,6 +206,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                 throw InputError("--workgroup must be 64, 128, 256 or 512");
         }
         if (sbKeys != "0") cl.sortBench.keysPerThread = uint32_t(parseCount(sbKeys, "--keys-per-thread", 15));
+        cl.sortBench.lookbackWindow = uint32_t(parseCount(sbWindow, "--lookback-window", 4));
     } else if (bench->parsed()) {
         cl.command = Command::Bench;
         bo.modes.clear();

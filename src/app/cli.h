@@ -59,6 +59,7 @@ struct SortBenchOptions {
     bool partitionNV = false;   // rank with subgroupPartitionNV where the device has it, to compare
     uint32_t workgroupSize = 0; // 0: the sorter's choice
     uint32_t keysPerThread = 0; // 0: the sorter's choice
+    uint32_t lookbackWindow = 4;
 };
 
 struct BenchOptions {

@@ -53,7 +53,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
 
     const auto& limits = ctx.properties.limits;
     const std::vector<uint32_t> sizes = options.workgroupSize ? std::vector<uint32_t>{options.workgroupSize}
-                                                              : std::vector<uint32_t>{256, 128, 64};
+                                                              : std::vector<uint32_t>{512, 256, 128, 64};
     for (uint32_t wg : sizes) {
         if (wg > limits.maxComputeWorkGroupInvocations || wg > limits.maxComputeWorkGroupSize[0]) continue;
         if (wg % s.subgroupSize != 0 || wg / s.subgroupSize > ctx.maxComputeWorkgroupSubgroups) continue;
@@ -74,7 +74,8 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
                                             {1, s.keysPerThread},
                                             {2, subgroups},
                                             {3, options.spinLimit},
-                                            {4, s.subgroupSize}},
+                                            {4, s.subgroupSize},
+                                            {5, std::clamp(options.lookbackWindow, 1u, 4u)}},
                                            s.subgroupSize);
     s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{0, s.workgroupSize}});
 
