@@ -336,7 +336,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
             if (rendered == 2 * totalFrames / 3 && minimizedWaits == 0) {
                 glfwIconifyWindow(window);
                 // The window manager takes a moment; without one nothing happens.
-                for (int i = 0; i < 40 && !glfwGetWindowAttrib(window, GLFW_ICONIFIED); ++i)
+                for (int i = 0; i < 120 && !glfwGetWindowAttrib(window, GLFW_ICONIFIED); ++i)
                     glfwWaitEventsTimeout(0.025);
                 minimizedWaits = 1;
             }

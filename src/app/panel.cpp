@@ -104,8 +104,8 @@ void drawPanel(PanelState& st) {
             const double mean = double(st.boids) / st.grid.cellCount;
             const double meanOccupied =
                 st.gridStats.occupiedCells ? double(st.boids) / st.gridStats.occupiedCells : 0;
-            ImGui::Text("boids per cell: mean %.2f (%.2f in the %u occupied), largest %u", mean, meanOccupied,
-                        st.gridStats.occupiedCells, st.gridStats.largestCell);
+            ImGui::Text("boids per cell: mean %.2f, largest %u", mean, st.gridStats.largestCell);
+            ImGui::Text("%u cells occupied, %.2f boids each", st.gridStats.occupiedCells, meanOccupied);
         }
     }
     if (ImGui::CollapsingHeader("Rules")) {

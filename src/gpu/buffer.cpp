@@ -5,8 +5,6 @@
 #include <cstring>
 
 namespace gpu {
-namespace {
-
 uint32_t findMemoryType(const Context& ctx, uint32_t typeBits, VkMemoryPropertyFlags want,
                         VkMemoryPropertyFlags fallback) {
     for (VkMemoryPropertyFlags flags : {want, fallback})
@@ -16,8 +14,6 @@ uint32_t findMemoryType(const Context& ctx, uint32_t typeBits, VkMemoryPropertyF
                 return i;
     throw Error("no suitable Vulkan memory type");
 }
-
-} // namespace
 
 Buffer createBuffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use) {
     Buffer b;

@@ -20,6 +20,10 @@ struct Buffer {
     void* mapped = nullptr; // host-visible buffers only
 };
 
+// The first memory type allowed by typeBits with all of `want`, else with all of `fallback`.
+uint32_t findMemoryType(const Context& context, uint32_t typeBits, VkMemoryPropertyFlags want,
+                        VkMemoryPropertyFlags fallback);
+
 // Throws OutOfMemory when the device has no room. A size of 0 is allowed (a 4-byte buffer is made).
 Buffer createBuffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use);
 void destroyBuffer(const Context& context, Buffer& buffer);

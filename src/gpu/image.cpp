@@ -1,5 +1,7 @@
 #include "gpu/image.h"
 
+#include "gpu/buffer.h"
+
 namespace gpu {
 
 Image createImage(const Context& ctx, uint32_t width, uint32_t height, VkFormat format,
@@ -22,16 +24,9 @@ Image createImage(const Context& ctx, uint32_t width, uint32_t height, VkFormat 
 
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(ctx.device, img.image, &req);
-    uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < ctx.memoryProperties.memoryTypeCount && type == UINT32_MAX; ++i)
-        if ((req.memoryTypeBits & (1u << i)) &&
-            (ctx.memoryProperties.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
-            type = i;
-    for (uint32_t i = 0; i < ctx.memoryProperties.memoryTypeCount && type == UINT32_MAX; ++i)
-        if (req.memoryTypeBits & (1u << i)) type = i;
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex = type;
+    alloc.memoryTypeIndex = findMemoryType(ctx, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
     VK_CHECK(vkAllocateMemory(ctx.device, &alloc, nullptr, &img.memory));
     VK_CHECK(vkBindImageMemory(ctx.device, img.image, img.memory, 0));
 
