@@ -63,7 +63,14 @@ void integrate(vec3 p, vec3 v, Neighbours n, StepConstants c, out vec3 pNew, out
     if (n.alignmentCount > 0.0) dv += n.alignment / n.alignmentCount * c.alignmentScale;
     vNew = v + dv;
     float speed = length(vNew);
-    if (speed > c.maxSpeed) vNew *= c.maxSpeed / speed;
+    if (speed > c.maxSpeed) {
+        // Huge velocities (a loaded state) overflow the squared length: scale down first.
+        if (isinf(speed)) {
+            vNew /= max(max(abs(vNew.x), abs(vNew.y)), abs(vNew.z));
+            speed = length(vNew);
+        }
+        vNew *= c.maxSpeed / speed;
+    }
     pNew = wrapPosition(p + vNew * c.dt, c.halfDomain);
 }
 

@@ -23,6 +23,9 @@ int main(int argc, char** argv) {
     } catch (const gpu::OutOfMemory& e) {
         std::fprintf(stderr, "vkboids: error: out of GPU memory: %s\n", e.what());
         return app::exitBadInput;
+    } catch (const gpu::Unsupported& e) {
+        std::fprintf(stderr, "vkboids: error: %s\n", e.what());
+        return app::exitBadInput;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "vkboids: error: %s\n", e.what());
         return app::exitFailure;

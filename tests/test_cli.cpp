@@ -88,6 +88,9 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"step", "--domain-half", "inf"}, "--domain-half"},
         {{"step", "--mode", "fast"}, "not a mode"},
         {{"step", "--cells", "9"}, "8 or 27"},
+        {{"step", "--cohesion-scale", "1e38"}, "--cohesion-scale"},
+        {{"step", "--separation-scale", "-2000"}, "--separation-scale"},
+        {{"step", "--dt", "1e30"}, "--dt times --max-speed"},
         {{"step", "--boids", "10", "--load-state", "x.npy"}, "either"},
         {{"--present-mode", "vsync"}, "--present-mode"},
         {{"--capture", "x.csv"}, "--frames"},
@@ -149,7 +152,13 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("step --boids 4e9", "boids");
     expectBadInput("sort-bench --n 2e9 --bits 21", "--n");
     expectBadInput("sort-bench --runs 3", "--runs");
+    // Requests the device cannot meet as asked.
+    expectBadInput("step --device 7 --boids 10", "--device 7");
+    expectBadInput("sort-bench --n 1e4 --workgroup 512 --keys-per-thread 15", "work-group size");
     // An unwritable output: refused before any work, and nothing left behind.
+    fs::create_directories(dir / "a-directory");
+    expectBadInput("step --boids 10 --save-state " + (dir / "a-directory").string(), "is a directory");
+    expectBadInput("--capture " + (dir / "a-directory").string() + " --frames 5", "is a directory");
     expectBadInput("step --boids 10 --save-state " + (dir / "no" / "such" / "dir.npy").string(),
                    "cannot write");
     EXPECT_FALSE(fs::exists(dir / "no"));

@@ -149,6 +149,15 @@ TEST_F(TempDir, SaveReplacesAtomicallyAndFailuresLoseNothing) {
     EXPECT_THROW(sim::checkWritable((dir / "missing" / "x.npy").string()), sim::InputError);
     EXPECT_THROW(sim::loadNpy((dir / "absent.npy").string()), sim::InputError);
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
+
+    // Files written together: one bad target, and none of them appears.
+    EXPECT_THROW(
+        sim::writeFilesAtomically({{(dir / "one.csv").string(), "a"}, {(dir / "taken").string(), "b"}}),
+        sim::InputError);
+    EXPECT_FALSE(fs::exists(dir / "one.csv"));
+    sim::writeFilesAtomically({{(dir / "one.csv").string(), "a"}, {(dir / "one.json").string(), "b"}});
+    EXPECT_TRUE(fs::exists(dir / "one.csv") && fs::exists(dir / "one.json"));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 4);
 }
 
 } // namespace

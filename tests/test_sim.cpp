@@ -80,8 +80,16 @@ class SimTest : public GpuTest {
     sim::FlockOptions options;
 
     // Runs `steps` steps of `mode` on a fresh flock; the outputs of the first step are poisoned.
+    // Groups per dispatch row; small values split every dispatch over x and y, with spare groups.
+    uint32_t maxGroupsX = 0;
+
     State gpuSteps(const State& in, const Params& p, Mode mode, int cells, int steps = 1) {
         sim::Flock f = sim::createFlock(ctx(), in.count(), options);
+        if (maxGroupsX)
+            for (gpu::Program* program :
+                 {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder, &f.scattered[0],
+                  &f.scattered[1], &f.coherent[0], &f.coherent[1], &f.sorter.histogram, &f.sorter.onesweep})
+                program->maxGroupsX = maxGroupsX;
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
             gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
@@ -130,6 +138,17 @@ TEST_F(SimTest, NaiveWithTheFloat32FilterMatchesReference) {
     p.domainHalf = 12;
     expectMatchesReference(uniformState(1999, 8, p), p, Mode::Naive, 27, "uniform, float32 filter");
     expectMatchesReference(edgeState(800, 9, p), p, Mode::Naive, 27, "edges, float32 filter");
+}
+
+TEST_F(SimTest, NaiveWithFourBoidsPerInvocationMatchesReference) {
+    Params p;
+    p.domainHalf = 12;
+    options.naiveBoids = 4;
+    for (bool half : {true, false}) {
+        options.halfFilter = half;
+        expectMatchesReference(uniformState(1501, 10, p), p, Mode::Naive, 27, "4 boids per invocation");
+        expectMatchesReference(edgeState(700, 11, p), p, Mode::Naive, 27, "4 boids per invocation, edges");
+    }
 }
 
 TEST_F(SimTest, NaiveMatchesReferenceOnAdversarialLayouts) {
@@ -282,6 +301,14 @@ TEST_F(SimTest, GridStepsOnDomainsOfOneTwoAndThreeCells) {
                                        std::to_string(dim) + " cells per axis, edges");
             }
         }
+}
+
+TEST_F(SimTest, DispatchesSplitOverTwoDimensions) {
+    maxGroupsX = 3; // every pass's groups spread over x and y, with spare groups past the end
+    Params p;
+    p.domainHalf = 15;
+    for (Mode mode : {Mode::Naive, Mode::Scattered, Mode::Coherent})
+        expectMatchesReference(uniformState(2777, 70, p), p, mode, 27, "split dispatches");
 }
 
 // ---- Switching modes ----------------------------------------------------------------------------

@@ -73,6 +73,10 @@ Sorted referenceSort(const std::vector<uint32_t>& keys, const std::vector<uint32
 
 class SortTest : public GpuTest {
   protected:
+    // Groups per dispatch row; small values split dispatches over x and y, as on devices whose x
+    // limit is below the group count, and launch a few groups too many.
+    uint32_t maxGroupsX = 0;
+
     Sorted gpuSort(const std::vector<uint32_t>& keys, const std::vector<uint32_t>& values, uint32_t bits,
                    const sort::SortOptions& options = {}) {
         const uint32_t n = uint32_t(keys.size());
@@ -80,6 +84,7 @@ class SortTest : public GpuTest {
         gpu::Buffer keysOut = test::makePoisoned<uint32_t>(std::max(n, 1u));
         gpu::Buffer valuesOut = test::makePoisoned<uint32_t>(std::max(n, 1u));
         sort::Sorter sorter = sort::createSorter(ctx(), n, options);
+        if (maxGroupsX) sorter.onesweep.maxGroupsX = sorter.histogram.maxGroupsX = maxGroupsX;
         tileSize = sorter.tileSize;
         test::runCommands([&](VkCommandBuffer cmd) {
             sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, n, bits);
@@ -161,6 +166,13 @@ TEST_F(SortTest, LookbackOneTileAtATime) {
 TEST_F(SortTest, SmallestWorkgroup) {
     const sort::SortOptions options{.workgroupSize = 64, .keysPerThread = 3};
     for (uint32_t bits : {8u, 21u}) check(70001, bits, Layout::Uniform, bits, options);
+}
+
+TEST_F(SortTest, DispatchesSplitOverTwoDimensions) {
+    maxGroupsX = 7; // e.g. 33 tiles become 7 x 5 = 35 groups: the 2 spare groups must do nothing
+    const sort::SortOptions options{.keysPerThread = 1};
+    for (uint32_t bits : {8u, 21u, 32u}) check(20011, bits, Layout::Uniform, bits, options);
+    check(20011, 21, Layout::Sorted, 5, options);
 }
 
 TEST_F(SortTest, TooManyPairsIsAClearError) {

@@ -2,7 +2,8 @@
 # tools/gpu-bench.sh OUT [PLAN]: runs on the lent GPU machine, in the checkout, with the bundle in
 # .gpu/ (../shared/GPU.md; validation layer in .gpu/layers). Writes a log and result files to OUT.
 # PLAN: "all" (default) runs the correctness tests on the GPU, then every benchmark of
-# docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part. Where the bundle also holds an
+# docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part; "check" runs the GPU tests, the naive
+# variants and a short sort and coherent check. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -19,7 +20,7 @@ step() { say "$*"; "$@" 2>&1 | tee -a "$log"; echo "exit code ${PIPESTATUS[0]}" 
 say "$(date -u) commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown), plan $plan"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv 2>&1 | tee -a "$log"
 step $run vkboids --list-devices
-if [ "$plan" = all ]; then
+if [ "$plan" = all ] || [ "$plan" = check ]; then
     step $run gpu_tests --gtest_brief=1
 fi
 if [ "$plan" = all ] && [ -x .gpu/bin/vkboids-base ]; then
@@ -28,9 +29,10 @@ if [ "$plan" = all ] && [ -x .gpu/bin/vkboids-base ]; then
     step $run vkboids-base sort-bench --n 1e6,64e6 --bits 21 --runs 30 --portable  # ballots in that build
     step $run vkboids-base bench --modes coherent --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10
 fi
-if [ "$plan" = all ] || [ "$plan" = naive ]; then
+if [ "$plan" = all ] || [ "$plan" = naive ] || [ "$plan" = check ]; then
     step $run vkboids step --boids 100000 --steps 100 --mode naive
     step $run vkboids step --boids 100000 --steps 100 --mode naive --float32-filter
+    step $run vkboids step --boids 100000 --steps 100 --mode naive --naive-boids 4
 fi
 if [ "$plan" = all ] || [ "$plan" = sort ]; then
     step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50 --csv "$out/sort.csv"
@@ -46,5 +48,10 @@ if [ "$plan" = all ] || [ "$plan" = sim ]; then
         --frames 100 --warmup 20 --naive-max 1e6 --csv "$out/bench.csv" --json "$out/bench.json"
     step $run vkboids bench --modes coherent --boids 1e6 --cells 27 --frames 100 --warmup 20 --render \
         --csv "$out/bench-render.csv"
+fi
+if [ "$plan" = check ]; then
+    step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"
+    step $run vkboids bench --modes coherent,scattered --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10 \
+        --csv "$out/bench.csv"
 fi
 say "$(date -u) done"

@@ -20,7 +20,9 @@
 layout(local_size_x_id = 0) in;
 // Boids per invocation: a compile-time constant, so that the loops over them unroll in SPIR-V and
 // the per-boid arrays become registers.
+#ifndef BOIDS
 #define BOIDS 2
+#endif
 #include "../shared.h"
 #include "../common.glsl"
 

@@ -37,6 +37,8 @@ void countFour(uvec4 k) {
 }
 
 void main() {
+    // A dispatch split over x and y (gpu::dispatchGroupsRaw) can launch a few groups too many.
+    if (linearGroupIndex() * c.tileSize >= c.count) return;  // uniform: the whole group leaves
     const uint bins = c.passCount * SORT_RADIX;
     for (uint i = gl_LocalInvocationID.x; i < bins; i += gl_WorkGroupSize.x) localHistogram[i] = 0;
     barrier();

@@ -148,6 +148,8 @@ void main() {
     if (tid == 0) sTileIndex = atomicAdd(tileCounters[c.pass], 1u);
     for (uint i = tid; i < gl_NumSubgroups * SORT_RADIX; i += groupSize) sSubgroupCounts[i] = 0;
     barrier();
+    // A dispatch split over x and y (gpu::dispatchGroupsRaw) can launch a few groups too many.
+    if (sTileIndex >= c.tileCount) return;  // uniform: the whole group leaves
 
     const uint tile = sTileIndex;
     const uint tileStart = tile * TILE;

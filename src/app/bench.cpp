@@ -297,8 +297,10 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     std::printf("\n%-10s %10s %5s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells", "median ms",
                 "p95 ms");
     for (const std::string& line : table) std::printf("%s\n", line.c_str());
-    if (!o.csv.empty()) sim::writeFileAtomically(o.csv, csv);
-    if (!o.json.empty()) sim::writeFileAtomically(o.json, captureJson(ctx, runs).dump(2) + "\n");
+    std::vector<std::pair<std::string, std::string>> files;
+    if (!o.csv.empty()) files.push_back({o.csv, csv});
+    if (!o.json.empty()) files.push_back({o.json, captureJson(ctx, runs).dump(2) + "\n"});
+    sim::writeFilesAtomically(files);
     if (o.render) {
         render::destroyRenderer(ctx, renderer);
         render::destroyOffscreen(ctx, offscreen);

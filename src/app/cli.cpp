@@ -128,6 +128,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     step->add_flag("--quiet", so.quiet, "print nothing on success");
     step->add_flag("--float32-filter", so.float32Filter,
                    "naive: run the cube test in float32 even where float16 arithmetic exists (to compare)");
+    std::string stepNaiveBoids = "2";
+    step->add_option("--naive-boids", stepNaiveBoids, "naive: boids per invocation, 2 or 4 (to compare)")
+        ->capture_default_str();
     addParamFlags(step, so.params);
 
     // sort-bench
@@ -193,6 +196,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         so.steps = parseCount(stepSteps, "--steps", 1ull << 40);
         so.mode = modeFromText(stepMode, "--mode");
         so.cells = cellsFromText(stepCells, "--cells");
+        if (stepNaiveBoids != "2" && stepNaiveBoids != "4") throw InputError("--naive-boids must be 2 or 4");
+        so.naiveBoids = uint32_t(std::stoul(stepNaiveBoids));
         checkParams(so.params);
     } else if (sortBench->parsed()) {
         cl.command = Command::SortBench;

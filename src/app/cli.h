@@ -47,6 +47,7 @@ struct StepOptions {
     int cells = 27;
     bool quiet = false;
     bool float32Filter = false; // naive: the cube test in float32 even where float16 exists
+    uint32_t naiveBoids = 2;    // naive: boids per invocation, 2 or 4
     sim::Params params;
 };
 

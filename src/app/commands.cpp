@@ -8,6 +8,7 @@
 #include "build_info.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -92,7 +93,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     if (o.loadState.empty())
         state = sim::randomState(o.boids, o.seed, o.params.domainHalf, o.params.maxSpeed);
     sim::wrapPositions(state, o.params.domainHalf);
-    sim::Flock flock = sim::createFlock(ctx, state.count(), {.halfFilter = !o.float32Filter});
+    sim::Flock flock =
+        sim::createFlock(ctx, state.count(), {.halfFilter = !o.float32Filter, .naiveBoids = o.naiveBoids});
     sim::uploadState(ctx, flock, state);
     const sim::Grid grid = sim::makeGrid(o.params, o.cells, flock.count);
     if (o.mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
@@ -114,6 +116,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
         }
     }
     const sim::State result = sim::downloadState(ctx, flock);
+    for (float x : result.data)
+        if (!std::isfinite(x)) throw gpu::Error("the flock's state became non-finite; nothing was written");
     if (!o.saveState.empty()) sim::saveNpy(o.saveState, result);
 
     if (!o.quiet) {

@@ -62,9 +62,9 @@ std::string jsonPathFor(const std::string& csvPath) {
 void writeCapture(const gpu::Context& ctx, const Capture& c) {
     std::string csv = csvHeader();
     for (const FrameRow& r : c.rows) csv += csvRow(r);
-    sim::writeFileAtomically(c.csvPath, csv);
-    sim::writeFileAtomically(jsonPathFor(c.csvPath),
-                             captureJson(ctx, {summarizeRun(c.info, c.rows)}).dump(2) + "\n");
+    sim::writeFilesAtomically(
+        {{c.csvPath, csv},
+         {jsonPathFor(c.csvPath), captureJson(ctx, {summarizeRun(c.info, c.rows)}).dump(2) + "\n"}});
 }
 
 // Per frame in flight.
@@ -84,6 +84,12 @@ struct Screenshot {
     VkFormat format = VK_FORMAT_UNDEFINED;
     bool recorded = false;
 };
+
+// The screenshot reads 8-bit RGBA or BGRA pixels; other swapchain formats get no screenshot.
+bool fourBytesPerPixel(VkFormat format) {
+    return format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB ||
+           format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
+}
 
 // Copies the swapchain image (after the render pass, in PRESENT_SRC layout) into `shot.pixels`.
 void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& ctx, const Swapchain& sc, uint32_t image,
@@ -150,7 +156,10 @@ void writeScreenshot(const std::string& path, const Screenshot& shot) {
 } // namespace
 
 int runDemo(const GlobalOptions& global, const DemoOptions& o) {
-    if (!o.capture.empty()) sim::checkWritable(o.capture);
+    if (!o.capture.empty()) {
+        sim::checkWritable(o.capture);
+        sim::checkWritable(jsonPathFor(o.capture));
+    }
     if (!o.screenshot.empty()) {
         if (o.frames == 0)
             throw sim::InputError("--screenshot needs --frames N (the shot is of the last frame)");
@@ -187,7 +196,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
     st.params = o.params;
     st.mode = o.mode;
     st.cells = o.cells;
-    st.seedInput = int(o.seed);
+    st.seedInput = o.seed;
     st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
     st.deviceName = ctx.properties.deviceName;
     st.cpuDevice = ctx.isCpu;
@@ -431,8 +440,8 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
                 sim::State state;
                 if (st.reinitialize) {
                     sim::checkFlockFits(ctx, uint32_t(st.boidInput));
-                    state = sim::randomState(uint32_t(st.boidInput), uint64_t(st.seedInput),
-                                             st.params.domainHalf, st.params.maxSpeed);
+                    state = sim::randomState(uint32_t(st.boidInput), st.seedInput, st.params.domainHalf,
+                                             st.params.maxSpeed);
                     if (state.count() != flock.count) {
                         sim::destroyFlock(ctx, flock);
                         flock = sim::createFlock(ctx, state.count());
@@ -465,6 +474,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         if (st.captureRequested && !capture) {
             try {
                 sim::checkWritable(st.capturePath);
+                sim::checkWritable(jsonPathFor(st.capturePath));
                 startCapture(st.capturePath, 0, uint64_t(st.captureFrames));
                 st.status = "capturing " + std::to_string(st.captureFrames) + " frames";
             } catch (const sim::InputError& e) {
@@ -572,7 +582,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
                                         st.grid.dim,
                                         slot.row.presentMode,
                                         true,
-                                        uint64_t(st.seedInput),
+                                        st.seedInput,
                                         o.warmup,
                                         st.params};
             }
@@ -602,7 +612,8 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         std::fprintf(stderr, "vkboids: wrote %s\n", o.screenshot.c_str());
         gpu::destroyBuffer(ctx, shot.pixels);
     } else if (!o.screenshot.empty()) {
-        std::fprintf(stderr, "vkboids: note: no screenshot: the swapchain images cannot be copied here\n");
+        std::fprintf(stderr,
+                     "vkboids: note: no screenshot: the swapchain images cannot be copied to RGBA here\n");
     }
     std::printf("%llu frames rendered, swapchain recreated %u times, minimized %u times\n",
                 (unsigned long long)rendered, recreations, minimizations);

@@ -91,7 +91,7 @@ void drawPanel(PanelState& st) {
         ImGui::InputInt("boids", &st.boidInput, 1000, 10000);
         st.boidInput = std::max(st.boidInput, 1);
         ImGui::SetNextItemWidth(120);
-        ImGui::InputInt("seed", &st.seedInput);
+        ImGui::InputScalar("seed", ImGuiDataType_U64, &st.seedInput);
         if (ImGui::Button("Reset with this count and seed")) st.reinitialize = true;
     }
     if (ImGui::CollapsingHeader("Grid", ImGuiTreeNodeFlags_DefaultOpen)) {

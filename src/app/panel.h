@@ -34,7 +34,7 @@ struct PanelState {
     int colorMode = 1;   // heading: most boids fly at the speed limit, so speed alone is one colour
     int presentMode = 0; // index into fifo, mailbox, immediate
     int boidInput = 20000;
-    int seedInput = 1;
+    uint64_t seedInput = 1;
     int captureFrames = 300;
     char capturePath[256] = "vkboids-capture.csv";
 

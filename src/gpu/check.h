@@ -18,6 +18,12 @@ struct OutOfMemory : Error {
     using Error::Error;
 };
 
+// A request the device cannot meet as asked (a device index, a work-group size): the user's input,
+// reported like other bad input.
+struct Unsupported : Error {
+    using Error::Error;
+};
+
 const char* resultString(VkResult result);
 [[noreturn]] void failVk(const char* call, VkResult result, const char* file, int line);
 [[noreturn]] void failCheck(const char* what, const char* file, int line);

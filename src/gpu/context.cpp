@@ -235,12 +235,12 @@ Context createContext(const ContextOptions& options) {
     const DeviceSummary* chosen = nullptr;
     if (options.deviceIndex >= 0) {
         if (options.deviceIndex >= int(devices.size()))
-            throw Error("--device " + std::to_string(options.deviceIndex) + ": there are only " +
-                        std::to_string(devices.size()) + " devices (see --list-devices)");
+            throw Unsupported("--device " + std::to_string(options.deviceIndex) + ": there are only " +
+                              std::to_string(devices.size()) + " devices (see --list-devices)");
         chosen = &summaries[options.deviceIndex];
         if (!chosen->usable)
-            throw Error("--device " + std::to_string(options.deviceIndex) + " (" + chosen->name +
-                        ") cannot run vkboids: " + chosen->whyNot);
+            throw Unsupported("--device " + std::to_string(options.deviceIndex) + " (" + chosen->name +
+                              ") cannot run vkboids: " + chosen->whyNot);
     } else {
         for (const auto& s : summaries)
             if (s.usable && (!chosen || s.rank < chosen->rank)) chosen = &s;

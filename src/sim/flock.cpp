@@ -9,7 +9,6 @@ namespace {
 using gpudata::StepConstants;
 
 constexpr VkDeviceSize vec4Bytes = 16;
-constexpr uint32_t naiveBoidsPerInvocation = 2; // BOIDS in naive.comp
 
 // The state written by a step is read by the next step, by the draw's vertex shader or by a
 // readback copy; later fills and copies may overwrite what the step read.
@@ -30,9 +29,10 @@ uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
 
 uint64_t flockBytes(uint32_t count) {
     const uint64_t n = count;
-    const uint64_t state = 2 * (2 * vec4Bytes + 4) * n;    // pos, vel, ids, twice
-    const uint64_t pairs = 4 * 4 * n;                      // keys and slots, unsorted and sorted
-    const uint64_t sorter = 2 * 4 * n + 4 * n / 64 + 8192; // ping-pong pair, tile status (tiles >= 256 keys)
+    const uint64_t state = 2 * (2 * vec4Bytes + 4) * n; // pos, vel, ids, twice
+    const uint64_t pairs = 4 * 4 * n;                   // keys and slots, unsorted and sorted
+    const uint64_t sorter =
+        2 * 4 * n + 4 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 1024 keys
     const uint64_t cells = 8ull * maxGridCells(count);
     return state + pairs + sorter + cells;
 }
@@ -75,9 +75,13 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
 
     f.workgroupSize = chooseWorkgroupSize(ctx);
     const std::vector<gpu::SpecConstant> wg = {{0, f.workgroupSize}};
-    // Naive: 2 boids an invocation; 128-wide groups keep 100k boids spread over all SMs of a big GPU.
-    f.naive = gpu::createComputeProgram(ctx, ctx.shaderFloat16 && options.halfFilter ? "naive_half" : "naive",
-                                        {{0, std::min<uint32_t>(128, f.workgroupSize)}});
+    // Naive: boids per invocation is compiled into each module (naive, naive4, naive_half, naive_half4);
+    // 128-wide groups keep 100k boids spread over all SMs of a big GPU.
+    CHECK(options.naiveBoids == 2 || options.naiveBoids == 4);
+    f.naiveBoids = options.naiveBoids;
+    const std::string naive = std::string(ctx.shaderFloat16 && options.halfFilter ? "naive_half" : "naive") +
+                              (f.naiveBoids == 4 ? "4" : "");
+    f.naive = gpu::createComputeProgram(ctx, naive, {{0, std::min<uint32_t>(128, f.workgroupSize)}});
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
     f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
     f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
@@ -187,8 +191,7 @@ void recordNaiveStep(VkCommandBuffer cmd, Flock& f, const StepConstants& c, gpu:
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
     gpu::bindProgram(cmd, f.naive, {f.pos[f.current], f.vel[f.current], f.pos[next], f.vel[next]});
-    gpu::dispatchGroups(cmd, f.naive, gpu::groupCount(f.count, f.naive.localSizeX * naiveBoidsPerInvocation),
-                        c);
+    gpu::dispatchGroups(cmd, f.naive, gpu::groupCount(f.count, f.naive.localSizeX * f.naiveBoids), c);
     f.current = next;
 }
 

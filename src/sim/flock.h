@@ -29,10 +29,12 @@ struct Flock {
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
     gpu::Program scattered[2], coherent[2]; // [1]: r1 == r3, one test and one count for both rules
     uint32_t workgroupSize = 0;
+    uint32_t naiveBoids = 2; // boids per invocation of the naive pass
 };
 
 struct FlockOptions {
-    bool halfFilter = true; // the naive cube test in float16 where the device has it (tests turn it off)
+    bool halfFilter = true;  // the naive cube test in float16 where the device has it (tests turn it off)
+    uint32_t naiveBoids = 2; // boids per invocation in the naive pass: 2 or 4
 };
 
 // Bytes of device memory a flock of `count` boids needs (all modes, the grid at its largest).

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -185,6 +186,9 @@ void saveNpy(const std::string& path, const State& state) {
 }
 
 void checkWritable(const std::string& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        throw InputError("cannot write '" + path + "': it is a directory");
     const std::string tmp = path + ".tmp" + std::to_string(getpid());
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
@@ -193,21 +197,42 @@ void checkWritable(const std::string& path) {
 }
 
 void writeFileAtomically(const std::string& path, const std::string& bytes) {
-    const std::string tmp = path + ".tmp" + std::to_string(getpid());
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
-    const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-    const int savedErrno = errno;
-    const bool closed = std::fclose(f) == 0;
-    if (!written || !closed) {
-        std::remove(tmp.c_str());
-        throw InputError("cannot write '" + path + "': " + std::strerror(written ? errno : savedErrno));
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    writeFilesAtomically({{path, bytes}});
+}
+
+void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files) {
+    // Every temporary file is written before any is renamed, so a failure leaves no new file.
+    std::vector<std::string> temporaries;
+    auto removeTemporaries = [&] {
+        for (const std::string& tmp : temporaries) std::remove(tmp.c_str());
+    };
+    for (const auto& [path, bytes] : files) {
+        std::error_code error;
+        if (std::filesystem::is_directory(path, error)) {
+            removeTemporaries();
+            throw InputError("cannot write '" + path + "': it is a directory");
+        }
+        const std::string tmp = path + ".tmp" + std::to_string(getpid());
+        FILE* f = std::fopen(tmp.c_str(), "wb");
+        if (!f) {
+            const int e = errno;
+            removeTemporaries();
+            throw InputError("cannot write '" + path + "': " + std::strerror(e));
+        }
+        temporaries.push_back(tmp);
+        const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
         const int e = errno;
-        std::remove(tmp.c_str());
-        throw InputError("cannot write '" + path + "': " + std::strerror(e));
+        if (std::fclose(f) != 0 || !written) {
+            removeTemporaries();
+            throw InputError("cannot write '" + path + "': " + std::strerror(written ? errno : e));
+        }
     }
+    for (size_t i = 0; i < files.size(); ++i)
+        if (std::rename(temporaries[i].c_str(), files[i].first.c_str()) != 0) {
+            const int e = errno;
+            for (size_t k = i; k < files.size(); ++k) std::remove(temporaries[k].c_str());
+            throw InputError("cannot write '" + files[i].first + "': " + std::strerror(e));
+        }
 }
 
 } // namespace sim

@@ -4,6 +4,8 @@
 #include "sim/state.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace sim {
 
@@ -19,7 +21,12 @@ void saveNpy(const std::string& path, const State& state);
 // naming the path when anything fails; the temporary file is removed.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
 
-// Throws InputError unless a file can be created beside `path` (checked before long runs).
+// The same for several files that belong together (a CSV and its JSON): all are written to
+// temporary files first, and only then renamed into place.
+void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files);
+
+// Throws InputError unless a file can be created beside `path` and `path` is no directory (checked
+// before long runs).
 void checkWritable(const std::string& path);
 
 // The bytes of an .npy file for `state` (header and data), as saveNpy writes them.

@@ -20,10 +20,16 @@ std::string validateParams(const Params& p) {
           positive("--alignment-radius", p.alignmentRadius), positive("--max-speed", p.maxSpeed),
           positive("--dt", p.dt), positive("--domain-half", p.domainHalf)})
         if (!e.empty()) return e;
-    if (!std::isfinite(p.cohesionScale)) return "--cohesion-scale must be a finite number";
-    if (!std::isfinite(p.separationScale)) return "--separation-scale must be a finite number";
-    if (!std::isfinite(p.alignmentScale)) return "--alignment-scale must be a finite number";
+    // Bounds that keep every sum of a step finite in float32 (no overflow to infinity or NaN).
+    for (auto [flag, value] :
+         {std::pair{"--cohesion-scale", p.cohesionScale}, std::pair{"--separation-scale", p.separationScale},
+          std::pair{"--alignment-scale", p.alignmentScale}})
+        if (!std::isfinite(value) || std::abs(value) > maxScale)
+            return std::string(flag) + " must be a number between -1000 and 1000";
     if (p.domainHalf > maxDomainHalf) return "--domain-half must be at most 1e6";
+    if (double(p.dt) * p.maxSpeed > p.domainHalf)
+        return "--dt times --max-speed must be at most --domain-half (no boid crosses half the domain in a "
+               "step)";
     return "";
 }
 

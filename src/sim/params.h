@@ -40,5 +40,7 @@ std::optional<Mode> parseMode(std::string_view name);
 
 // Positions are kept in [-L, L) with L at most this, so float spacing stays far below any radius.
 constexpr float maxDomainHalf = 1.0e6f;
+// Rule strengths beyond this could overflow a step's sums in float32.
+constexpr float maxScale = 1.0e3f;
 
 } // namespace sim

@@ -59,14 +59,27 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         if (wg % s.subgroupSize != 0 || wg / s.subgroupSize > ctx.maxComputeWorkgroupSubgroups) continue;
         const uint32_t subgroups = wg / s.subgroupSize;
         uint32_t kpt = options.keysPerThread ? options.keysPerThread : 15;
-        while (kpt > 1 && sharedBytes(wg, subgroups, kpt) > limits.maxComputeSharedMemorySize) --kpt;
+        // An explicit keys-per-invocation is kept as asked or refused, never lowered quietly.
+        while (!options.keysPerThread && kpt > 1 &&
+               sharedBytes(wg, subgroups, kpt) > limits.maxComputeSharedMemorySize)
+            --kpt;
         if (sharedBytes(wg, subgroups, kpt) > limits.maxComputeSharedMemorySize) continue;
         s.workgroupSize = wg;
         s.keysPerThread = kpt;
         break;
     }
-    if (!s.workgroupSize) throw gpu::Error("radix sort: no work group size fits this device's limits");
+    if (!s.workgroupSize) {
+        if (options.workgroupSize || options.keysPerThread)
+            throw gpu::Unsupported(
+                "radix sort: that work-group size and keys per invocation do not fit this device");
+        throw gpu::Error("radix sort: no work group size fits this device's limits");
+    }
     s.tileSize = s.workgroupSize * s.keysPerThread;
+    // Each pass binds its tiles' status words (1 KB a tile) as one storage buffer range.
+    if (uint64_t(tileCountFor(capacity, s.tileSize)) * SORT_RADIX * 4 > limits.maxStorageBufferRange)
+        throw gpu::OutOfMemory("sorting " + std::to_string(capacity) + " pairs in tiles of " +
+                               std::to_string(s.tileSize) +
+                               " keys exceeds the device's storage buffer range");
 
     const uint32_t subgroups = s.workgroupSize / s.subgroupSize;
     s.onesweep = gpu::createComputeProgram(ctx, s.partitionNV ? "sort_onesweep_nv" : "sort_onesweep",
@@ -118,7 +131,8 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     }
     {
         gpu::Scope scope(detail, cmd, "sort/histogram");
-        gpu::bindProgram(cmd, s.histogram, {keysIn, s.scratch, keysIn});
+        gpu::bindProgram(cmd, s.histogram,
+                         {keysIn, gpu::BufferRange(s.scratch, 0, histogramWords * 4), keysIn});
         SortHistogramConstants push{count, passes, histogramKeysPerGroup, keyMask};
         gpu::dispatchGroups(cmd, s.histogram, gpu::groupCount(count, histogramKeysPerGroup), push);
         // The histogram is complete before any pass reads it.
