@@ -97,6 +97,31 @@ void main() {
         barrier();
         const uint count = min(TILE, n - base);
         uint k = 0;
+#ifdef HALF_FILTER
+        // Eight candidates per branch: four packed pairs, folded with three packed maximums.
+        for (; k + 8 <= count; k += 8) {
+            const uint pair = k / 2;
+            f16vec2 x[4], y[4], z[4];
+            [[unroll]] for (uint q = 0; q < 4; ++q) {
+                x[q] = tileX[pair + q];
+                y[q] = tileY[pair + q];
+                z[q] = tileZ[pair + q];
+            }
+            [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
+                f16vec2 m[4];
+                [[unroll]] for (uint q = 0; q < 4; ++q)
+                    m[q] = min(min(abs(abs(x[q] - px[b]) - one), abs(abs(y[q] - py[b]) - one)), abs(abs(z[q] - pz[b]) - one));
+                const f16vec2 top = max(max(m[0], m[1]), max(m[2], m[3]));
+                if (max(top.x, top.y) > threshold) {
+                    [[unroll]] for (uint q = 0; q < 4; ++q) {
+                        const uint j = base + k + 2 * q;
+                        if (m[q].x > threshold) exactPair(b, posIn[j].xyz, j);
+                        if (m[q].y > threshold) exactPair(b, posIn[j + 1].xyz, j + 1);
+                    }
+                }
+            }
+        }
+#endif
         for (; k + 4 <= count; k += 4) {
 #ifdef HALF_FILTER
             const uint pair = k / 2;

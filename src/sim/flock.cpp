@@ -181,9 +181,10 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // Skipping cells beyond max(r) must never skip one holding a neighbour: a margin of several
     // roundings of coordinates up to 2L.
     c.reach = r + (2.0f * p.domainHalf + r) * 4e-6f;
-    // The float16 test works on positions / L; its rounding stays under 0.0013 of L, so a margin of
-    // 0.005 (and the threshold's own rounding to float16) never rejects a neighbour.
-    c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.005f;
+    // The float16 test works on positions / L: rounding the two positions, their difference and
+    // |d| - 1 moves its value by at most 0.00122, and rounding the threshold by 0.00024; a margin
+    // of 0.003 (twice that) never rejects a neighbour.
+    c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.003f;
     return c;
 }
 
