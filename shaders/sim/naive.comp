@@ -5,8 +5,9 @@
 // Per pair a cheap test runs first: with d = p_j - p_i in (-2L, 2L), the minimum-image distance
 // along an axis is L - | |d| - L |, so a pair can be a neighbour only if | |d| - L | > L - max(r)
 // on all three axes (a cube around the boid): 3 subtractions, 3 more, 2 minimums. The test's
-// results for 4 candidates are folded into one branch; few pass (about 1 pair in 10^4 at the
-// default density), and only those take the exact path of the contract, in float32.
+// results for 8 candidates (4 in float32) are folded into one branch, since a warp takes the branch
+// when any lane passes; few pairs pass (about 1 in 10^4 at the default density), and only those
+// take the exact path of the contract, in float32.
 //
 // HALF_FILTER (devices with shaderFloat16): the cube test runs on positions / L in float16, two
 // candidates per packed instruction, with a margin that covers float16 rounding (the test may let
