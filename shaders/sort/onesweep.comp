@@ -56,7 +56,7 @@ shared uint sLookback[SORT_RADIX];                        // this tile's exclusi
 shared uint sNext[SORT_RADIX];                            // tiles below this are still to add; 0: done
 shared uint sFallbackCounts[SORT_RADIX];
 shared uint sScanTotals[MAX_SUBGROUPS];
-shared uint sTileIndex, sPending, sStallTile, sCarry;
+shared uint sTileIndex, sStallTile, sCarry;
 
 uint digitOf(uint key) { return ((key & c.keyMask) >> c.shift) & (SORT_RADIX - 1); }
 
@@ -128,7 +128,6 @@ void lookback(uint d) {
             const uint flag = word >> SORT_FLAG_SHIFT;
             if (flag == SORT_FLAG_NONE) {
                 atomicMax(sStallTile, t);
-                atomicAdd(sPending, 1u);
                 stop = true;
             } else {
                 sum += word & SORT_VALUE_MASK;
@@ -227,10 +226,7 @@ void main() {
 
     // Look-back: one walk per digit, and another round only after a stall.
     while (tile > 0) {
-        if (tid == 0) {
-            sPending = 0;
-            sStallTile = 0;
-        }
+        if (tid == 0) sStallTile = 0;
         barrier();
         for (uint d = tid; d < SORT_RADIX; d += groupSize)
             if (sNext[d] != 0) lookback(d);
@@ -244,9 +240,11 @@ void main() {
         barrier();
         for (uint i = t * TILE + tid; i < min(t * TILE + TILE, c.count); i += groupSize)
             atomicAdd(sFallbackCounts[digitOf(keysIn[i])], 1u);
-        for (uint d = tid; d < SORT_RADIX; d += groupSize) sScan[d] = globalHistogram[c.pass * SORT_RADIX + d];
         barrier();
-        if (t == 0) exclusiveScanDigits();
+        if (t == 0) {  // the global starts: each invocation scans the words it loaded itself
+            for (uint d = tid; d < SORT_RADIX; d += groupSize) sScan[d] = globalHistogram[c.pass * SORT_RADIX + d];
+            exclusiveScanDigits();
+        }
         for (uint d = tid; d < SORT_RADIX; d += groupSize)
             if (sNext[d] == stalled) {
                 sLookback[d] += sFallbackCounts[d] + (t == 0 ? sScan[d] : 0u);
