@@ -165,6 +165,20 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     fs::remove_all(dir);
 }
 
+// Where the driver reports pipeline statistics, one line a compute pipeline naming its shader and
+// registers or similar; where it does not (lavapipe), one line saying so and exit code 2.
+TEST(Binary, PipelineStatisticsOrAClearRefusal) {
+    const Result r = run("step --pipeline-stats --boids 100 --steps 1 --mode coherent --quiet");
+    if (r.code == 2) {
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.err.find("--pipeline-stats"), std::string::npos) << r.err;
+        return;
+    }
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("vkboids: pipeline grid_search_coherent"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("vkboids: pipeline sort_onesweep"), std::string::npos) << r.err;
+}
+
 TEST(Binary, StepWritesAStateThatLoadsBack) {
     const fs::path dir = fs::temp_directory_path() / ("vkboids-step-" + std::to_string(::getpid()));
     fs::create_directories(dir);

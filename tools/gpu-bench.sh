@@ -3,7 +3,8 @@
 # .gpu/ (../shared/GPU.md; validation layer in .gpu/layers). Writes a log and result files to OUT.
 # PLAN: "all" (default) runs the correctness tests on the GPU, then every benchmark of
 # docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part; "check" runs the GPU tests, the naive
-# variants and a short sort and coherent check. Where the bundle also holds an
+# variants and a short sort and coherent check; "stats" prints the driver's statistics of every
+# compute pipeline. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -48,6 +49,11 @@ if [ "$plan" = all ] || [ "$plan" = sim ]; then
         --frames 100 --warmup 20 --naive-max 1e6 --csv "$out/bench.csv" --json "$out/bench.json"
     step $run vkboids bench --modes coherent --boids 1e6 --cells 27 --frames 100 --warmup 20 --render \
         --csv "$out/bench-render.csv"
+fi
+if [ "$plan" = stats ]; then  # what the driver says of each compiled pass (registers, shared memory)
+    step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20
+    step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20 --workgroup 256 --keys-per-thread 15
+    step $run vkboids bench --pipeline-stats --modes naive,scattered,coherent --boids 1e5 --cells 8,27 --frames 20 --warmup 5
 fi
 if [ "$plan" = check ]; then
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"

@@ -73,7 +73,9 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
         "pass0_us,pass1_us,pass2_us,pass3_us\n";
     if (!o.csv.empty()) sim::checkWritable(o.csv);
 
-    gpu::Context ctx = gpu::createContext({global.validation, global.device});
+    gpu::Context ctx = gpu::createContext({.validation = global.validation,
+                                           .deviceIndex = global.device,
+                                           .pipelineStatistics = global.pipelineStats});
     Headless headless = createHeadless(ctx);
     std::printf("sort-bench on %s (%s %s), subgroup %u, vkboids %s\n", ctx.properties.deviceName,
                 ctx.driverName.c_str(), ctx.driverInfo.c_str(), gpu::preferredSubgroupSize(ctx),
@@ -199,7 +201,9 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
 int runBench(const GlobalOptions& global, const BenchOptions& o) {
     if (!o.csv.empty()) sim::checkWritable(o.csv);
     if (!o.json.empty()) sim::checkWritable(o.json);
-    gpu::Context ctx = gpu::createContext({global.validation, global.device});
+    gpu::Context ctx = gpu::createContext({.validation = global.validation,
+                                           .deviceIndex = global.device,
+                                           .pipelineStatistics = global.pipelineStats});
     Headless headless = createHeadless(ctx);
     render::Offscreen offscreen;
     render::Renderer renderer;

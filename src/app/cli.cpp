@@ -18,6 +18,8 @@ void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
     app->add_flag("--validation", g.validation,
                   "Khronos validation (core and synchronization); any error makes the exit code 3");
     app->add_option("--device", g.device, "use device N (see --list-devices)")->check(CLI::NonNegativeNumber);
+    app->add_flag("--pipeline-stats", g.pipelineStats,
+                  "print the driver's statistics (registers, shared memory, ...) of every compute pipeline");
     app->add_flag("--list-devices", listDevices, "list the Vulkan devices and exit");
 }
 

@@ -20,6 +20,7 @@ constexpr int exitMismatch = 4;   // a GPU result disagreed with its CPU referen
 struct GlobalOptions {
     bool validation = false;
     int device = -1;
+    bool pipelineStats = false; // print the driver's statistics of every compute pipeline
 };
 
 struct DemoOptions {

@@ -87,7 +87,10 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     if (!o.saveState.empty()) sim::checkWritable(o.saveState);
     sim::State state;
     if (!o.loadState.empty()) state = sim::loadNpy(o.loadState);
-    gpu::Context ctx = gpu::createContext({global.validation, global.device, o.quiet});
+    gpu::Context ctx = gpu::createContext({.validation = global.validation,
+                                           .deviceIndex = global.device,
+                                           .quietDeviceNote = o.quiet,
+                                           .pipelineStatistics = global.pipelineStats});
     // Before generating the flock on the CPU: a count the device cannot hold is refused first.
     sim::checkFlockFits(ctx, o.loadState.empty() ? o.boids : state.count());
     if (o.loadState.empty())

@@ -182,7 +182,9 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
 
     uint32_t extensionCount = 0;
     const char** extensions = glfwGetRequiredInstanceExtensions(&extensionCount);
-    gpu::ContextOptions options{global.validation, global.device};
+    gpu::ContextOptions options{.validation = global.validation,
+                                .deviceIndex = global.device,
+                                .pipelineStatistics = global.pipelineStats};
     options.instanceExtensions.assign(extensions, extensions + extensionCount);
     options.createSurface = [window](VkInstance instance) {
         VkSurfaceKHR surface = VK_NULL_HANDLE;

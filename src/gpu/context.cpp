@@ -285,12 +285,23 @@ Context createContext(const ContextOptions& options) {
     ctx.subgroupPartitioned =
         hasDeviceExtension(ctx.physicalDevice, VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
     if (ctx.subgroupPartitioned) extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    if (options.pipelineStatistics) {
+        if (!hasDeviceExtension(ctx.physicalDevice, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME))
+            throw Unsupported(std::string("--pipeline-stats: ") + ctx.properties.deviceName +
+                              " does not report pipeline statistics (VK_KHR_pipeline_executable_properties)");
+        extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+        executableInfo.pipelineExecutableInfo = VK_TRUE;
+        ctx.pipelineStatistics = true;
+    }
 
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     f13.synchronization2 = VK_TRUE;
     f13.subgroupSizeControl = VK_TRUE;
     f13.computeFullSubgroups = VK_TRUE;
     f13.maintenance4 = VK_TRUE; // LocalSizeId: local sizes from specialization constants
+    if (ctx.pipelineStatistics) f13.pNext = &executableInfo;
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
     {
         VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};

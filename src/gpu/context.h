@@ -14,6 +14,7 @@ struct ContextOptions {
     bool validation = false;                     // Khronos validation layer, core and synchronization checks
     int deviceIndex = -1;                        // index in enumeration order; -1 picks the best
     bool quietDeviceNote = false;                // don't print the "running on a CPU driver" note
+    bool pipelineStatistics = false;             // print the driver's statistics of every compute pipeline
     std::vector<const char*> instanceExtensions; // e.g. what GLFW needs for surfaces
     std::function<VkSurfaceKHR(VkInstance)> createSurface; // set for the windowed demo
 };
@@ -56,6 +57,7 @@ struct Context {
     bool subgroupPartitioned = false; // VK_NV_shader_subgroup_partitioned
     bool largePoints = false;         // points wider than a pixel
     bool shaderFloat16 = false;       // float16 arithmetic in shaders
+    bool pipelineStatistics = false;  // VK_KHR_pipeline_executable_properties enabled and asked for
 
     uint32_t timestampValidBits = 0; // 0: the queue cannot write timestamps
     double timestampPeriodNs = 0;

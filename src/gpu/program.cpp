@@ -3,6 +3,7 @@
 #include "gpu/shaders.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace gpu {
 namespace {
@@ -63,6 +64,55 @@ uint32_t preferredSubgroupSize(const Context& ctx) {
     return std::clamp(ctx.subgroupSize, ctx.minSubgroupSize, ctx.maxSubgroupSize);
 }
 
+// One line a pipeline executable: what the driver says of the compiled code (registers, shared
+// memory, ...), to see why a pass runs as it does.
+static void printStatistics(const Context& ctx, const Program& p, const std::vector<SpecConstant>& specs) {
+    std::string name = p.name + " (local size " + std::to_string(p.localSizeX);
+    for (const SpecConstant& s : specs)
+        name += ", spec " + std::to_string(s.id) + "=" + std::to_string(s.value);
+    if (p.subgroupSize) name += ", subgroup " + std::to_string(p.subgroupSize);
+    name += ")";
+    VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+    pipelineInfo.pipeline = p.pipeline;
+    uint32_t executableCount = 0;
+    VK_CHECK(vkGetPipelineExecutablePropertiesKHR(ctx.device, &pipelineInfo, &executableCount, nullptr));
+    std::vector<VkPipelineExecutablePropertiesKHR> executables(
+        executableCount, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+    VK_CHECK(vkGetPipelineExecutablePropertiesKHR(ctx.device, &pipelineInfo, &executableCount,
+                                                  executables.data()));
+    for (uint32_t e = 0; e < executableCount; ++e) {
+        VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+        executable.pipeline = p.pipeline;
+        executable.executableIndex = e;
+        uint32_t count = 0;
+        VK_CHECK(vkGetPipelineExecutableStatisticsKHR(ctx.device, &executable, &count, nullptr));
+        std::vector<VkPipelineExecutableStatisticKHR> stats(
+            count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+        VK_CHECK(vkGetPipelineExecutableStatisticsKHR(ctx.device, &executable, &count, stats.data()));
+        std::string line = "vkboids: pipeline " + name + " [" + executables[e].name + "]:";
+        for (const VkPipelineExecutableStatisticKHR& s : stats) {
+            line += std::string(" ") + s.name + "=";
+            switch (s.format) {
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+                line += s.value.b32 ? "true" : "false";
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+                line += std::to_string(s.value.i64);
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+                line += std::to_string(s.value.u64);
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
+                line += std::to_string(s.value.f64);
+                break;
+            default: line += "?";
+            }
+            line += ";";
+        }
+        std::fprintf(stderr, "%s\n", line.c_str());
+    }
+}
+
 Program createComputeProgram(const Context& ctx, const std::string& shader,
                              const std::vector<SpecConstant>& specs, uint32_t requiredSubgroupSize) {
     std::span<const uint32_t> code = findShader(shader);
@@ -110,8 +160,10 @@ Program createComputeProgram(const Context& ctx, const std::string& shader,
         p.subgroupSize = requiredSubgroupSize;
     }
     info.layout = p.layout;
+    if (ctx.pipelineStatistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VK_CHECK(vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline));
     vkDestroyShaderModule(ctx.device, module, nullptr);
+    if (ctx.pipelineStatistics) printStatistics(ctx, p, specs);
     return p;
 }
 
