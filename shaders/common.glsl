@@ -89,4 +89,21 @@ uvec3 cellOf(vec3 p, StepConstants c) {
 // Linear cell index, x fastest (sim::cellIndex).
 uint cellIndex(uvec3 cell, uint dim) { return cell.x + dim * (cell.y + dim * cell.z); }
 
+// The half of its cell a coordinate lies in (sim::subCellBit): the same product as cellCoordinate().
+uint subCellBit(float x, float L, float invCellWidth, uint cell) {
+    precise const float f = (x + L) * invCellWidth;
+    return f >= float(cell) + 0.5 ? 1u : 0u;
+}
+
+// The sort key of a position: its cell, and with sub-cells (c.subCells) its octant below that,
+// x in bit 0, y in bit 1, z in bit 2.
+uint gridKey(vec3 p, StepConstants c) {
+    const uvec3 cell = cellOf(p, c);
+    const uint key = cellIndex(cell, c.gridDim);
+    if (c.subCells == 0) return key;
+    return key * 8 + subCellBit(p.x, c.halfDomain, c.invCellWidth, cell.x) +
+           2 * subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y) +
+           4 * subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z);
+}
+
 #endif

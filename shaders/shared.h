@@ -34,7 +34,7 @@ struct StepConstants {
     u32 searchCells; // 8 or 27
     f32 reach;       // grid search: max(r) with a rounding margin; cells farther away are skipped
     f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
-    f32 pad0;
+    u32 subCells;            // 1: keys are cell * 8 + octant, and sub-cell ranges exist
     f32 pad1;
     f32 pad2;
 };

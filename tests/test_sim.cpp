@@ -78,6 +78,7 @@ State coincidentState(uint32_t n, uint64_t seed, const Params& p) {
 class SimTest : public GpuTest {
   protected:
     sim::FlockOptions options;
+    sim::SubCells subCells = sim::SubCells::Auto;
 
     // Runs `steps` steps of `mode` on a fresh flock; the outputs of the first step are poisoned.
     // Groups per dispatch row; small values split every dispatch over x and y, with spare groups.
@@ -93,7 +94,7 @@ class SimTest : public GpuTest {
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
             gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count);
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells);
         sim::prepareGrid(ctx(), f, grid);
         for (int s = 0; s < steps; ++s)
             test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
@@ -169,7 +170,9 @@ class GridPassTest : public SimTest {
     void SetUp() override {
         SimTest::SetUp();
         p.domainHalf = 20;
-        grid = sim::makeGrid(p, 27, 3001);
+    }
+    void useGrid(sim::SubCells sub) {
+        grid = sim::makeGrid(p, 27, 3001, sub);
         c = sim::stepConstants(p, grid, 3001);
     }
     Params p;
@@ -178,82 +181,105 @@ class GridPassTest : public SimTest {
 };
 
 TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
-    for (const State& s :
-         {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f), boxState(3001, 13, p, 2.0f, 0.5f)}) {
-        const uint32_t n = s.count();
-        sim::Flock f = sim::createFlock(ctx(), n);
-        sim::uploadState(ctx(), f, s);
-        sim::prepareGrid(ctx(), f, grid);
-        for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges,
-                               &f.pos[1], &f.vel[1], &f.ids[1]})
-            gpu::fillBuffer(ctx(), *b, 0xabababab);
-        test::runCommands([&](VkCommandBuffer cmd) {
-            sim::recordGridIndex(cmd, f, c, nullptr);
-            sim::recordSortPairs(cmd, f, grid, nullptr);
-            sim::recordCellRanges(cmd, f, c, true, nullptr);
-        });
+    uint32_t split = 0; // cells whose boids lie in more than one sub-cell: the order within cells
+    for (sim::SubCells sub : {sim::SubCells::Off, sim::SubCells::On})
+        for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
+                               boxState(3001, 13, p, 2.0f, 0.5f)}) {
+            useGrid(sub);
+            SCOPED_TRACE(std::string("sub-cells ") + sim::subCellsName(sub));
+            ASSERT_EQ(grid.subCells, sub == sim::SubCells::On);
+            const uint32_t n = s.count();
+            sim::Flock f = sim::createFlock(ctx(), n);
+            sim::uploadState(ctx(), f, s);
+            sim::prepareGrid(ctx(), f, grid);
+            for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges,
+                                   &f.subRanges, &f.pos[1], &f.vel[1], &f.ids[1]})
+                gpu::fillBuffer(ctx(), *b, 0xabababab);
+            test::runCommands([&](VkCommandBuffer cmd) {
+                sim::recordGridIndex(cmd, f, c, nullptr);
+                sim::recordSortPairs(cmd, f, grid, nullptr);
+                sim::recordCellRanges(cmd, f, c, true, nullptr);
+            });
 
-        // Cell index of every boid, computed as the CPU computes it.
-        std::vector<uint32_t> keys(n);
-        for (uint32_t i = 0; i < n; ++i) {
-            uint32_t xyz[3];
-            for (int a = 0; a < 3; ++a)
-                xyz[a] =
-                    sim::cellCoordinate(s.data[size_t(i) * 6 + a], p.domainHalf, c.invCellWidth, grid.dim);
-            keys[i] = sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim);
-        }
-        EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
-        std::vector<uint32_t> slots(n);
-        std::iota(slots.begin(), slots.end(), 0);
-        EXPECT_EQ(test::readBuffer<uint32_t>(f.slotValues, n), slots);
-
-        // Sorted pairs: the stable order by cell.
-        std::stable_sort(slots.begin(), slots.end(),
-                         [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-        std::vector<uint32_t> sortedKeys(n);
-        for (uint32_t k = 0; k < n; ++k) sortedKeys[k] = keys[slots[k]];
-        EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedKeys, n), sortedKeys);
-        EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedSlots, n), slots);
-
-        // Start and end of every cell; empty cells marked empty in both.
-        std::vector<uint32_t> ranges(2 * grid.cellCount, CELL_EMPTY);
-        for (uint32_t k = 0; k < n; ++k) {
-            if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) ranges[2 * sortedKeys[k]] = k;
-            if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k]) ranges[2 * sortedKeys[k] + 1] = k + 1;
-        }
-        const std::vector<uint32_t> gotRanges = test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.cellCount);
-        EXPECT_EQ(gotRanges, ranges);
-        EXPECT_GT(std::count(ranges.begin(), ranges.end(), CELL_EMPTY), 0) << "no empty cells to check";
-
-        // Grid statistics from those ranges.
-        gpu::Buffer stats =
-            gpu::createBuffer(ctx(), sizeof(gpudata::GridStats), gpu::storageUsage, gpu::MemoryUse::Readback);
-        test::runCommands([&](VkCommandBuffer cmd) { sim::recordGridStats(cmd, f, c, stats, nullptr); });
-        uint32_t occupied = 0, largest = 0;
-        for (uint32_t cell = 0; cell < grid.cellCount; ++cell)
-            if (ranges[2 * cell] != CELL_EMPTY) {
-                occupied++;
-                largest = std::max(largest, ranges[2 * cell + 1] - ranges[2 * cell]);
+            // Cell index of every boid (with sub-cells, times 8 plus its octant), as the CPU computes it.
+            std::vector<uint32_t> keys(n);
+            const uint32_t shift = grid.subCells ? 3 : 0;
+            for (uint32_t i = 0; i < n; ++i) {
+                uint32_t xyz[3], octant = 0;
+                for (int a = 0; a < 3; ++a) {
+                    const float x = s.data[size_t(i) * 6 + a];
+                    xyz[a] = sim::cellCoordinate(x, p.domainHalf, c.invCellWidth, grid.dim);
+                    octant |= sim::subCellBit(x, p.domainHalf, c.invCellWidth, xyz[a]) << a;
+                }
+                keys[i] = (sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim) << shift) +
+                          (grid.subCells ? octant : 0);
             }
-        const auto* got = static_cast<const gpudata::GridStats*>(stats.mapped);
-        EXPECT_EQ(got->occupiedCells, occupied);
-        EXPECT_EQ(got->largestCell, largest);
-        gpu::destroyBuffer(ctx(), stats);
+            EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
+            std::vector<uint32_t> slots(n);
+            std::iota(slots.begin(), slots.end(), 0);
+            EXPECT_EQ(test::readBuffer<uint32_t>(f.slotValues, n), slots);
 
-        // The state gathered into cell order, ids with it.
-        ASSERT_EQ(f.current, 1u);
-        const std::vector<float> pos = test::readBuffer<float>(f.pos[1], 4 * size_t(n));
-        const std::vector<float> vel = test::readBuffer<float>(f.vel[1], 4 * size_t(n));
-        const std::vector<uint32_t> ids = test::readBuffer<uint32_t>(f.ids[1], n);
-        for (uint32_t k = 0; k < n; ++k) {
-            ASSERT_EQ(ids[k], slots[k]);
-            for (int a = 0; a < 3; ++a) {
-                ASSERT_EQ(pos[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + a]);
-                ASSERT_EQ(vel[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + 3 + a]);
+            // Sorted pairs: the stable order by cell.
+            std::stable_sort(slots.begin(), slots.end(),
+                             [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+            std::vector<uint32_t> sortedKeys(n);
+            for (uint32_t k = 0; k < n; ++k) sortedKeys[k] = keys[slots[k]];
+            EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedKeys, n), sortedKeys);
+            EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedSlots, n), slots);
+
+            // Start and end of every cell (and sub-cell); empty ones marked empty in both.
+            std::vector<uint32_t> ranges(2 * grid.cellCount, CELL_EMPTY),
+                subRanges(16 * grid.cellCount, CELL_EMPTY);
+            for (uint32_t k = 0; k < n; ++k) {
+                const uint32_t cell = sortedKeys[k] >> shift;
+                if (k == 0 || sortedKeys[k - 1] >> shift != cell) ranges[2 * cell] = k;
+                if (k == n - 1 || sortedKeys[k + 1] >> shift != cell) ranges[2 * cell + 1] = k + 1;
+                if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) subRanges[2 * sortedKeys[k]] = k;
+                if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k])
+                    subRanges[2 * sortedKeys[k] + 1] = k + 1;
             }
+            const std::vector<uint32_t> gotRanges =
+                test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.cellCount);
+            EXPECT_EQ(gotRanges, ranges);
+            EXPECT_GT(std::count(ranges.begin(), ranges.end(), CELL_EMPTY), 0) << "no empty cells to check";
+            if (grid.subCells) {
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.subRanges, 16 * grid.cellCount), subRanges);
+                for (uint32_t cell = 0; cell < grid.cellCount; ++cell)
+                    split += ranges[2 * cell] != CELL_EMPTY &&
+                             subRanges[16 * cell + 2 * (sortedKeys[ranges[2 * cell]] & 7) + 1] !=
+                                 ranges[2 * cell + 1];
+            }
+
+            // Grid statistics from those ranges.
+            gpu::Buffer stats = gpu::createBuffer(ctx(), sizeof(gpudata::GridStats), gpu::storageUsage,
+                                                  gpu::MemoryUse::Readback);
+            test::runCommands([&](VkCommandBuffer cmd) { sim::recordGridStats(cmd, f, c, stats, nullptr); });
+            uint32_t occupied = 0, largest = 0;
+            for (uint32_t cell = 0; cell < grid.cellCount; ++cell)
+                if (ranges[2 * cell] != CELL_EMPTY) {
+                    occupied++;
+                    largest = std::max(largest, ranges[2 * cell + 1] - ranges[2 * cell]);
+                }
+            const auto* got = static_cast<const gpudata::GridStats*>(stats.mapped);
+            EXPECT_EQ(got->occupiedCells, occupied);
+            EXPECT_EQ(got->largestCell, largest);
+            gpu::destroyBuffer(ctx(), stats);
+
+            // The state gathered into cell order, ids with it.
+            ASSERT_EQ(f.current, 1u);
+            const std::vector<float> pos = test::readBuffer<float>(f.pos[1], 4 * size_t(n));
+            const std::vector<float> vel = test::readBuffer<float>(f.vel[1], 4 * size_t(n));
+            const std::vector<uint32_t> ids = test::readBuffer<uint32_t>(f.ids[1], n);
+            for (uint32_t k = 0; k < n; ++k) {
+                ASSERT_EQ(ids[k], slots[k]);
+                for (int a = 0; a < 3; ++a) {
+                    ASSERT_EQ(pos[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + a]);
+                    ASSERT_EQ(vel[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + 3 + a]);
+                }
+            }
+            sim::destroyFlock(ctx(), f);
         }
-        sim::destroyFlock(ctx(), f);
-    }
+    EXPECT_GT(split, 10u) << "too few cells with several occupied sub-cells to test their order";
 }
 
 // ---- Whole grid steps against the reference ---------------------------------------------------
@@ -271,6 +297,38 @@ TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
             expectMatchesReference(uniformState(1, 26, p), p, mode, cells, "a single boid");
             expectMatchesReference(uniformState(257, 27, p), p, mode, cells, "n not a multiple of the group");
         }
+}
+
+// Crowded cells, where subgroups lie within one cell and walk sub-cells together.
+TEST_F(SimTest, GridStepsWithSubCellsMatchReference) {
+    subCells = sim::SubCells::On;
+    for (Mode mode : {Mode::Scattered, Mode::Coherent})
+        for (int cells : {8, 27}) {
+            Params dense;
+            dense.domainHalf = cells == 27 ? 10 : 15; // 4 cells of 5 per axis, or 3 of 10
+            Params distinct = dense;
+            distinct.cohesionRadius = 4.0f;
+            distinct.separationRadius = 2.0f;
+            distinct.alignmentRadius = 5.5f;
+            ASSERT_TRUE(sim::makeGrid(dense, cells, 3000, subCells).subCells);
+            expectMatchesReference(uniformState(3001, 71, dense), dense, mode, cells, "sub-cells, uniform");
+            expectMatchesReference(edgeState(2500, 72, dense), dense, mode, cells, "sub-cells, edges");
+            expectMatchesReference(boxState(700, 73, dense, 2.0f, 0.5f), dense, mode, cells,
+                                   "sub-cells, one cell");
+            expectMatchesReference(clusteredState(1999, 74, dense, 3, 1.0f), dense, mode, cells,
+                                   "sub-cells, clusters");
+            expectMatchesReference(coincidentState(1201, 75, dense), dense, mode, cells,
+                                   "sub-cells, coincident");
+            expectMatchesReference(uniformState(2500, 76, distinct), distinct, mode, cells,
+                                   "sub-cells, distinct radii");
+        }
+    // Auto turns them on only for crowded cells.
+    Params lab;
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 1000000).subCells);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 5120000).subCells);
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 5120000, sim::SubCells::Off).subCells);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 5120000).keyBits,
+              sim::makeGrid(lab, 27, 5120000, sim::SubCells::Off).keyBits + 3);
 }
 
 TEST_F(SimTest, GridStepsWithThreeDifferentRadii) {

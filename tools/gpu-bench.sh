@@ -55,6 +55,16 @@ if [ "$plan" = stats ]; then  # what the driver says of each compiled pass (regi
     step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20 --workgroup 256 --keys-per-thread 15
     step $run vkboids bench --pipeline-stats --modes naive,scattered,coherent --boids 1e5 --cells 8,27 --frames 20 --warmup 5
 fi
+if [ "$plan" = subcells ]; then  # sub-cells against none, and the previous build, in one run
+    step $run gpu_tests --gtest_brief=1
+    [ -x .gpu/bin/vkboids-base ] && step $run vkboids-base bench --modes coherent --boids 1e6,10.24e6 --cells 27 \
+        --frames 50 --warmup 10
+    for sub in off auto; do
+        step $run vkboids bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
+            --warmup 10 --subcells $sub --csv "$out/bench-$sub.csv" --json "$out/bench-$sub.json"
+    done
+    step $run vkboids bench --modes coherent --boids 1e6 --cells 27 --frames 50 --warmup 10 --subcells on
+fi
 if [ "$plan" = check ]; then
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"
     step $run vkboids bench --modes coherent,scattered --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10 \

@@ -1,7 +1,7 @@
 #version 460
-// Each cell's [start, end) in the sorted pairs, written where the sorted keys change (cells left
-// empty keep CELL_EMPTY from the clear before this pass). With REORDER (the coherent mode) the
-// same pass gathers positions, velocities and ids into cell order.
+// Each cell's [start, end) in the sorted pairs, written where the sorted cells change (cells left
+// empty keep CELL_EMPTY from the clear before this pass); with sub-cells, each sub-cell's too. With
+// REORDER (the coherent mode) the same pass gathers positions, velocities and ids into cell order.
 #extension GL_GOOGLE_include_directive : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
@@ -19,6 +19,9 @@ layout(std430, binding = 5) readonly buffer IdsIn { uint idsIn[]; };
 layout(std430, binding = 6) writeonly buffer PosOut { vec4 posOut[]; };
 layout(std430, binding = 7) writeonly buffer VelOut { vec4 velOut[]; };
 layout(std430, binding = 8) writeonly buffer IdsOut { uint idsOut[]; };
+layout(std430, binding = 9) buffer SubRanges { uvec2 subRanges[]; };
+#else
+layout(std430, binding = 2) buffer SubRanges { uvec2 subRanges[]; };
 #endif
 layout(push_constant) uniform Push { StepConstants c; };
 
@@ -27,8 +30,15 @@ void main() {
     const uint n = c.boidCount;
     if (k >= n) return;
     const uint key = sortedKeys[k];
-    if (k == 0 || sortedKeys[k - 1] != key) cellRanges[key].x = k;
-    if (k == n - 1 || sortedKeys[k + 1] != key) cellRanges[key].y = k + 1;
+    const uint before = k == 0 ? ~key : sortedKeys[k - 1];
+    const uint after = k == n - 1 ? ~key : sortedKeys[k + 1];
+    const uint shift = c.subCells != 0 ? 3 : 0;
+    if (before >> shift != key >> shift) cellRanges[key >> shift].x = k;
+    if (after >> shift != key >> shift) cellRanges[key >> shift].y = k + 1;
+    if (c.subCells != 0) {
+        if (before != key) subRanges[key].x = k;
+        if (after != key) subRanges[key].y = k + 1;
+    }
 #ifdef REORDER
     const uint slot = sortedSlots[k];
     posOut[k] = posIn[slot];

@@ -1,5 +1,5 @@
 #version 460
-// Each boid's (cell index, slot) pair: what the radix sort orders.
+// Each boid's (grid key, slot) pair: what the radix sort orders.
 #extension GL_GOOGLE_include_directive : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
@@ -15,6 +15,6 @@ layout(push_constant) uniform Push { StepConstants c; };
 void main() {
     const uint i = linearInvocationIndex();
     if (i >= c.boidCount) return;
-    cellKeys[i] = cellIndex(cellOf(pos[i].xyz, c), c.gridDim);
+    cellKeys[i] = gridKey(pos[i].xyz, c);
     slots[i] = i;
 }

@@ -14,9 +14,17 @@
 // Then rows and end cells of the block that lie wholly beyond max(r) of the boid are skipped (about
 // a quarter of the 27-cell block's candidates).
 //
+// SUB-CELLS: with keys ordered by octant within each cell, a subgroup whose boids all lie in one
+// cell walks the block's 216 half-width sub-cells in step, skipping those beyond max(r) of every
+// one of its boids (the union of their needs; about half the block for a subgroup inside one
+// octant). Its control flow and loads are then the same for all lanes: each candidate is one
+// broadcast load. Subgroups that straddle cells take the per-boid path above.
+//
 // The boid itself is met once, in its own cell, at d = 0: rather than test j != i for every
 // candidate, its contribution (one cohesion and one alignment count, v_i) is taken out afterwards.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_vote : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 // r1 == r3 (the lab's defaults): cohesion and alignment share one test and one count.
@@ -31,6 +39,7 @@ layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };
 layout(std430, binding = 2) readonly buffer CellRanges { uvec2 cellRanges[]; };
 layout(std430, binding = 3) writeonly buffer PosOut { vec4 posOut[]; };
 layout(std430, binding = 4) writeonly buffer VelOut { vec4 velOut[]; };
+layout(std430, binding = 5) readonly buffer SubRanges { uvec2 subRanges[]; };
 #define SLOT(k) (k)
 #else
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
@@ -39,6 +48,7 @@ layout(std430, binding = 2) readonly buffer SortedSlots { uint sortedSlots[]; };
 layout(std430, binding = 3) readonly buffer CellRanges { uvec2 cellRanges[]; };
 layout(std430, binding = 4) writeonly buffer PosOut { vec4 posOut[]; };
 layout(std430, binding = 5) writeonly buffer VelOut { vec4 velOut[]; };
+layout(std430, binding = 6) readonly buffer SubRanges { uvec2 subRanges[]; };
 #define SLOT(k) sortedSlots[k]
 #endif
 layout(push_constant) uniform Push { StepConstants c; };
@@ -86,12 +96,63 @@ void axisSpan(float x, uint cell, out int first, out uint count) {
     if (dim == 1) first = 0;
 }
 
-void main() {
-    const uint i = linearInvocationIndex();
-    if (i >= c.boidCount) return;
-    const uint self = SLOT(i);
-    const vec3 p = posIn[self].xyz;
-    const uvec3 cell = cellOf(p, c);
+// Squared distance from x (the boid's offset inside its cell, in [0, w)) to half h of the cell at
+// offset d along one axis.
+float halfGap2(float x, int d, uint h) {
+    const float lo = (float(d) + 0.5 * float(h)) * c.cellWidth;
+    const float g = max(0.0, max(lo - x, x - (lo + 0.5 * c.cellWidth)));
+    return g * g;
+}
+
+// The 3x3x3 block in sub-cells, for a subgroup whose boids share `cell` (3 or more cells per axis:
+// fixed image shifts). Every condition is the same for all lanes.
+void searchSubCells(vec3 p, uvec3 cell, vec3 inside, inout Neighbours sums) {
+    const int dim = int(c.gridDim);
+    const float twoL = 2.0 * c.halfDomain;
+    const float reach2 = c.reach * c.reach;
+    for (int dz = -1; dz <= 1; ++dz) {
+        const int z = int(cell.z) + dz;
+        const int wz = z < 0 ? z + dim : (z >= dim ? z - dim : z);
+        const float shiftZ = float(z - wz) / float(dim) * twoL;
+        const float gz0 = halfGap2(inside.z, dz, 0), gz1 = halfGap2(inside.z, dz, 1);
+        for (int dy = -1; dy <= 1; ++dy) {
+            const int y = int(cell.y) + dy;
+            const int wy = y < 0 ? y + dim : (y >= dim ? y - dim : y);
+            const float shiftY = float(y - wy) / float(dim) * twoL;
+            const float gy0 = halfGap2(inside.y, dy, 0), gy1 = halfGap2(inside.y, dy, 1);
+            if (!subgroupAny(min(gy0, gy1) + min(gz0, gz1) < reach2)) continue;
+            const int rowBase = dim * (wy + dim * wz);
+            uint runStart = 0, runEnd = 0;
+            float runShift = 0.0;
+            for (int dx = -1; dx <= 1; ++dx) {
+                const int x = int(cell.x) + dx;
+                const int wx = x < 0 ? x + dim : (x >= dim ? x - dim : x);
+                const float shiftX = float(x - wx) / float(dim) * twoL;
+                const float gx0 = halfGap2(inside.x, dx, 0), gx1 = halfGap2(inside.x, dx, 1);
+                const uint base = uint(rowBase + wx) * 8;
+                for (uint o = 0; o < 8; ++o) {
+                    const float gap2 = ((o & 1) != 0 ? gx1 : gx0) + ((o & 2) != 0 ? gy1 : gy0) +
+                                       ((o & 4) != 0 ? gz1 : gz0);
+                    if (!subgroupAny(gap2 < reach2)) continue;
+                    const uvec2 range = subRanges[base + o];
+                    if (range.x == CELL_EMPTY) continue;
+                    if (range.x == runEnd && shiftX == runShift && runEnd > runStart) {
+                        runEnd = range.y;
+                        continue;
+                    }
+                    visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, sums);
+                    runStart = range.x;
+                    runEnd = range.y;
+                    runShift = shiftX;
+                }
+            }
+            visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, sums);
+        }
+    }
+}
+
+// The search block cell by cell, each boid on its own.
+void searchCells(vec3 p, uvec3 cell, vec3 inside, inout Neighbours sums) {
     const int dim = int(c.gridDim);
     const float twoL = 2.0 * c.halfDomain;
     const bool wrapPairs = dim < 3;
@@ -101,12 +162,8 @@ void main() {
     axisSpan(p.x, cell.x, first.x, count.x);
     axisSpan(p.y, cell.y, first.y, count.y);
     axisSpan(p.z, cell.z, first.z, count.z);
-
-    // How far the boid is inside its cell along each axis, for skipping cells beyond max(r).
-    const vec3 inside = p + c.halfDomain - vec3(cell) * c.cellWidth;
     const float reach2 = c.reach * c.reach;
 
-    Neighbours sums = noNeighbours();
     for (uint oz = 0; oz < count.z; ++oz) {
         const int dz = first.z + int(oz);
         const int z = int(cell.z) + dz;
@@ -146,6 +203,22 @@ void main() {
             visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, sums);
         }
     }
+}
+
+void main() {
+    const uint i = linearInvocationIndex();
+    if (i >= c.boidCount) return;
+    const uint self = SLOT(i);
+    const vec3 p = posIn[self].xyz;
+    const uvec3 cell = cellOf(p, c);
+    // How far the boid is inside its cell along each axis, for skipping cells beyond max(r).
+    const vec3 inside = p + c.halfDomain - vec3(cell) * c.cellWidth;
+
+    Neighbours sums = noNeighbours();
+    if (c.subCells != 0 && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))
+        searchSubCells(p, cell, inside, sums);
+    else
+        searchCells(p, cell, inside, sums);
     // The boid met itself at d = 0 (in its own cell, which is never skipped).
     const vec3 v = velIn[self].xyz;
     sums.cohesionCount -= 1.0;

@@ -228,7 +228,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
             }
             const std::vector<int> shapes = mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells;
             for (int cells : shapes) {
-                const sim::Grid grid = sim::makeGrid(o.params, cells ? cells : 27, n);
+                const sim::Grid grid = sim::makeGrid(o.params, cells ? cells : 27, n, o.subCells);
                 if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
                 sim::uploadState(ctx, flock, start);
                 std::vector<FrameRow> rows;
@@ -275,6 +275,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                              o.warmup,
                              o.params};
                 nlohmann::json run = summarizeRun(info, rows);
+                if (mode != sim::Mode::Naive) run["sub_cells"] = grid.subCells;
                 runs.push_back(run);
 
                 char text[512];
@@ -291,6 +292,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                       double(cols[passColumn(pass)]["median"]));
                         line += text;
                     }
+                if (mode != sim::Mode::Naive && grid.subCells) line += "  (sub-cells)";
                 table.push_back(line);
                 std::printf("%s\n", line.c_str());
                 std::fflush(stdout);

@@ -54,6 +54,12 @@ sim::Mode modeFromText(const std::string& text, const std::string& flag) {
     return *m;
 }
 
+sim::SubCells subCellsFromText(const std::string& text) {
+    std::optional<sim::SubCells> s = sim::parseSubCells(text);
+    if (!s) throw InputError("--subcells: '" + text + "' must be auto, on or off");
+    return *s;
+}
+
 int cellsFromText(const std::string& text, const std::string& flag) {
     if (text == "8") return 8;
     if (text == "27") return 27;
@@ -127,6 +133,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     step->add_option("--steps", stepSteps, "number of steps")->capture_default_str();
     step->add_option("--mode", stepMode, "naive, scattered or coherent")->capture_default_str();
     step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
+    std::string stepSubCells = "auto", benchSubCells = "auto";
+    step->add_option("--subcells", stepSubCells,
+                     "order boids by octant within cells and skip sub-cells out of reach: auto, on or off")
+        ->capture_default_str();
     step->add_flag("--quiet", so.quiet, "print nothing on success");
     step->add_flag("--float32-filter", so.float32Filter,
                    "naive: run the cube test in float32 even where float16 arithmetic exists (to compare)");
@@ -165,6 +175,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_option("--modes", bModes, "modes, comma-separated")->capture_default_str();
     bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
     bench->add_option("--cells", bCells, "search shapes, comma-separated (8, 27)")->capture_default_str();
+    bench
+        ->add_option("--subcells", benchSubCells,
+                     "order boids by octant within cells and skip sub-cells out of reach: auto, on or off")
+        ->capture_default_str();
     bench->add_option("--frames", bFrames, "measured frames per configuration")->capture_default_str();
     bench->add_option("--warmup", bWarmup, "frames before measuring")->capture_default_str();
     bench->add_option("--seed", bo.seed, "seed of the random start")->capture_default_str();
@@ -198,6 +212,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         so.steps = parseCount(stepSteps, "--steps", 1ull << 40);
         so.mode = modeFromText(stepMode, "--mode");
         so.cells = cellsFromText(stepCells, "--cells");
+        so.subCells = subCellsFromText(stepSubCells);
         if (stepNaiveBoids != "2" && stepNaiveBoids != "4") throw InputError("--naive-boids must be 2 or 4");
         so.naiveBoids = uint32_t(std::stoul(stepNaiveBoids));
         checkParams(so.params);
@@ -221,6 +236,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         bo.boids = parseCountList(bBoids, "--boids", maxBoids);
         bo.cells.clear();
         for (const std::string& c : splitList(bCells)) bo.cells.push_back(cellsFromText(c, "--cells"));
+        bo.subCells = subCellsFromText(benchSubCells);
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
         bo.warmup = bWarmup == "0" ? 0 : parseCount(bWarmup, "--warmup", 1ull << 32);
         bo.naiveLimit = double(parseCount(bNaiveMax, "--naive-max", maxBoids));

@@ -1,6 +1,7 @@
 #pragma once
 // The command line: what each command takes, parsed by CLI11 into plain structs.
 
+#include "sim/grid.h"
 #include "sim/params.h"
 
 #include <cstdint>
@@ -46,6 +47,7 @@ struct StepOptions {
     uint64_t steps = 1;
     sim::Mode mode = sim::Mode::Naive;
     int cells = 27;
+    sim::SubCells subCells = sim::SubCells::Auto;
     bool quiet = false;
     bool float32Filter = false; // naive: the cube test in float32 even where float16 exists
     uint32_t naiveBoids = 2;    // naive: boids per invocation, 2 or 4
@@ -68,6 +70,7 @@ struct BenchOptions {
     std::vector<sim::Mode> modes = {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent};
     std::vector<uint32_t> boids = {100000, 1000000};
     std::vector<int> cells = {8, 27};
+    sim::SubCells subCells = sim::SubCells::Auto;
     uint64_t frames = 300, warmup = 60;
     uint64_t seed = 1;
     std::string csv, json;

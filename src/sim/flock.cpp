@@ -34,7 +34,8 @@ uint64_t flockBytes(uint32_t count) {
     const uint64_t sorter =
         2 * 4 * n + 4 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 1024 keys
     const uint64_t cells = 8ull * maxGridCells(count);
-    return state + pairs + sorter + cells;
+    const uint64_t subCells = 8ull * std::max<uint64_t>(n, 1u << 21); // makeGrid's limit on sub-cells
+    return state + pairs + sorter + cells + subCells;
 }
 
 void checkFlockFits(const gpu::Context& ctx, uint32_t count) {
@@ -104,7 +105,8 @@ void destroyFlock(const gpu::Context& ctx, Flock& f) {
         gpu::destroyBuffer(ctx, f.vel[b]);
         gpu::destroyBuffer(ctx, f.ids[b]);
     }
-    for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges})
+    for (gpu::Buffer* b :
+         {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges, &f.subRanges})
         gpu::destroyBuffer(ctx, *b);
     sort::destroySorter(ctx, f.sorter);
     f = Flock{};
@@ -150,12 +152,22 @@ State downloadState(const gpu::Context& ctx, const Flock& f) {
 }
 
 void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
-    if (grid.cellCount <= f.cellCapacity) return;
-    // The old buffer may still be read by frames in flight.
+    // Without sub-cells the passes still bind a (small, unused) sub-cell buffer.
+    const uint32_t subCells = grid.subCells ? 8 * grid.cellCount : 1;
+    if (grid.cellCount <= f.cellCapacity && subCells <= f.subCellCapacity) return;
+    // The old buffers may still be read by frames in flight.
     VK_CHECK(vkDeviceWaitIdle(ctx.device));
-    gpu::destroyBuffer(ctx, f.cellRanges);
-    f.cellRanges = gpu::createBuffer(ctx, 8ull * grid.cellCount, gpu::storageUsage, gpu::MemoryUse::Device);
-    f.cellCapacity = grid.cellCount;
+    if (grid.cellCount > f.cellCapacity) {
+        gpu::destroyBuffer(ctx, f.cellRanges);
+        f.cellRanges =
+            gpu::createBuffer(ctx, 8ull * grid.cellCount, gpu::storageUsage, gpu::MemoryUse::Device);
+        f.cellCapacity = grid.cellCount;
+    }
+    if (subCells > f.subCellCapacity) {
+        gpu::destroyBuffer(ctx, f.subRanges);
+        f.subRanges = gpu::createBuffer(ctx, 8ull * subCells, gpu::storageUsage, gpu::MemoryUse::Device);
+        f.subCellCapacity = subCells;
+    }
 }
 
 StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
@@ -185,6 +197,7 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // |d| - 1 moves its value by at most 0.00122, and rounding the threshold by 0.00024; a margin
     // of 0.003 (twice that) never rejects a neighbour.
     c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.003f;
+    c.subCells = grid.subCells ? 1 : 0;
     return c;
 }
 
@@ -215,18 +228,20 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     gpu::Scope scope(profiler, cmd, reorder ? "cell ranges + reorder" : "cell ranges");
     // The previous step's search has finished reading the ranges before they are cleared.
     gpu::computeToTransferBarrier(cmd);
-    vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * c.gridDim * c.gridDim * c.gridDim, CELL_EMPTY);
+    const uint64_t cells = uint64_t(c.gridDim) * c.gridDim * c.gridDim;
+    vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
+    if (c.subCells) vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
     gpu::fillToComputeBarrier(cmd);
     if (reorder) {
         const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
         gpu::bindProgram(cmd, f.cellRangesReorder,
                          {f.sortedKeys, f.cellRanges, f.sortedSlots, f.pos[f.current], f.vel[f.current],
-                          f.ids[f.idsCurrent], f.pos[alt], f.vel[alt], f.ids[idsAlt]});
+                          f.ids[f.idsCurrent], f.pos[alt], f.vel[alt], f.ids[idsAlt], f.subRanges});
         gpu::dispatch(cmd, f.cellRangesReorder, f.count, c);
         f.current = alt; // the state, now in cell order
         f.idsCurrent = idsAlt;
     } else {
-        gpu::bindProgram(cmd, f.cellRangesOnly, {f.sortedKeys, f.cellRanges});
+        gpu::bindProgram(cmd, f.cellRangesOnly, {f.sortedKeys, f.cellRanges, f.subRanges});
         gpu::dispatch(cmd, f.cellRangesOnly, f.count, c);
     }
     // Ranges (and reordered state) are the search's input.
@@ -240,14 +255,15 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
     if (coherent) {
         const gpu::Program& program = f.coherent[shared];
-        gpu::bindProgram(cmd, program,
-                         {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next]});
+        gpu::bindProgram(
+            cmd, program,
+            {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next], f.subRanges});
         gpu::dispatch(cmd, program, f.count, c);
     } else {
         const gpu::Program& program = f.scattered[shared];
-        gpu::bindProgram(
-            cmd, program,
-            {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next], f.vel[next]});
+        gpu::bindProgram(cmd, program,
+                         {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next],
+                          f.vel[next], f.subRanges});
         gpu::dispatch(cmd, program, f.count, c);
     }
     f.current = next;
@@ -275,7 +291,8 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
     if (mode == Mode::Naive) {
         recordNaiveStep(cmd, f, c, profiler);
     } else {
-        CHECK(f.cellCapacity >= grid.cellCount);
+        CHECK(f.cellCapacity >= grid.cellCount &&
+              (!grid.subCells || f.subCellCapacity >= 8 * grid.cellCount));
         recordGridIndex(cmd, f, c, profiler);
         recordSortPairs(cmd, f, grid, profiler);
         recordCellRanges(cmd, f, c, mode == Mode::Coherent, profiler);

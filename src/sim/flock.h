@@ -24,6 +24,8 @@ struct Flock {
     // Grid modes: (cell, slot) pairs, sorted pairs, and each cell's [start, end) in sorted order.
     gpu::Buffer cellKeys, slotValues, sortedKeys, sortedSlots, cellRanges;
     uint32_t cellCapacity = 0;
+    gpu::Buffer subRanges; // each sub-cell's [start, end) when the grid has sub-cells
+    uint32_t subCellCapacity = 0;
     sort::Sorter sorter;
 
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;

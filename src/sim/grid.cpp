@@ -10,7 +10,18 @@ uint32_t maxGridCells(uint32_t boidCount) {
     return uint32_t(std::clamp<uint64_t>(8ull * boidCount, 1u << 18, 1u << 24));
 }
 
-Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount) {
+std::optional<SubCells> parseSubCells(const std::string& text) {
+    if (text == "auto") return SubCells::Auto;
+    if (text == "on") return SubCells::On;
+    if (text == "off") return SubCells::Off;
+    return std::nullopt;
+}
+
+const char* subCellsName(SubCells s) {
+    return s == SubCells::On ? "on" : s == SubCells::Off ? "off" : "auto";
+}
+
+Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells) {
     Grid g;
     g.searchCells = searchCells == 8 ? 8 : 27;
     const float width = (g.searchCells == 8 ? 2.0f : 1.0f) * maxRadius(p);
@@ -19,7 +30,12 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount) {
     g.dim = uint32_t(std::clamp(cells, 1.0, double(cap)));
     g.cellWidth = float(2.0 * double(p.domainHalf) / g.dim);
     g.cellCount = g.dim * g.dim * g.dim;
-    g.keyBits = std::max(1, int(std::bit_width(g.cellCount - 1)));
+    // Sub-cell ranges take 64 bytes a cell: never more of them than 2^21 or one per boid.
+    const uint64_t subCellCount = 8ull * g.cellCount;
+    const bool allowed = g.dim >= 3 && subCellCount <= std::max<uint64_t>(1u << 21, boidCount);
+    g.subCells = allowed && (subCells == SubCells::On ||
+                             (subCells == SubCells::Auto && uint64_t(boidCount) >= 64ull * g.cellCount));
+    g.keyBits = std::max(1, int(std::bit_width(g.cellCount - 1))) + (g.subCells ? 3 : 0);
     return g;
 }
 
@@ -27,6 +43,11 @@ uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t 
     const float c = std::floor((x + halfDomain) * invCellWidth);
     if (!(c > 0)) return 0;
     return std::min(uint32_t(c), dim - 1);
+}
+
+uint32_t subCellBit(float x, float halfDomain, float invCellWidth, uint32_t cell) {
+    const float f = (x + halfDomain) * invCellWidth;
+    return f >= float(cell) + 0.5f ? 1u : 0u;
 }
 
 } // namespace sim

@@ -4,6 +4,8 @@
 #include "sim/params.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace sim {
 
@@ -11,20 +13,35 @@ struct Grid {
     uint32_t dim = 1;       // cells per axis
     float cellWidth = 0;    // 2L / dim, at least the requested width (unless capped)
     uint32_t cellCount = 1; // dim^3
-    uint32_t keyBits = 1;   // bits of a cell index: what the radix sort sorts
+    uint32_t keyBits = 1;   // bits of a sort key: the cell index, and 3 more with sub-cells
     int searchCells = 27;   // 8: 2x2x2 block towards the boid's side, cells >= 2 max(r) wide;
                             // 27: 3x3x3 block, cells >= max(r) wide
+    // Boids sorted by cell and, within a cell, by octant (sub-cell): a subgroup whose boids share
+    // a cell then skips the sub-cells of its block that none of them can reach.
+    bool subCells = false;
 };
+
+// Sub-cells need 3 or more cells per axis and at most 2^21 sub-cells (or one per boid). Within
+// that, Auto takes them where cells are crowded (64 boids or more a cell on average): below that
+// the extra ranges cost more than the pairs they save. On takes them wherever allowed (tests).
+enum class SubCells { Auto, On, Off };
+
+std::optional<SubCells> parseSubCells(const std::string& text);
+const char* subCellsName(SubCells s);
 
 // Grids finer than this many cells are coarsened (cells widen, which stays correct): the cell
 // ranges are cleared every step, so their size is kept in proportion to the flock.
 uint32_t maxGridCells(uint32_t boidCount);
 
 // cells per axis = floor(2L / w), at least 1, with w = 2 max(r) (8 cells) or max(r) (27 cells).
-Grid makeGrid(const Params& params, int searchCells, uint32_t boidCount);
+Grid makeGrid(const Params& params, int searchCells, uint32_t boidCount, SubCells subCells = SubCells::Auto);
 
 // Cell coordinate of a position in [-L, L) along one axis; positions that round up to dim go to dim-1.
 uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t dim);
+
+// Which half of its cell a coordinate lies in along one axis (0 or 1): the octant's bit. Compares
+// the same float product as cellCoordinate(), so that GPU and CPU agree exactly.
+uint32_t subCellBit(float x, float halfDomain, float invCellWidth, uint32_t cell);
 
 // Linear cell index, x fastest: cells of one row are contiguous in sorted order.
 inline uint32_t cellIndex(uint32_t x, uint32_t y, uint32_t z, uint32_t dim) {
