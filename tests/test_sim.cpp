@@ -88,8 +88,10 @@ class SimTest : public GpuTest {
         sim::Flock f = sim::createFlock(ctx(), in.count(), options);
         if (maxGroupsX)
             for (gpu::Program* program :
-                 {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder, &f.scattered[0],
-                  &f.scattered[1], &f.coherent[0], &f.coherent[1], &f.sorter.histogram, &f.sorter.onesweep})
+                 {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder, &f.scattered[0][0],
+                  &f.scattered[0][1], &f.scattered[1][0], &f.scattered[1][1], &f.coherent[0][0],
+                  &f.coherent[0][1], &f.coherent[1][0], &f.coherent[1][1], &f.sorter.histogram,
+                  &f.sorter.onesweep})
                 program->maxGroupsX = maxGroupsX;
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})

@@ -29,6 +29,8 @@
 layout(local_size_x_id = 0) in;
 // r1 == r3 (the lab's defaults): cohesion and alignment share one test and one count.
 layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;
+// The sub-cell walk compiled in (grids with sub-cells) or out: where unused it only costs registers.
+layout(constant_id = 2) const bool SUB_CELLS = false;
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -215,7 +217,7 @@ void main() {
     const vec3 inside = p + c.halfDomain - vec3(cell) * c.cellWidth;
 
     Neighbours sums = noNeighbours();
-    if (c.subCells != 0 && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))
+    if (SUB_CELLS && c.subCells != 0 && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))
         searchSubCells(p, cell, inside, sums);
     else
         searchCells(p, cell, inside, sums);

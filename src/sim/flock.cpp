@@ -86,19 +86,20 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
     f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
     f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
-    for (uint32_t shared = 0; shared < 2; ++shared) {
-        f.scattered[shared] =
-            gpu::createComputeProgram(ctx, "grid_search_scattered", {{0, f.workgroupSize}, {1, shared}});
-        f.coherent[shared] =
-            gpu::createComputeProgram(ctx, "grid_search_coherent", {{0, f.workgroupSize}, {1, shared}});
-    }
+    for (uint32_t sub = 0; sub < 2; ++sub)
+        for (uint32_t shared = 0; shared < 2; ++shared) {
+            const std::vector<gpu::SpecConstant> specs = {{0, f.workgroupSize}, {1, shared}, {2, sub}};
+            f.scattered[sub][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs);
+            f.coherent[sub][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs);
+        }
     f.gridStats = gpu::createComputeProgram(ctx, "grid_stats", wg, gpu::preferredSubgroupSize(ctx));
     return f;
 }
 
 void destroyFlock(const gpu::Context& ctx, Flock& f) {
     for (gpu::Program* p : {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder, &f.gridStats,
-                            &f.scattered[0], &f.scattered[1], &f.coherent[0], &f.coherent[1]})
+                            &f.scattered[0][0], &f.scattered[0][1], &f.scattered[1][0], &f.scattered[1][1],
+                            &f.coherent[0][0], &f.coherent[0][1], &f.coherent[1][0], &f.coherent[1][1]})
         gpu::destroyProgram(ctx, *p);
     for (int b = 0; b < 2; ++b) {
         gpu::destroyBuffer(ctx, f.pos[b]);
@@ -254,13 +255,13 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     const uint32_t next = 1 - f.current;
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
     if (coherent) {
-        const gpu::Program& program = f.coherent[shared];
+        const gpu::Program& program = f.coherent[c.subCells][shared];
         gpu::bindProgram(
             cmd, program,
             {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next], f.subRanges});
         gpu::dispatch(cmd, program, f.count, c);
     } else {
-        const gpu::Program& program = f.scattered[shared];
+        const gpu::Program& program = f.scattered[c.subCells][shared];
         gpu::bindProgram(cmd, program,
                          {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next],
                           f.vel[next], f.subRanges});

@@ -29,7 +29,9 @@ struct Flock {
     sort::Sorter sorter;
 
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
-    gpu::Program scattered[2], coherent[2]; // [1]: r1 == r3, one test and one count for both rules
+    // [sub-cells][shared]: sub-cells compiled in or out (their code costs registers where unused);
+    // shared: r1 == r3, one test and one count for both rules.
+    gpu::Program scattered[2][2], coherent[2][2];
     uint32_t workgroupSize = 0;
     uint32_t naiveBoids = 2; // boids per invocation of the naive pass
 };
