@@ -4,7 +4,7 @@
 # PLAN: "all" (default) runs the correctness tests on the GPU, then every benchmark of
 # docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part; "check" runs the GPU tests, the naive
 # variants and a short sort and coherent check; "stats" prints the driver's statistics of every
-# compute pipeline. Where the bundle also holds an
+# compute pipeline; "phases" times each phase of the sort's tiles with the device clock. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -54,6 +54,9 @@ if [ "$plan" = stats ]; then  # what the driver says of each compiled pass (regi
     step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20
     step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20 --workgroup 256 --keys-per-thread 15
     step $run vkboids bench --pipeline-stats --modes naive,scattered,coherent --boids 1e5 --cells 8,27 --frames 20 --warmup 5
+fi
+if [ "$plan" = phases ]; then  # where a tile's lifetime goes, per pass (device clock stamps)
+    step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 20 --phase-times
 fi
 if [ "$plan" = check ]; then
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"
