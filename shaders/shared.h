@@ -80,6 +80,19 @@ struct SortPassConstants {
 #define SORT_FLAG_SHIFT 30u
 #define SORT_VALUE_MASK 0x3fffffffu
 
+// The instrumented pass (sort_onesweep_timed) writes one row of SORT_TIMING_STAMPS uvec2 words per
+// tile: device clock readings (clockRealtime2x32EXT, low word first) at the end of each phase, taken
+// by invocation 0 once the whole group has got there, then the tile's look-back rounds in .x.
+#define SORT_STAMP_START 0u    // the tile is claimed
+#define SORT_STAMP_LOADED 1u   // its keys and values are in registers
+#define SORT_STAMP_RANKED 2u   // ranked within subgroups
+#define SORT_STAMP_SCANNED 3u  // its counts published and scanned within the tile
+#define SORT_STAMP_LOOKBACK 4u // keys placed in shared memory, its exclusive prefix known (tile 0: at once)
+#define SORT_STAMP_KEYS_OUT 5u // keys written out
+#define SORT_STAMP_END 6u      // values written out
+#define SORT_STAMP_ROUNDS 7u   // not a clock: look-back rounds (1 + stalls; tile 0: 0)
+#define SORT_TIMING_STAMPS 8u
+
 // Rendering: one push-constant block for the boid points and the domain box.
 struct DrawConstants {
     f32 viewProj[16]; // column-major

@@ -69,6 +69,8 @@ TEST(Cli, CommandsAndOptions) {
     cl = parse({"sort-bench", "--n", "1e6,16e6", "--bits", "21"});
     EXPECT_EQ(cl.command, app::Command::SortBench);
     EXPECT_EQ(cl.sortBench.sizes, (std::vector<uint32_t>{1000000, 16000000}));
+    EXPECT_FALSE(cl.sortBench.phaseTimes);
+    EXPECT_TRUE(parse({"sort-bench", "--phase-times"}).sortBench.phaseTimes);
     EXPECT_EQ(parse({"--list-devices"}).command, app::Command::ListDevices);
 }
 

@@ -1,6 +1,7 @@
 // The radix sort against std::stable_sort of the pairs by masked key, on lavapipe.
 
 #include "gpu_test.h"
+#include "shared.h"
 #include "sim/state.h"
 #include "sort/radix_sort.h"
 
@@ -86,9 +87,12 @@ class SortTest : public GpuTest {
         sort::Sorter sorter = sort::createSorter(ctx(), n, options);
         if (maxGroupsX) sorter.onesweep.maxGroupsX = sorter.histogram.maxGroupsX = maxGroupsX;
         tileSize = sorter.tileSize;
+        if (sorter.phaseTiming)
+            gpu::fillBuffer(ctx(), sorter.timing, 0xffffffffu); // unwritten stamps stand out
         test::runCommands([&](VkCommandBuffer cmd) {
             sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, n, bits);
         });
+        if (sorter.phaseTiming) stamps = sort::readPhaseStamps(ctx(), sorter, n, bits);
         Sorted out{test::readBuffer<uint32_t>(keysOut, n), test::readBuffer<uint32_t>(valuesOut, n)};
         // The input is never written.
         EXPECT_EQ(test::readBuffer<uint32_t>(keysIn, n), keys);
@@ -114,6 +118,7 @@ class SortTest : public GpuTest {
     }
 
     uint32_t tileSize = 0;
+    std::vector<std::vector<uint64_t>> stamps; // of the last sort with phaseTiming
 };
 
 TEST_F(SortTest, PassCountComesFromTheKeyBits) {
@@ -173,6 +178,39 @@ TEST_F(SortTest, DispatchesSplitOverTwoDimensions) {
     const sort::SortOptions options{.keysPerThread = 1};
     for (uint32_t bits : {8u, 21u, 32u}) check(20011, bits, Layout::Uniform, bits, options);
     check(20011, 21, Layout::Sorted, 5, options);
+}
+
+// The instrumented pass sorts like the others, and every tile of every pass stamps each phase, in
+// order, and counts its look-back rounds (with spin limit 0 too, where every wait falls back).
+TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
+    if (!ctx().deviceClock)
+        GTEST_SKIP() << ctx().properties.deviceName << " has no shaderDeviceClock (VK_KHR_shader_clock)";
+    sort::Sorter probe = sort::createSorter(ctx(), 1);
+    const uint32_t tiles = 4, n = 3 * probe.tileSize + 17;
+    sort::destroySorter(ctx(), probe);
+    for (uint32_t spinLimit : {4096u, 0u})
+        for (uint32_t bits : {4u, 13u, 21u, 32u}) {
+            SCOPED_TRACE(testing::Message() << "spin limit " << spinLimit);
+            check(n, bits, Layout::Uniform, bits, {.spinLimit = spinLimit, .phaseTiming = true});
+            ASSERT_EQ(stamps.size(), sort::sortPassCount(bits));
+            for (uint32_t p = 0; p < stamps.size(); ++p) {
+                ASSERT_EQ(stamps[p].size(), tiles * SORT_TIMING_STAMPS);
+                for (uint32_t t = 0; t < tiles; ++t) {
+                    const uint64_t* row = &stamps[p][t * SORT_TIMING_STAMPS];
+                    for (uint32_t i = 0; i <= SORT_STAMP_END; ++i) {
+                        EXPECT_NE(row[i], UINT64_MAX) << "pass " << p << " tile " << t << " stamp " << i;
+                        if (i > 0)
+                            EXPECT_LE(row[i - 1], row[i]) << "pass " << p << " tile " << t << " stamp " << i;
+                    }
+                    const uint64_t rounds = row[SORT_STAMP_ROUNDS];
+                    if (t == 0)
+                        EXPECT_EQ(rounds, 0u) << "pass " << p;
+                    else
+                        EXPECT_TRUE(rounds >= 1 && rounds < 100)
+                            << "pass " << p << " tile " << t << ": " << rounds;
+                }
+            }
+        }
 }
 
 TEST_F(SortTest, TooManyPairsIsAClearError) {

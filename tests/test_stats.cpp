@@ -2,6 +2,7 @@
 
 #include "app/capture.h"
 #include "app/stats.h"
+#include "shared.h"
 
 #include <gtest/gtest.h>
 
@@ -35,6 +36,28 @@ TEST(Stats, FpsAverageAndOnePercentLow) {
     EXPECT_DOUBLE_EQ(app::onePercentLowFps(frames), 1000.0 / 40); // mean of the 2 slowest of 200
     EXPECT_DOUBLE_EQ(app::onePercentLowFps({20}), 50);
     EXPECT_DOUBLE_EQ(app::averageFps({}), 0);
+}
+
+TEST(Stats, PhaseSummaryOfStampedTiles) {
+    // Three tiles, each phase 10 ticks longer than the last; tile 1 starts while tile 0 runs, tile 2
+    // as tile 0 ends (not overlapping it), with 1, 2 and 3 look-back rounds.
+    std::vector<uint64_t> rows;
+    for (uint64_t start : {100, 150, 310}) {
+        uint64_t t = start;
+        for (uint32_t i = 0; i <= SORT_STAMP_END; ++i) rows.push_back(t += 10 * i);
+        rows.push_back(rows.size() / SORT_TIMING_STAMPS + 1);
+    }
+    const app::PhaseSummary s = app::summarizePhases(rows);
+    EXPECT_EQ(s.tiles, 3u);
+    ASSERT_EQ(s.phases.size(), size_t(SORT_STAMP_END));
+    for (uint32_t i = 0; i < SORT_STAMP_END; ++i) EXPECT_DOUBLE_EQ(s.phases[i], 10.0 * (i + 1));
+    EXPECT_DOUBLE_EQ(s.lifetime, 210);
+    EXPECT_DOUBLE_EQ(s.span, 520 - 100);
+    EXPECT_EQ(s.mostInFlight, 2u);
+    // Tile 0's look-back stamp (200) comes 50 after tile 1's start, tile 1's (250) 60 before tile 2's.
+    EXPECT_DOUBLE_EQ(s.startToPredecessor, -5);
+    EXPECT_DOUBLE_EQ(s.rounds, 2);
+    EXPECT_EQ(s.mostRounds, 3u);
 }
 
 TEST(Capture, CsvHasTheDocumentedColumns) {

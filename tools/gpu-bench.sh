@@ -4,7 +4,7 @@
 # PLAN: "all" (default) runs the correctness tests on the GPU, then every benchmark of
 # docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part; "check" runs the GPU tests, the naive
 # variants and a short sort and coherent check; "stats" prints the driver's statistics of every
-# compute pipeline. Where the bundle also holds an
+# compute pipeline; "phases" times each phase of the sort's tiles with the device clock. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -64,6 +64,9 @@ if [ "$plan" = subcells ]; then  # sub-cells against none, and the previous buil
             --warmup 10 --subcells $sub --csv "$out/bench-$sub.csv" --json "$out/bench-$sub.json"
     done
     step $run vkboids bench --modes coherent --boids 1e6 --cells 27 --frames 50 --warmup 10 --subcells on
+fi
+if [ "$plan" = phases ]; then  # where a tile's lifetime goes, per pass (device clock stamps)
+    step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 20 --phase-times
 fi
 if [ "$plan" = check ]; then
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"

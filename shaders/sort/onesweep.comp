@@ -24,6 +24,9 @@
 #ifdef SORT_PARTITION_NV
 #extension GL_NV_shader_subgroup_partitioned : require
 #endif
+#ifdef SORT_TIMING
+#extension GL_EXT_shader_realtime_clock : require
+#endif
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEYS_PER_THREAD = 15;
@@ -43,6 +46,9 @@ layout(std430, binding = 5) buffer TileCounters { uint tileCounters[]; };       
 // [tile][digit] of this pass; volatile: every poll reads what other groups have stored since.
 layout(std430, binding = 6) coherent volatile buffer Status { uint status[]; };
 layout(push_constant) uniform Push { SortPassConstants c; };
+#ifdef SORT_TIMING
+layout(std430, binding = 7) writeonly buffer Timing { uvec2 timing[]; };  // [tile][SORT_TIMING_STAMPS]
+#endif
 
 const uint TILE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 
@@ -57,6 +63,16 @@ shared uint sNext[SORT_RADIX];                            // tiles below this ar
 shared uint sFallbackCounts[SORT_RADIX];
 shared uint sScanTotals[MAX_SUBGROUPS];
 shared uint sTileIndex, sStallTile, sCarry;
+
+// The timed variant's phase stamps (shared.h); nothing in the untimed one. Each use follows a barrier,
+// so the stamp marks the whole group's arrival (but tile 0's look-back stamp: it has no look-back).
+#ifdef SORT_TIMING
+shared uint sLoadedWords;
+#define STAMP(slot) \
+    if (gl_LocalInvocationID.x == 0) timing[tile * SORT_TIMING_STAMPS + (slot)] = clockRealtime2x32EXT()
+#else
+#define STAMP(slot)
+#endif
 
 uint digitOf(uint key) { return ((key & c.keyMask) >> c.shift) & (SORT_RADIX - 1); }
 
@@ -151,6 +167,7 @@ void main() {
     if (sTileIndex >= c.tileCount) return;  // uniform: the whole group leaves
 
     const uint tile = sTileIndex;
+    STAMP(SORT_STAMP_START);
     const uint tileStart = tile * TILE;
     const uint S = gl_SubgroupSize;
     const uint lane = gl_SubgroupInvocationID;
@@ -165,6 +182,14 @@ void main() {
         keys[k] = i < c.count ? keysIn[i] : 0u;
         values[k] = i < c.count ? valuesIn[i] : 0u;
     }
+#ifdef SORT_TIMING
+    // A barrier alone does not wait for loads in flight: each invocation uses its words first.
+    uint loaded = 0;
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) loaded ^= keys[k] ^ values[k];
+    atomicXor(sLoadedWords, loaded);
+    barrier();
+    STAMP(SORT_STAMP_LOADED);
+#endif
 
     // Rank within the subgroup: the lowest lane of each group of equal digits moves the subgroup's
     // counter for that digit by the group's size, and tells the others where the group starts.
@@ -189,6 +214,7 @@ void main() {
         ranks[k] = prior + below;
     }
     barrier();
+    STAMP(SORT_STAMP_RANKED);
 
     // Per digit: offsets of the subgroups within the tile and the tile's count, published at once
     // for the tiles after this one (tile 0 publishes the digit's global start plus its count).
@@ -214,6 +240,7 @@ void main() {
         }
     }
     exclusiveScanDigits();  // where each digit's run starts within the tile
+    STAMP(SORT_STAMP_SCANNED);
     for (uint d = tid; d < SORT_RADIX; d += groupSize) sStart[d] = sScan[d];
 
     // Keys to their tile-sorted slots.
@@ -225,7 +252,9 @@ void main() {
     }
 
     // Look-back: one walk per digit, and another round only after a stall.
+    uint rounds = 0;
     while (tile > 0) {
+        ++rounds;
         if (tid == 0) sStallTile = 0;
         barrier();
         for (uint d = tid; d < SORT_RADIX; d += groupSize)
@@ -252,6 +281,7 @@ void main() {
             }
         barrier();
     }
+    STAMP(SORT_STAMP_LOOKBACK);
     for (uint d = tid; d < SORT_RADIX; d += groupSize) {
         if (tile > 0) status[tile * SORT_RADIX + d] = (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + sTotal[d]);
         // Slot s of the tile-sorted keys, holding digit d, goes to sBase[d] + s (mod 2^32).
@@ -270,6 +300,7 @@ void main() {
         keysOut[destinations[k]] = key;
     }
     barrier();
+    STAMP(SORT_STAMP_KEYS_OUT);
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
         if (chunk + k * S + lane < c.count) sTile[ranks[k]] = values[k];
     barrier();
@@ -278,4 +309,9 @@ void main() {
         if (slot >= tileKeys) continue;
         valuesOut[destinations[k]] = sTile[slot];
     }
+#ifdef SORT_TIMING
+    barrier();
+    STAMP(SORT_STAMP_END);
+    if (tid == 0) timing[tile * SORT_TIMING_STAMPS + SORT_STAMP_ROUNDS] = uvec2(rounds, 0);
+#endif
 }

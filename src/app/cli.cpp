@@ -165,6 +165,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                           "work-group size of a pass: 64, 128, 256 or 512 (default: chosen)");
     sortBench->add_option("--keys-per-thread", sbKeys,
                           "keys per invocation in a pass, 1 to 15 (default: chosen)");
+    sortBench->add_flag("--phase-times", cl.sortBench.phaseTimes,
+                        "after the timed runs, one instrumented sort: per pass, median device-clock "
+                        "ticks of each phase of a tile");
 
     // bench
     CLI::App* bench = app.add_subcommand("bench", "time the simulation headless over configurations");

@@ -64,6 +64,7 @@ struct SortBenchOptions {
     uint32_t workgroupSize = 0; // 0: the sorter's choice
     uint32_t keysPerThread = 0; // 0: the sorter's choice
     uint32_t lookbackWindow = 4;
+    bool phaseTimes = false; // after the timed runs, one sort that stamps each tile's phases
 };
 
 struct BenchOptions {

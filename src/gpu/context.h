@@ -58,6 +58,7 @@ struct Context {
     bool largePoints = false;         // points wider than a pixel
     bool shaderFloat16 = false;       // float16 arithmetic in shaders
     bool pipelineStatistics = false;  // VK_KHR_pipeline_executable_properties enabled and asked for
+    bool deviceClock = false;         // VK_KHR_shader_clock's shaderDeviceClock: clockRealtime*EXT()
 
     uint32_t timestampValidBits = 0; // 0: the queue cannot write timestamps
     double timestampPeriodNs = 0;

@@ -26,6 +26,12 @@ uint64_t scratchBytes(uint32_t capacity, uint32_t tileSize) {
            (statusOffsetWords + uint64_t(SORT_MAX_PASSES) * tileCountFor(capacity, tileSize) * SORT_RADIX);
 }
 
+// One pass's slice of the timing buffer, a multiple of 256 bytes so that every slice may be bound.
+VkDeviceSize timingPassBytes(uint32_t capacity, uint32_t tileSize) {
+    const VkDeviceSize bytes = VkDeviceSize(tileCountFor(capacity, tileSize)) * SORT_TIMING_STAMPS * 8;
+    return (bytes + 255) / 256 * 256;
+}
+
 uint32_t sharedBytes(uint32_t workgroupSize, uint32_t subgroups, uint32_t keysPerThread) {
     // Mirrors the shared declarations of onesweep.comp: per-subgroup counters, the tile, 7 arrays
     // of one word per digit (counted as 8: one array of slack), and a few words.
@@ -50,6 +56,11 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     s.subgroupSize = gpu::preferredSubgroupSize(ctx);
     CHECK(s.subgroupSize > 0); // Vulkan 1.3 guarantees subgroup size control in compute
     s.partitionNV = options.allowPartitionNV && ctx.subgroupPartitioned;
+    if (options.phaseTiming && !ctx.deviceClock)
+        throw gpu::Unsupported(
+            std::string("radix sort phase timing: ") + ctx.properties.deviceName +
+            " cannot read a device clock in shaders (VK_KHR_shader_clock shaderDeviceClock)");
+    s.phaseTiming = options.phaseTiming;
 
     const auto& limits = ctx.properties.limits;
     const std::vector<uint32_t> sizes = options.workgroupSize ? std::vector<uint32_t>{options.workgroupSize}
@@ -82,7 +93,9 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
                                " keys exceeds the device's storage buffer range");
 
     const uint32_t subgroups = s.workgroupSize / s.subgroupSize;
-    s.onesweep = gpu::createComputeProgram(ctx, s.partitionNV ? "sort_onesweep_nv" : "sort_onesweep",
+    const char* onesweep =
+        s.phaseTiming ? "sort_onesweep_timed" : (s.partitionNV ? "sort_onesweep_nv" : "sort_onesweep");
+    s.onesweep = gpu::createComputeProgram(ctx, onesweep,
                                            {{0, s.workgroupSize},
                                             {1, s.keysPerThread},
                                             {2, subgroups},
@@ -96,6 +109,9 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, s.tileSize), usage, gpu::MemoryUse::Device);
+    if (s.phaseTiming)
+        s.timing = gpu::createBuffer(ctx, SORT_MAX_PASSES * timingPassBytes(capacity, s.tileSize), usage,
+                                     gpu::MemoryUse::Device);
     return s;
 }
 
@@ -105,6 +121,7 @@ void destroySorter(const gpu::Context& ctx, Sorter& s) {
     gpu::destroyBuffer(ctx, s.tempKeys);
     gpu::destroyBuffer(ctx, s.tempValues);
     gpu::destroyBuffer(ctx, s.scratch);
+    gpu::destroyBuffer(ctx, s.timing);
     s = Sorter{};
 }
 
@@ -147,16 +164,37 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
         const gpu::Buffer& srcValues = p == 0 ? valuesIn : (toOutput ? s.tempValues : valuesOut);
         const gpu::Buffer& dstKeys = toOutput ? keysOut : s.tempKeys;
         const gpu::Buffer& dstValues = toOutput ? valuesOut : s.tempValues;
-        gpu::bindProgram(
-            cmd, s.onesweep,
-            {srcKeys, srcValues, dstKeys, dstValues, gpu::BufferRange(s.scratch, 0, histogramWords * 4),
-             gpu::BufferRange(s.scratch, histogramWords * 4, SORT_MAX_PASSES * 4),
-             gpu::BufferRange(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes)});
+        const gpu::BufferRange histogram(s.scratch, 0, histogramWords * 4);
+        const gpu::BufferRange counters(s.scratch, histogramWords * 4, SORT_MAX_PASSES * 4);
+        const gpu::BufferRange status(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes);
+        if (s.phaseTiming) {
+            const VkDeviceSize slice = timingPassBytes(s.capacity, s.tileSize);
+            gpu::bindProgram(cmd, s.onesweep,
+                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status,
+                              gpu::BufferRange(s.timing, p * slice, slice)});
+        } else {
+            gpu::bindProgram(cmd, s.onesweep,
+                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
+        }
         SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
         gpu::dispatchGroups(cmd, s.onesweep, tiles, push);
         // This pass's output is the next pass's (or the caller's) input.
         gpu::computeBarrier(cmd);
     }
+}
+
+std::vector<std::vector<uint64_t>> readPhaseStamps(const gpu::Context& ctx, const Sorter& s, uint32_t count,
+                                                   uint32_t keyBits) {
+    CHECK(s.phaseTiming);
+    CHECK(count <= s.capacity);
+    const uint32_t tiles = tileCountFor(count, s.tileSize);
+    std::vector<std::vector<uint64_t>> passes(sortPassCount(keyBits));
+    for (uint32_t p = 0; p < passes.size(); ++p) {
+        passes[p].resize(size_t(tiles) * SORT_TIMING_STAMPS);
+        gpu::downloadBuffer(ctx, s.timing, passes[p].data(), passes[p].size() * 8,
+                            p * timingPassBytes(s.capacity, s.tileSize));
+    }
+    return passes;
 }
 
 } // namespace sort

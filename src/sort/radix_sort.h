@@ -15,6 +15,8 @@
 #include "gpu/commands.h"
 #include "gpu/profiler.h"
 
+#include <vector>
+
 namespace sort {
 
 struct SortOptions {
@@ -25,18 +27,22 @@ struct SortOptions {
     uint32_t lookbackWindow = 4;   // predecessors a look-back step reads at once, 1 to 4
     uint32_t spinLimit = 4096;     // look-back polls before a group counts a stalled tile itself;
                                    // 0 (for tests) always counts predecessors itself
+    bool phaseTiming = false;      // passes stamp each tile's phases with the device clock (slower;
+                                   // needs Context::deviceClock): readPhaseStamps()
 };
 
 struct Sorter {
     gpu::Program histogram, onesweep;
     gpu::Buffer tempKeys, tempValues;
     gpu::Buffer scratch; // global histogram, tile counters, tile status words
+    gpu::Buffer timing;  // phaseTiming only: per pass, a row of SORT_TIMING_STAMPS words per tile
     uint32_t capacity = 0;
     uint32_t workgroupSize = 0;
     uint32_t keysPerThread = 0;
     uint32_t tileSize = 0; // keys per work group in a pass
     uint32_t subgroupSize = 0;
     bool partitionNV = false;
+    bool phaseTiming = false;
 };
 
 constexpr uint32_t radixBits = 8;
@@ -58,5 +64,11 @@ void destroySorter(const gpu::Context& context, Sorter& sorter);
 void recordSort(VkCommandBuffer cmd, const Sorter& sorter, const gpu::Buffer& keysIn,
                 const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut,
                 uint32_t count, uint32_t keyBits, gpu::Profiler* profiler = nullptr, bool detailed = false);
+
+// Once a sort of `count` pairs by a sorter with phaseTiming has completed: per pass, a row of
+// SORT_TIMING_STAMPS words per tile (shaders/shared.h: device clock readings in ticks of no
+// documented length, then the tile's look-back rounds).
+std::vector<std::vector<uint64_t>> readPhaseStamps(const gpu::Context& context, const Sorter& sorter,
+                                                   uint32_t count, uint32_t keyBits);
 
 } // namespace sort
