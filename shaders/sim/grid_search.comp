@@ -108,7 +108,8 @@ float halfGap2(float x, int d, uint h) {
 
 // The 3x3x3 block in sub-cells, for a subgroup whose boids share `cell` (3 or more cells per axis:
 // fixed image shifts). Every condition is the same for all lanes.
-void searchSubCells(vec3 p, uvec3 cell, vec3 inside, inout Neighbours sums) {
+void searchSubCells(vec3 p, uvec3 cell, inout Neighbours sums) {
+    const vec3 inside = p + c.halfDomain - vec3(cell) * c.cellWidth;
     const int dim = int(c.gridDim);
     const float twoL = 2.0 * c.halfDomain;
     const float reach2 = c.reach * c.reach;
@@ -154,7 +155,7 @@ void searchSubCells(vec3 p, uvec3 cell, vec3 inside, inout Neighbours sums) {
 }
 
 // The search block cell by cell, each boid on its own.
-void searchCells(vec3 p, uvec3 cell, vec3 inside, inout Neighbours sums) {
+void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
     const int dim = int(c.gridDim);
     const float twoL = 2.0 * c.halfDomain;
     const bool wrapPairs = dim < 3;
@@ -164,6 +165,9 @@ void searchCells(vec3 p, uvec3 cell, vec3 inside, inout Neighbours sums) {
     axisSpan(p.x, cell.x, first.x, count.x);
     axisSpan(p.y, cell.y, first.y, count.y);
     axisSpan(p.z, cell.z, first.z, count.z);
+
+    // How far the boid is inside its cell along each axis, for skipping cells beyond max(r).
+    const vec3 inside = p + c.halfDomain - vec3(cell) * c.cellWidth;
     const float reach2 = c.reach * c.reach;
 
     for (uint oz = 0; oz < count.z; ++oz) {
@@ -213,14 +217,12 @@ void main() {
     const uint self = SLOT(i);
     const vec3 p = posIn[self].xyz;
     const uvec3 cell = cellOf(p, c);
-    // How far the boid is inside its cell along each axis, for skipping cells beyond max(r).
-    const vec3 inside = p + c.halfDomain - vec3(cell) * c.cellWidth;
 
     Neighbours sums = noNeighbours();
     if (SUB_CELLS && c.subCells != 0 && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))
-        searchSubCells(p, cell, inside, sums);
+        searchSubCells(p, cell, sums);
     else
-        searchCells(p, cell, inside, sums);
+        searchCells(p, cell, sums);
     // The boid met itself at d = 0 (in its own cell, which is never skipped).
     const vec3 v = velIn[self].xyz;
     sums.cohesionCount -= 1.0;
