@@ -219,7 +219,8 @@ void main() {
     const uvec3 cell = cellOf(p, c);
 
     Neighbours sums = noNeighbours();
-    if (SUB_CELLS && c.subCells != 0 && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))
+    // SUB_CELLS pipelines run only for grids with sub-cells (sim::recordGridSearch).
+    if (SUB_CELLS && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))
         searchSubCells(p, cell, sums);
     else
         searchCells(p, cell, sums);

@@ -83,7 +83,7 @@ bool printPhaseTimes(const gpu::Context& ctx, Headless& headless, const sort::So
     gpu::downloadBuffer(ctx, keysOut, outKeys.data(), 4ull * n);
     gpu::downloadBuffer(ctx, valuesOut, outValues.data(), 4ull * n);
     std::string why;
-    const uint32_t mask = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+    const uint32_t mask = sort::sortKeyMask(bits);
     if (!isStableSortOf(keys, outKeys, outValues, mask, why)) {
         std::fprintf(stderr, "vkboids: error: phase-timed sort of %u pairs, %u bits: %s\n", n, bits,
                      why.c_str());
@@ -173,7 +173,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
         gpu::uploadBuffer(ctx, valuesIn, values.data(), bytes);
 
         for (uint32_t bits : o.bits) {
-            const uint32_t mask = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+            const uint32_t mask = sort::sortKeyMask(bits);
             sim::Random rng(o.seed * 1000003ull + n * 31ull + bits);
             std::vector<uint32_t> keys(n);
             for (uint32_t& k : keys) k = rng.next32() & mask;

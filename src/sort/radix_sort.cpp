@@ -136,7 +136,7 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     gpu::Profiler* detail = detailed ? profiler : nullptr;
     const uint32_t passes = sortPassCount(keyBits);
     const uint32_t tiles = tileCountFor(count, s.tileSize);
-    const uint32_t keyMask = keyBits == 32 ? 0xffffffffu : (1u << keyBits) - 1;
+    const uint32_t keyMask = sortKeyMask(keyBits);
     const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
 
     {

@@ -52,6 +52,11 @@ constexpr uint32_t sortPassCount(uint32_t keyBits) {
     return (keyBits + radixBits - 1) / radixBits;
 }
 
+// The low keyBits bits set: what a sort of keyBits-bit keys compares; keyBits in [1, 32].
+constexpr uint32_t sortKeyMask(uint32_t keyBits) {
+    return keyBits == 32 ? 0xffffffffu : (1u << keyBits) - 1;
+}
+
 // The most pairs one sort can take on this device (storage buffer range, 30-bit tile counts).
 uint32_t maxSortPairs(const gpu::Context& context);
 
