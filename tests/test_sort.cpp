@@ -168,6 +168,14 @@ TEST_F(SortTest, LookbackOneTileAtATime) {
     for (uint32_t bits : {8u, 21u}) check(40009, bits, Layout::Uniform, bits, options);
 }
 
+// The widest window, over more tiles than it spans and fewer (the first 15 tiles' steps reach tile 0).
+TEST_F(SortTest, LookbackSixteenTilesAtATime) {
+    const sort::SortOptions options{.keysPerThread = 2, .lookbackWindow = 16};
+    for (uint32_t bits : {8u, 21u}) check(40009, bits, Layout::Uniform, bits, options);
+    check(40009, 21, Layout::FewDistinct, 7, options);
+    check(3001, 13, Layout::Reversed, 8, options);
+}
+
 TEST_F(SortTest, SmallestWorkgroup) {
     const sort::SortOptions options{.workgroupSize = 64, .keysPerThread = 3};
     for (uint32_t bits : {8u, 21u}) check(70001, bits, Layout::Uniform, bits, options);

@@ -4,7 +4,7 @@
 # PLAN: "all" (default) runs the correctness tests on the GPU, then every benchmark of
 # docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part; "check" runs the GPU tests, the naive
 # variants and a short sort and coherent check; "stats" prints the driver's statistics of every
-# compute pipeline; "phases" times each phase of the sort's tiles with the device clock. Where the bundle also holds an
+# compute pipeline; "phases" times each phase of the sort's tiles with the device clock; "lookback" compares look-back windows. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -67,6 +67,17 @@ if [ "$plan" = subcells ]; then  # sub-cells against none, and the previous buil
 fi
 if [ "$plan" = phases ]; then  # where a tile's lifetime goes, per pass (device clock stamps)
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 20 --phase-times
+fi
+if [ "$plan" = lookback ]; then  # look-back windows, against the previous build in the same run
+    step $run gpu_tests --gtest_brief=1 --gtest_filter='SortTest.*'
+    [ -x .gpu/bin/vkboids-base ] && step $run vkboids-base sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30
+    for window in 1 4 8 16; do
+        step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --lookback-window $window \
+            --csv "$out/sort-window$window.csv"
+    done
+    step $run vkboids sort-bench --n 1e6,16e6 --bits 21 --runs 20 --phase-times --lookback-window 4
+    step $run vkboids sort-bench --n 1e6,16e6 --bits 21 --runs 20 --phase-times --lookback-window 16
+    step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20 --lookback-window 16
 fi
 if [ "$plan" = check ]; then
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"

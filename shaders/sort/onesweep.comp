@@ -21,6 +21,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_memory_scope_semantics : require
 #ifdef SORT_PARTITION_NV
 #extension GL_NV_shader_subgroup_partitioned : require
 #endif
@@ -33,7 +34,7 @@ layout(constant_id = 1) const uint KEYS_PER_THREAD = 15;
 layout(constant_id = 2) const uint MAX_SUBGROUPS = 8;  // local size / subgroup size
 layout(constant_id = 3) const uint SPIN_LIMIT = 4096;
 layout(constant_id = 4) const uint SUBGROUP_SIZE = 32;  // the pinned size: ballots fit in .x up to 32
-layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // predecessors read per look-back step (1 to 4)
+layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // predecessors read per look-back step (1 to 16)
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -43,8 +44,10 @@ layout(std430, binding = 2) writeonly buffer KeysOut { uint keysOut[]; };
 layout(std430, binding = 3) writeonly buffer ValuesOut { uint valuesOut[]; };
 layout(std430, binding = 4) readonly buffer Histogram { uint globalHistogram[]; };  // [pass][digit]
 layout(std430, binding = 5) buffer TileCounters { uint tileCounters[]; };        // [pass]
-// [tile][digit] of this pass; volatile: every poll reads what other groups have stored since.
-layout(std430, binding = 6) coherent volatile buffer Status { uint status[]; };
+// [tile][digit] of this pass, read and written only through relaxed atomics (loadStatus and
+// storeStatus): every poll sees what other groups have stored since, and the loads of a look-back
+// step may be in flight together (volatile loads were issued one after another: run 12).
+layout(std430, binding = 6) coherent buffer Status { uint status[]; };
 layout(push_constant) uniform Push { SortPassConstants c; };
 #ifdef SORT_TIMING
 layout(std430, binding = 7) writeonly buffer Timing { uvec2 timing[]; };  // [tile][SORT_TIMING_STAMPS]
@@ -73,6 +76,14 @@ shared uint sLoadedWords;
 #else
 #define STAMP(slot)
 #endif
+
+uint loadStatus(uint i) {
+    return atomicLoad(status[i], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
+
+void storeStatus(uint i, uint word) {
+    atomicStore(status[i], word, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
 
 uint digitOf(uint key) { return ((key & c.keyMask) >> c.shift) & (SORT_RADIX - 1); }
 
@@ -132,15 +143,15 @@ void exclusiveScanDigits() {
 void lookback(uint d) {
     uint t = sNext[d], sum = 0;
     while (t > 0) {
-        uint words[4];
+        uint words[16];
         [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w)
-            words[w] = t > w ? status[(t - 1 - w) * SORT_RADIX + d] : 0u;
+            words[w] = t > w ? loadStatus((t - 1 - w) * SORT_RADIX + d) : 0u;
         bool stop = false;
         [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w) {
             if (stop || t == 0) continue;
             uint word = words[w];
             for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin)
-                word = status[(t - 1) * SORT_RADIX + d];
+                word = loadStatus((t - 1) * SORT_RADIX + d);
             const uint flag = word >> SORT_FLAG_SHIFT;
             if (flag == SORT_FLAG_NONE) {
                 atomicMax(sStallTile, t);
@@ -229,12 +240,12 @@ void main() {
         sScan[d] = tile == 0 ? globalHistogram[c.pass * SORT_RADIX + d] : total;
         sLookback[d] = 0;
         sNext[d] = tile;
-        if (tile > 0) status[tile * SORT_RADIX + d] = (SORT_FLAG_AGGREGATE << SORT_FLAG_SHIFT) | total;
+        if (tile > 0) storeStatus(tile * SORT_RADIX + d, (SORT_FLAG_AGGREGATE << SORT_FLAG_SHIFT) | total);
     }
     if (tile == 0) {
         exclusiveScanDigits();  // the global start of every digit
         for (uint d = tid; d < SORT_RADIX; d += groupSize) {
-            status[d] = (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sScan[d] + sTotal[d]);
+            storeStatus(d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sScan[d] + sTotal[d]));
             sLookback[d] = sScan[d];  // tile 0's exclusive prefix
             sScan[d] = sTotal[d];
         }
@@ -283,7 +294,7 @@ void main() {
     }
     STAMP(SORT_STAMP_LOOKBACK);
     for (uint d = tid; d < SORT_RADIX; d += groupSize) {
-        if (tile > 0) status[tile * SORT_RADIX + d] = (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + sTotal[d]);
+        if (tile > 0) storeStatus(tile * SORT_RADIX + d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + sTotal[d]));
         // Slot s of the tile-sorted keys, holding digit d, goes to sBase[d] + s (mod 2^32).
         sBase[d] = sLookback[d] - sStart[d];
     }

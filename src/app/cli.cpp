@@ -159,7 +159,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                         "rank with subgroupPartitionNV where the device has it (default: ballots)");
     std::string sbWorkgroup = "0", sbKeys = "0", sbWindow = "4";
     sortBench
-        ->add_option("--lookback-window", sbWindow, "predecessors a look-back step reads at once, 1 to 4")
+        ->add_option("--lookback-window", sbWindow, "predecessors a look-back step reads at once, 1 to 16")
         ->capture_default_str();
     sortBench->add_option("--workgroup", sbWorkgroup,
                           "work-group size of a pass: 64, 128, 256 or 512 (default: chosen)");
@@ -231,7 +231,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                 throw InputError("--workgroup must be 64, 128, 256 or 512");
         }
         if (sbKeys != "0") cl.sortBench.keysPerThread = uint32_t(parseCount(sbKeys, "--keys-per-thread", 15));
-        cl.sortBench.lookbackWindow = uint32_t(parseCount(sbWindow, "--lookback-window", 4));
+        cl.sortBench.lookbackWindow = uint32_t(parseCount(sbWindow, "--lookback-window", 16));
     } else if (bench->parsed()) {
         cl.command = Command::Bench;
         bo.modes.clear();

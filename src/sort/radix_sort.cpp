@@ -101,7 +101,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
                                             {2, subgroups},
                                             {3, options.spinLimit},
                                             {4, s.subgroupSize},
-                                            {5, std::clamp(options.lookbackWindow, 1u, 4u)}},
+                                            {5, std::clamp(options.lookbackWindow, 1u, 16u)}},
                                            s.subgroupSize);
     s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{0, s.workgroupSize}});
 
