@@ -90,7 +90,8 @@ struct SortPassConstants {
 #define SORT_STAMP_LOOKBACK 4u // keys placed in shared memory, its exclusive prefix known (tile 0: at once)
 #define SORT_STAMP_KEYS_OUT 5u // keys written out
 #define SORT_STAMP_END 6u      // values written out
-#define SORT_STAMP_ROUNDS 7u   // not a clock: look-back rounds (1 + stalls; tile 0: 0)
+#define SORT_STAMP_ROUNDS 7u   // not a clock: .x look-back rounds (1 + stalls; tile 0: 0); .y digit 0's
+                               // look-back steps (low 16 bits) and predecessors it added (high 16)
 #define SORT_TIMING_STAMPS 8u
 
 // Rendering: one push-constant block for the boid points and the domain box.

@@ -40,12 +40,15 @@ TEST(Stats, FpsAverageAndOnePercentLow) {
 
 TEST(Stats, PhaseSummaryOfStampedTiles) {
     // Three tiles, each phase 10 ticks longer than the last; tile 1 starts while tile 0 runs, tile 2
-    // as tile 0 ends (not overlapping it), with 1, 2 and 3 look-back rounds.
+    // as tile 0 ends (not overlapping it), with 1, 2 and 3 look-back rounds; tiles 1 and 2 walk
+    // 2 and 4 steps over 5 and 9 tiles (tile 0's walk, which never happens, is left out).
     std::vector<uint64_t> rows;
+    const uint64_t walks[] = {(99ull << 16) | 99, (5ull << 16) | 2, (9ull << 16) | 4};
     for (uint64_t start : {100, 150, 310}) {
         uint64_t t = start;
         for (uint32_t i = 0; i <= SORT_STAMP_END; ++i) rows.push_back(t += 10 * i);
-        rows.push_back(rows.size() / SORT_TIMING_STAMPS + 1);
+        const uint64_t tile = rows.size() / SORT_TIMING_STAMPS;
+        rows.push_back((walks[tile] << 32) | (tile + 1));
     }
     const app::PhaseSummary s = app::summarizePhases(rows);
     EXPECT_EQ(s.tiles, 3u);
@@ -58,6 +61,8 @@ TEST(Stats, PhaseSummaryOfStampedTiles) {
     EXPECT_DOUBLE_EQ(s.startToPredecessor, -5);
     EXPECT_DOUBLE_EQ(s.rounds, 2);
     EXPECT_EQ(s.mostRounds, 3u);
+    EXPECT_DOUBLE_EQ(s.walkSteps, 3);
+    EXPECT_DOUBLE_EQ(s.walkTiles, 7);
 }
 
 TEST(Capture, CsvHasTheDocumentedColumns) {

@@ -4,7 +4,8 @@
 # PLAN: "all" (default) runs the correctness tests on the GPU, then every benchmark of
 # docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part; "check" runs the GPU tests, the naive
 # variants and a short sort and coherent check; "stats" prints the driver's statistics of every
-# compute pipeline; "phases" times each phase of the sort's tiles with the device clock; "lookback" compares look-back windows. Where the bundle also holds an
+# compute pipeline; "phases" times each phase of the sort's tiles with the device clock; "lookback" compares look-back windows;
+# "walk" measures look-back walks and tile shapes' residency. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -78,6 +79,15 @@ if [ "$plan" = lookback ]; then  # look-back windows, against the previous build
     step $run vkboids sort-bench --n 1e6,16e6 --bits 21 --runs 20 --phase-times --lookback-window 4
     step $run vkboids sort-bench --n 1e6,16e6 --bits 21 --runs 20 --phase-times --lookback-window 16
     step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20 --lookback-window 16
+fi
+if [ "$plan" = walk ]; then  # how far look-backs walk, and how many groups of each tile shape fit an SM
+    for window in 1 4 16; do
+        step $run vkboids sort-bench --n 1e6,16e6 --bits 21 --runs 20 --phase-times --lookback-window $window
+    done
+    for shape in 512x8 512x5 512x3 256x11 256x8 256x5 128x15 128x8; do
+        step $run vkboids sort-bench --pipeline-stats --n 16e6 --bits 21 --runs 20 --phase-times \
+            --workgroup ${shape%x*} --keys-per-thread ${shape#*x}
+    done
 fi
 if [ "$plan" = check ]; then
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"

@@ -139,10 +139,13 @@ void exclusiveScanDigits() {
 // Walks digit d back from tile sNext[d] - 1, adding aggregates until an inclusive prefix (done:
 // sNext[d] = 0) or a tile that has published nothing after SPIN_LIMIT polls (stalled there:
 // sNext[d] = that tile + 1, and the group may count it). Each step reads LOOKBACK_WINDOW
-// predecessors at once (one latency instead of several), each read coalesced across the digits.
-void lookback(uint d) {
+// predecessors at once, each read coalesced across the digits. Returns its steps and the
+// predecessors whose words it added, for the phase stamps.
+uvec2 lookback(uint d) {
     uint t = sNext[d], sum = 0;
+    uvec2 walk = uvec2(0);
     while (t > 0) {
+        ++walk.x;
         uint words[16];
         [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w)
             words[w] = t > w ? loadStatus((t - 1 - w) * SORT_RADIX + d) : 0u;
@@ -157,6 +160,7 @@ void lookback(uint d) {
                 atomicMax(sStallTile, t);
                 stop = true;
             } else {
+                ++walk.y;
                 sum += word & SORT_VALUE_MASK;
                 t = flag == SORT_FLAG_PREFIX ? 0 : t - 1;
                 stop = flag == SORT_FLAG_PREFIX;
@@ -166,6 +170,7 @@ void lookback(uint d) {
     }
     sLookback[d] += sum;
     sNext[d] = t;
+    return walk;
 }
 
 void main() {
@@ -264,12 +269,16 @@ void main() {
 
     // Look-back: one walk per digit, and another round only after a stall.
     uint rounds = 0;
+    uvec2 walk = uvec2(0);  // digit 0's look-back steps and predecessors added (invocation 0 only)
     while (tile > 0) {
         ++rounds;
         if (tid == 0) sStallTile = 0;
         barrier();
         for (uint d = tid; d < SORT_RADIX; d += groupSize)
-            if (sNext[d] != 0) lookback(d);
+            if (sNext[d] != 0) {
+                const uvec2 w = lookback(d);
+                if (d == 0) walk += w;
+            }
         barrier();
         const uint stalled = sStallTile;
         if (stalled == 0) break;
@@ -323,6 +332,8 @@ void main() {
 #ifdef SORT_TIMING
     barrier();
     STAMP(SORT_STAMP_END);
-    if (tid == 0) timing[tile * SORT_TIMING_STAMPS + SORT_STAMP_ROUNDS] = uvec2(rounds, 0);
+    if (tid == 0)
+        timing[tile * SORT_TIMING_STAMPS + SORT_STAMP_ROUNDS] =
+            uvec2(rounds, min(walk.x, 0xffffu) | (min(walk.y, 0xffffu) << 16));
 #endif
 }

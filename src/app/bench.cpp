@@ -100,9 +100,10 @@ bool printPhaseTimes(const gpu::Context& ctx, Headless& headless, const sort::So
                     bits, p, s.tiles, s.phases[0], s.phases[1], s.phases[2], s.phases[3], s.phases[4],
                     s.phases[5], s.lifetime);
         std::printf("    span %.0f ticks in a %.1f us dispatch (%.1f ticks/us), at most %u tiles in flight, "
-                    "predecessor's prefix %.0f ticks after a start, look-back rounds median %.0f max %u\n",
+                    "predecessor's prefix %.0f ticks after a start, look-back rounds median %.0f max %u, "
+                    "digit 0's walk median %.0f steps over %.0f tiles\n",
                     s.span, passUs, passUs > 0 ? s.span / passUs : 0, s.mostInFlight, s.startToPredecessor,
-                    s.rounds, s.mostRounds);
+                    s.rounds, s.mostRounds, s.walkSteps, s.walkTiles);
     }
     std::fflush(stdout);
     return true;

@@ -55,13 +55,18 @@ PhaseSummary summarizePhases(const std::vector<uint64_t>& rows) {
     const auto at = [&](size_t tile, uint32_t slot) { return rows[tile * SORT_TIMING_STAMPS + slot]; };
     const auto ticks = [](uint64_t from, uint64_t to) { return double(int64_t(to - from)); };
     std::vector<std::vector<double>> phases(SORT_STAMP_END);
-    std::vector<double> lifetimes, toPredecessor, rounds;
+    std::vector<double> lifetimes, toPredecessor, rounds, walkSteps, walkTiles;
     std::vector<std::pair<uint64_t, int>> events; // (time, +1 start or -1 end)
     uint64_t first = UINT64_MAX, last = 0;
     for (size_t t = 0; t < s.tiles; ++t) {
         for (uint32_t i = 0; i < SORT_STAMP_END; ++i) phases[i].push_back(ticks(at(t, i), at(t, i + 1)));
         lifetimes.push_back(ticks(at(t, SORT_STAMP_START), at(t, SORT_STAMP_END)));
-        if (t > 0) toPredecessor.push_back(ticks(at(t, SORT_STAMP_START), at(t - 1, SORT_STAMP_LOOKBACK)));
+        const uint64_t walk = at(t, SORT_STAMP_ROUNDS) >> 32;
+        if (t > 0) {
+            toPredecessor.push_back(ticks(at(t, SORT_STAMP_START), at(t - 1, SORT_STAMP_LOOKBACK)));
+            walkSteps.push_back(double(walk & 0xffff));
+            walkTiles.push_back(double(walk >> 16));
+        }
         rounds.push_back(double(at(t, SORT_STAMP_ROUNDS) & 0xffffffffu));
         s.mostRounds = std::max(s.mostRounds, uint32_t(at(t, SORT_STAMP_ROUNDS)));
         events.push_back({at(t, SORT_STAMP_START), 1});
@@ -74,6 +79,8 @@ PhaseSummary summarizePhases(const std::vector<uint64_t>& rows) {
     s.span = ticks(first, last);
     s.startToPredecessor = percentile(toPredecessor, 50);
     s.rounds = percentile(rounds, 50);
+    s.walkSteps = walkSteps.empty() ? 0 : percentile(walkSteps, 50);
+    s.walkTiles = walkTiles.empty() ? 0 : percentile(walkTiles, 50);
     // Ends sort before starts at the same time: a tile that starts as another ends does not overlap it.
     std::sort(events.begin(), events.end());
     int inFlight = 0;
