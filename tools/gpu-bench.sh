@@ -5,7 +5,7 @@
 # docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part; "check" runs the GPU tests, the naive
 # variants and a short sort and coherent check; "stats" prints the driver's statistics of every
 # compute pipeline; "phases" times each phase of the sort's tiles with the device clock; "lookback" compares look-back windows;
-# "walk" measures look-back walks and tile shapes' residency. Where the bundle also holds an
+# "walk" measures look-back walks and tile shapes' residency; "shapes" compares tile shapes. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -86,6 +86,19 @@ if [ "$plan" = walk ]; then  # how far look-backs walk, and how many groups of e
     done
     for shape in 512x8 512x5 512x3 256x11 256x8 256x5 128x15 128x8; do
         step $run vkboids sort-bench --pipeline-stats --n 16e6 --bits 21 --runs 20 --phase-times \
+            --workgroup ${shape%x*} --keys-per-thread ${shape#*x}
+    done
+fi
+if [ "$plan" = shapes ]; then  # tile shapes once counters and tile share shared memory, against the previous build
+    step $run gpu_tests --gtest_brief=1 --gtest_filter='SortTest.*'
+    [ -x .gpu/bin/vkboids-base ] && step $run vkboids-base sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30
+    step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort-default.csv"
+    for shape in 512x11 512x13 256x11 256x15; do
+        step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --workgroup ${shape%x*} \
+            --keys-per-thread ${shape#*x} --csv "$out/sort-$shape.csv"
+    done
+    for shape in 512x15 256x15; do
+        step $run vkboids sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times \
             --workgroup ${shape%x*} --keys-per-thread ${shape#*x}
     done
 fi

@@ -55,8 +55,13 @@ layout(std430, binding = 7) writeonly buffer Timing { uvec2 timing[]; };  // [ti
 
 const uint TILE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 
-shared uint sSubgroupCounts[MAX_SUBGROUPS * SORT_RADIX];  // per subgroup, then its offset within the tile
-shared uint sTile[TILE];                                  // keys, then values, in tile-sorted order
+// One array, two uses: while ranking, per subgroup and digit a count, then the subgroup's offset
+// within the tile (sSubgroupCounts); once every rank is known, keys and then values in tile-sorted
+// order (sTile). Sharing it lets a group fit in half of the 48 KB an NVIDIA SM gives compute.
+const uint SHARED_WORDS = MAX_SUBGROUPS * SORT_RADIX > TILE ? MAX_SUBGROUPS * SORT_RADIX : TILE;
+shared uint sWork[SHARED_WORDS];
+#define sSubgroupCounts sWork
+#define sTile sWork
 shared uint sScan[SORT_RADIX];                            // what exclusiveScanDigits() scans
 shared uint sTotal[SORT_RADIX];                           // the tile's count of each digit
 shared uint sStart[SORT_RADIX];                           // where each digit's run starts in the tile
@@ -148,7 +153,7 @@ uvec2 lookback(uint d) {
         ++walk.x;
         uint words[16];
         [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w)
-            words[w] = t > w ? loadStatus((t - 1 - w) * SORT_RADIX + d) : 0u;
+            words[w] = status[(t > w ? t - 1 - w : 0u) * SORT_RADIX + d];  // past tile 0: unused
         bool stop = false;
         [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w) {
             if (stop || t == 0) continue;
@@ -259,13 +264,14 @@ void main() {
     STAMP(SORT_STAMP_SCANNED);
     for (uint d = tid; d < SORT_RADIX; d += groupSize) sStart[d] = sScan[d];
 
-    // Keys to their tile-sorted slots.
+    // Keys to their tile-sorted slots, once no invocation reads the subgroup offsets any more.
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
-        if (chunk + k * S + lane >= c.count) continue;
         const uint digit = digitOf(keys[k]);
         ranks[k] += sScan[digit] + sSubgroupCounts[counters + digit];
-        sTile[ranks[k]] = keys[k];
     }
+    barrier();
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
+        if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
 
     // Look-back: one walk per digit, and another round only after a stall.
     uint rounds = 0;

@@ -33,9 +33,9 @@ VkDeviceSize timingPassBytes(uint32_t capacity, uint32_t tileSize) {
 }
 
 uint32_t sharedBytes(uint32_t workgroupSize, uint32_t subgroups, uint32_t keysPerThread) {
-    // Mirrors the shared declarations of onesweep.comp: per-subgroup counters, the tile, 7 arrays
-    // of one word per digit (counted as 8: one array of slack), and a few words.
-    return subgroups * SORT_RADIX * 4 + workgroupSize * keysPerThread * 4 + 8 * SORT_RADIX * 4 +
+    // Mirrors the shared declarations of onesweep.comp: per-subgroup counters sharing an array with
+    // the tile, 7 arrays of one word per digit (counted as 8: one array of slack), and a few words.
+    return std::max(subgroups * SORT_RADIX, workgroupSize * keysPerThread) * 4 + 8 * SORT_RADIX * 4 +
            subgroups * 4 + 32;
 }
 
