@@ -154,6 +154,7 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("step --boids 4e9", "boids");
     expectBadInput("sort-bench --n 2e9 --bits 21", "--n");
     expectBadInput("sort-bench --runs 3", "--runs");
+    expectBadInput("sort-bench --lookback-window 17", "--lookback-window");
     // Requests the device cannot meet as asked.
     expectBadInput("step --device 7 --boids 10", "--device 7");
     expectBadInput("sort-bench --n 1e4 --workgroup 512 --keys-per-thread 15", "work-group size");

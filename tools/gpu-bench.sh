@@ -102,6 +102,14 @@ if [ "$plan" = shapes ]; then  # tile shapes once counters and tile share shared
             --workgroup ${shape%x*} --keys-per-thread ${shape#*x}
     done
 fi
+if [ "$plan" = publish ]; then  # each digit's prefix published as its walk ends, against the previous build
+    step $run gpu_tests --gtest_brief=1 --gtest_filter='SortTest.*'
+    for i in 1 2; do
+        [ -x .gpu/bin/vkboids-base ] && step $run vkboids-base sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30
+        step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort-$i.csv"
+    done
+    step $run vkboids sort-bench --n 1e6,16e6 --bits 21 --runs 20 --phase-times
+fi
 if [ "$plan" = check ]; then
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"
     step $run vkboids bench --modes coherent,scattered --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10 \

@@ -175,6 +175,9 @@ uvec2 lookback(uint d) {
     }
     sLookback[d] += sum;
     sNext[d] = t;
+    // Done: publish this digit's inclusive prefix now, not after the group's barrier, so that the
+    // tiles after this one can stop here sooner (the group stores the same word again later).
+    if (t == 0) storeStatus(sTileIndex * SORT_RADIX + d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + sTotal[d]));
     return walk;
 }
 
