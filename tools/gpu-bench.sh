@@ -5,7 +5,8 @@
 # docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part; "check" runs the GPU tests, the naive
 # variants and a short sort and coherent check; "stats" prints the driver's statistics of every
 # compute pipeline; "phases" times each phase of the sort's tiles with the device clock; "lookback" compares look-back windows;
-# "walk" measures look-back walks and tile shapes' residency; "shapes" compares tile shapes. Where the bundle also holds an
+# "walk" measures look-back walks and tile shapes' residency; "shapes" compares tile shapes;
+# "flock" times the grid steps against vkboids-base. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -109,6 +110,16 @@ if [ "$plan" = publish ]; then  # each digit's prefix published as its walk ends
         step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort-$i.csv"
     done
     step $run vkboids sort-bench --n 1e6,16e6 --bits 21 --runs 20 --phase-times
+fi
+if [ "$plan" = flock ]; then  # grid steps against the previous build, twice, interleaved
+    step $run gpu_tests --gtest_brief=1 --gtest_filter='Sim*:Grid*'
+    for i in 1 2; do
+        [ -x .gpu/bin/vkboids-base ] && step $run vkboids-base bench --modes coherent,scattered \
+            --boids 1e6,10.24e6 --cells 8,27 --frames 50 --warmup 10
+        step $run vkboids bench --modes coherent,scattered --boids 1e6,10.24e6 --cells 8,27 --frames 50 \
+            --warmup 10 --csv "$out/bench-$i.csv"
+    done
+    step $run vkboids bench --pipeline-stats --modes coherent,scattered --boids 1e5 --cells 8,27 --frames 20 --warmup 5
 fi
 if [ "$plan" = check ]; then
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"

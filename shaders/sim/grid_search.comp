@@ -43,6 +43,9 @@ layout(std430, binding = 3) writeonly buffer PosOut { vec4 posOut[]; };
 layout(std430, binding = 4) writeonly buffer VelOut { vec4 velOut[]; };
 layout(std430, binding = 5) readonly buffer SubRanges { uvec2 subRanges[]; };
 #define SLOT(k) (k)
+// Contiguous ranges go four a step only where cells are dense (the grids with sub-cells): at 16
+// boids a cell, two a step is faster.
+#define BY_FOUR SUB_CELLS
 #else
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
 layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };
@@ -52,35 +55,60 @@ layout(std430, binding = 4) writeonly buffer PosOut { vec4 posOut[]; };
 layout(std430, binding = 5) writeonly buffer VelOut { vec4 velOut[]; };
 layout(std430, binding = 6) readonly buffer SubRanges { uvec2 subRanges[]; };
 #define SLOT(k) sortedSlots[k]
+#define BY_FOUR true  // gathered through an index: the more loads in flight the better
 #endif
 layout(push_constant) uniform Push { StepConstants c; };
 
-// Neighbours j in sorted positions [start, end): displacement p_j - origin, minimum-imaged per
-// pair when the grid is too small for fixed image shifts.
-void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbours sums) {
-    for (uint k = start; k < end; ++k) {
-        const uint j = SLOT(k);
-        vec3 d = posIn[j].xyz - origin;
-        if (wrapPairs) d = minImage(d, c.halfDomain);
-        const float dist2 = d.x * d.x + d.y * d.y + d.z * d.z;
-        if (COHESION_IS_ALIGNMENT) {
-            if (dist2 < c.cohesionRadiusSq) {
-                sums.cohesion += d;
-                sums.cohesionCount += 1.0;
-                sums.alignment += velIn[j].xyz;
-            }
-            if (dist2 < c.separationRadiusSq) sums.separation += d;
-        } else {
-            if (dist2 < c.cohesionRadiusSq) {
-                sums.cohesion += d;
-                sums.cohesionCount += 1.0;
-            }
-            if (dist2 < c.separationRadiusSq) sums.separation += d;
-            if (dist2 < c.alignmentRadiusSq) {
-                sums.alignment += velIn[j].xyz;
-                sums.alignmentCount += 1.0;
-            }
+// Neighbour j at displacement d (minimum-imaged per pair when the grid is too small for fixed
+// image shifts).
+void visitOne(uint j, vec3 d, bool wrapPairs, inout Neighbours sums) {
+    if (wrapPairs) d = minImage(d, c.halfDomain);
+    const float dist2 = d.x * d.x + d.y * d.y + d.z * d.z;
+    if (COHESION_IS_ALIGNMENT) {
+        if (dist2 < c.cohesionRadiusSq) {
+            sums.cohesion += d;
+            sums.cohesionCount += 1.0;
+            sums.alignment += velIn[j].xyz;
         }
+        if (dist2 < c.separationRadiusSq) sums.separation += d;
+    } else {
+        if (dist2 < c.cohesionRadiusSq) {
+            sums.cohesion += d;
+            sums.cohesionCount += 1.0;
+        }
+        if (dist2 < c.separationRadiusSq) sums.separation += d;
+        if (dist2 < c.alignmentRadiusSq) {
+            sums.alignment += velIn[j].xyz;
+            sums.alignmentCount += 1.0;
+        }
+    }
+}
+
+// Neighbours j in sorted positions [start, end), displacements p_j - origin. Several a step, so
+// that an invocation has several candidate loads in flight (the sums still add in order): four,
+// or two where ranges are short and a four-step would mostly be left over (BENCHMARKS runs 19-22).
+void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, bool byFour, inout Neighbours sums) {
+    uint k = start;
+    if (byFour) {
+        for (; k + 3 < end; k += 4) {
+            const uint j0 = SLOT(k), j1 = SLOT(k + 1), j2 = SLOT(k + 2), j3 = SLOT(k + 3);
+            const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz, p2 = posIn[j2].xyz, p3 = posIn[j3].xyz;
+            visitOne(j0, p0 - origin, wrapPairs, sums);
+            visitOne(j1, p1 - origin, wrapPairs, sums);
+            visitOne(j2, p2 - origin, wrapPairs, sums);
+            visitOne(j3, p3 - origin, wrapPairs, sums);
+        }
+    } else {
+        for (; k + 1 < end; k += 2) {
+            const uint j0 = SLOT(k), j1 = SLOT(k + 1);
+            const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz;
+            visitOne(j0, p0 - origin, wrapPairs, sums);
+            visitOne(j1, p1 - origin, wrapPairs, sums);
+        }
+    }
+    for (; k < end; ++k) {
+        const uint j = SLOT(k);
+        visitOne(j, posIn[j].xyz - origin, wrapPairs, sums);
     }
 }
 
@@ -143,13 +171,13 @@ void searchSubCells(vec3 p, uvec3 cell, inout Neighbours sums) {
                         runEnd = range.y;
                         continue;
                     }
-                    visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, sums);
+                    visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, true, sums);
                     runStart = range.x;
                     runEnd = range.y;
                     runShift = shiftX;
                 }
             }
-            visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, sums);
+            visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, true, sums);
         }
     }
 }
@@ -201,12 +229,12 @@ void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
                     runEnd = range.y;
                     continue;
                 }
-                visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, sums);
+                visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, BY_FOUR, sums);
                 runStart = range.x;
                 runEnd = range.y;
                 runShift = shiftX;
             }
-            visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, sums);
+            visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, wrapPairs, BY_FOUR, sums);
         }
     }
 }
