@@ -116,7 +116,9 @@ class SimTest : public GpuTest {
         // Boids skipped for sitting on a rounding boundary must stay rare, or the test proves little.
         EXPECT_LE(c.ambiguous, std::max(2u, in.count() / 50)) << "too many ambiguous boids";
         uint64_t neighbours = std::accumulate(ref.neighbours.begin(), ref.neighbours.end(), uint64_t(0));
-        if (in.count() > 50) EXPECT_GT(neighbours, 0u) << "a layout without neighbours tests nothing";
+        if (in.count() > 50) {
+            EXPECT_GT(neighbours, 0u) << "a layout without neighbours tests nothing";
+        }
     }
 };
 

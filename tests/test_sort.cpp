@@ -207,8 +207,9 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
                     const uint64_t* row = &stamps[p][t * SORT_TIMING_STAMPS];
                     for (uint32_t i = 0; i <= SORT_STAMP_END; ++i) {
                         EXPECT_NE(row[i], UINT64_MAX) << "pass " << p << " tile " << t << " stamp " << i;
-                        if (i > 0)
+                        if (i > 0) {
                             EXPECT_LE(row[i - 1], row[i]) << "pass " << p << " tile " << t << " stamp " << i;
+                        }
                     }
                     const uint64_t rounds = row[SORT_STAMP_ROUNDS] & 0xffffffffu;
                     const uint64_t steps = (row[SORT_STAMP_ROUNDS] >> 32) & 0xffff;

@@ -532,7 +532,8 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
                 ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
             }
             vkCmdEndRenderPass(cmd);
-            if (lastFrame && !o.screenshot.empty() && swapchain.canCopy)
+            if (lastFrame && !o.screenshot.empty() && swapchain.canCopy &&
+                fourBytesPerPixel(swapchain.format.format))
                 recordScreenshot(cmd, ctx, swapchain, image, shot);
         }
         VK_CHECK(vkEndCommandBuffer(cmd));
