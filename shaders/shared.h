@@ -79,6 +79,7 @@ struct SortPassConstants {
 #define SORT_FLAG_PREFIX 2u
 #define SORT_FLAG_SHIFT 30u
 #define SORT_VALUE_MASK 0x3fffffffu
+#define SORT_MAX_LOOKBACK_WINDOW 16u  // predecessors one look-back step may read
 
 // The instrumented pass (sort_onesweep_timed) writes one row of SORT_TIMING_STAMPS uvec2 words per
 // tile: device clock readings (clockRealtime2x32EXT, low word first) at the end of each phase, taken

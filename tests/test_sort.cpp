@@ -168,7 +168,7 @@ TEST_F(SortTest, LookbackOneTileAtATime) {
     for (uint32_t bits : {8u, 21u}) check(40009, bits, Layout::Uniform, bits, options);
 }
 
-// The widest window, over more tiles than it spans and fewer (the first 15 tiles' steps reach tile 0).
+// The widest window, over more tiles than it spans and fewer (tiles 1 to 15 read past tile 0).
 TEST_F(SortTest, LookbackSixteenTilesAtATime) {
     const sort::SortOptions options{.keysPerThread = 2, .lookbackWindow = 16};
     for (uint32_t bits : {8u, 21u}) check(40009, bits, Layout::Uniform, bits, options);
@@ -196,10 +196,12 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
     sort::Sorter probe = sort::createSorter(ctx(), 1);
     const uint32_t tiles = 4, n = 3 * probe.tileSize + 17;
     sort::destroySorter(ctx(), probe);
+    const std::pair<uint32_t, uint32_t> windowAndBits[] = {{1, 4}, {3, 13}, {1, 21}, {3, 32}};
     for (uint32_t spinLimit : {4096u, 0u})
-        for (uint32_t bits : {4u, 13u, 21u, 32u}) {
-            SCOPED_TRACE(testing::Message() << "spin limit " << spinLimit);
-            check(n, bits, Layout::Uniform, bits, {.spinLimit = spinLimit, .phaseTiming = true});
+        for (const auto& [window, bits] : windowAndBits) {
+            SCOPED_TRACE(testing::Message() << "spin limit " << spinLimit << ", window " << window);
+            check(n, bits, Layout::Uniform, bits,
+                  {.lookbackWindow = window, .spinLimit = spinLimit, .phaseTiming = true});
             ASSERT_EQ(stamps.size(), sort::sortPassCount(bits));
             for (uint32_t p = 0; p < stamps.size(); ++p) {
                 ASSERT_EQ(stamps[p].size(), tiles * SORT_TIMING_STAMPS);
@@ -219,9 +221,13 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
                     } else {
                         EXPECT_TRUE(rounds >= 1 && rounds < 100)
                             << "pass " << p << " tile " << t << ": " << rounds;
-                        // Digit 0 adds each predecessor's word at most once, at most 4 a step.
+                        // Digit 0 always walks in the first round; it adds each predecessor's
+                        // word at most once, at most a window's worth a step, and each step adds
+                        // at least one word or ends its round.
+                        EXPECT_GE(steps, 1u) << "pass " << p << " tile " << t;
                         EXPECT_LE(walked, t) << "pass " << p << " tile " << t;
-                        EXPECT_LE(walked, 4 * steps) << "pass " << p << " tile " << t;
+                        EXPECT_LE(walked, window * steps) << "pass " << p << " tile " << t;
+                        EXPECT_LE(steps, walked + rounds) << "pass " << p << " tile " << t;
                     }
                 }
             }
@@ -230,6 +236,12 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
 
 TEST_F(SortTest, TooManyPairsIsAClearError) {
     EXPECT_THROW(sort::createSorter(ctx(), sort::maxSortPairs(ctx()) + 1), gpu::Error);
+}
+
+TEST_F(SortTest, LookbackWindowOutOfRangeIsRefused) {
+    EXPECT_THROW(sort::createSorter(ctx(), 1000, {.lookbackWindow = 0}), gpu::Unsupported);
+    EXPECT_THROW(sort::createSorter(ctx(), 1000, {.lookbackWindow = SORT_MAX_LOOKBACK_WINDOW + 1}),
+                 gpu::Unsupported);
 }
 
 } // namespace

@@ -8,9 +8,10 @@
 // counts the stalled tile's digits itself from the input keys and carries on.
 //
 // Tile 0 publishes, as its inclusive prefix, the global start of each digit plus its own count, so
-// a look-back ends with each digit's output position. Status words are [tile][digit]: a look-back
-// step of the 256 digit invocations is one coalesced 1 KB load. It runs after the keys are placed in
-// shared memory, so waiting overlaps nothing but the wait itself.
+// a look-back ends with each digit's output position. Status words are [tile][digit]: each tile a
+// look-back step reads is one coalesced 1 KB load across the 256 digit invocations. The look-back
+// runs after the keys are placed in shared memory. Each digit publishes its inclusive prefix as soon
+// as it is known.
 //
 // Ranking is stable: subgroup g owns keys [g*S*K, (g+1)*S*K) of the tile, row k of lane l is key
 // k*S + l, rows are ranked in order, and lanes with equal digits are ranked by lane index. Every
@@ -34,7 +35,7 @@ layout(constant_id = 1) const uint KEYS_PER_THREAD = 15;
 layout(constant_id = 2) const uint MAX_SUBGROUPS = 8;  // local size / subgroup size
 layout(constant_id = 3) const uint SPIN_LIMIT = 4096;
 layout(constant_id = 4) const uint SUBGROUP_SIZE = 32;  // the pinned size: ballots fit in .x up to 32
-layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // predecessors read per look-back step (1 to 16)
+layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // predecessors read per look-back step (1 to SORT_MAX_LOOKBACK_WINDOW)
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -44,9 +45,12 @@ layout(std430, binding = 2) writeonly buffer KeysOut { uint keysOut[]; };
 layout(std430, binding = 3) writeonly buffer ValuesOut { uint valuesOut[]; };
 layout(std430, binding = 4) readonly buffer Histogram { uint globalHistogram[]; };  // [pass][digit]
 layout(std430, binding = 5) buffer TileCounters { uint tileCounters[]; };        // [pass]
-// [tile][digit] of this pass, read and written only through relaxed atomics (loadStatus and
-// storeStatus): every poll sees what other groups have stored since, and the loads of a look-back
-// step may be in flight together (volatile loads were issued one after another: run 12).
+// [tile][digit] of this pass. Stores and polls are relaxed atomics (storeStatus, loadStatus), so a
+// poll sees what other groups have stored since. The first read of a step's window is a plain
+// coherent load (3% faster on the H200, BENCHMARKS run 14). That formally races the stores, and it
+// relies on an aligned 32-bit load returning either the old word or the new one. Both are usable:
+// an aggregate and a prefix are each a correct count to add, and a word not yet published is polled
+// again atomically.
 layout(std430, binding = 6) coherent buffer Status { uint status[]; };
 layout(push_constant) uniform Push { SortPassConstants c; };
 #ifdef SORT_TIMING
@@ -83,11 +87,11 @@ shared uint sLoadedWords;
 #endif
 
 uint loadStatus(uint i) {
-    return atomicLoad(status[i], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    return atomicLoad(status[i], gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
 }
 
 void storeStatus(uint i, uint word) {
-    atomicStore(status[i], word, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    atomicStore(status[i], word, gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
 }
 
 uint digitOf(uint key) { return ((key & c.keyMask) >> c.shift) & (SORT_RADIX - 1); }
@@ -141,6 +145,12 @@ void exclusiveScanDigits() {
     }
 }
 
+// Digit d's exclusive prefix sLookback[d] is complete: publish the inclusive one at once, not after
+// the group's barrier, so that later tiles can stop here sooner (BENCHMARKS run 17).
+void publishPrefix(uint d) {
+    storeStatus(sTileIndex * SORT_RADIX + d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + sTotal[d]));
+}
+
 // Walks digit d back from tile sNext[d] - 1, adding aggregates until an inclusive prefix (done:
 // sNext[d] = 0) or a tile that has published nothing after SPIN_LIMIT polls (stalled there:
 // sNext[d] = that tile + 1, and the group may count it). Each step reads LOOKBACK_WINDOW
@@ -151,7 +161,7 @@ uvec2 lookback(uint d) {
     uvec2 walk = uvec2(0);
     while (t > 0) {
         ++walk.x;
-        uint words[16];
+        uint words[LOOKBACK_WINDOW];
         [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w)
             words[w] = status[(t > w ? t - 1 - w : 0u) * SORT_RADIX + d];  // past tile 0: unused
         bool stop = false;
@@ -175,9 +185,7 @@ uvec2 lookback(uint d) {
     }
     sLookback[d] += sum;
     sNext[d] = t;
-    // Done: publish this digit's inclusive prefix now, not after the group's barrier, so that the
-    // tiles after this one can stop here sooner (the group stores the same word again later).
-    if (t == 0) storeStatus(sTileIndex * SORT_RADIX + d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + sTotal[d]));
+    if (t == 0) publishPrefix(d);
     return walk;
 }
 
@@ -307,15 +315,14 @@ void main() {
             if (sNext[d] == stalled) {
                 sLookback[d] += sFallbackCounts[d] + (t == 0 ? sScan[d] : 0u);
                 sNext[d] = t;
+                if (t == 0) publishPrefix(d);
             }
         barrier();
     }
     STAMP(SORT_STAMP_LOOKBACK);
-    for (uint d = tid; d < SORT_RADIX; d += groupSize) {
-        if (tile > 0) storeStatus(tile * SORT_RADIX + d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + sTotal[d]));
-        // Slot s of the tile-sorted keys, holding digit d, goes to sBase[d] + s (mod 2^32).
-        sBase[d] = sLookback[d] - sStart[d];
-    }
+    // Every digit's prefix is published (tile 0's at its scan, the others' as their walks ended).
+    // Slot s of the tile-sorted keys, holding digit d, goes to sBase[d] + s (mod 2^32).
+    for (uint d = tid; d < SORT_RADIX; d += groupSize) sBase[d] = sLookback[d] - sStart[d];
     barrier();
 
     // Keys out in slot order, so that writes of a digit are contiguous.

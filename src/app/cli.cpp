@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include "build_info.h"
+#include "shared.h"
 
 #include <CLI/CLI.hpp>
 
@@ -231,7 +232,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                 throw InputError("--workgroup must be 64, 128, 256 or 512");
         }
         if (sbKeys != "0") cl.sortBench.keysPerThread = uint32_t(parseCount(sbKeys, "--keys-per-thread", 15));
-        cl.sortBench.lookbackWindow = uint32_t(parseCount(sbWindow, "--lookback-window", 16));
+        cl.sortBench.lookbackWindow =
+            uint32_t(parseCount(sbWindow, "--lookback-window", SORT_MAX_LOOKBACK_WINDOW));
     } else if (bench->parsed()) {
         cl.command = Command::Bench;
         bo.modes.clear();

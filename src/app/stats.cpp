@@ -68,7 +68,7 @@ PhaseSummary summarizePhases(const std::vector<uint64_t>& rows) {
             walkTiles.push_back(double(walk >> 16));
         }
         rounds.push_back(double(at(t, SORT_STAMP_ROUNDS) & 0xffffffffu));
-        s.mostRounds = std::max(s.mostRounds, uint32_t(at(t, SORT_STAMP_ROUNDS)));
+        s.mostRounds = std::max(s.mostRounds, uint32_t(at(t, SORT_STAMP_ROUNDS) & 0xffffffffu));
         events.push_back({at(t, SORT_STAMP_START), 1});
         events.push_back({at(t, SORT_STAMP_END), -1});
         first = std::min(first, at(t, SORT_STAMP_START));
@@ -79,8 +79,8 @@ PhaseSummary summarizePhases(const std::vector<uint64_t>& rows) {
     s.span = ticks(first, last);
     s.startToPredecessor = percentile(toPredecessor, 50);
     s.rounds = percentile(rounds, 50);
-    s.walkSteps = walkSteps.empty() ? 0 : percentile(walkSteps, 50);
-    s.walkTiles = walkTiles.empty() ? 0 : percentile(walkTiles, 50);
+    s.walkSteps = percentile(walkSteps, 50);
+    s.walkTiles = percentile(walkTiles, 50);
     // Ends sort before starts at the same time: a tile that starts as another ends does not overlap it.
     std::sort(events.begin(), events.end());
     int inFlight = 0;

@@ -61,6 +61,9 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
             std::string("radix sort phase timing: ") + ctx.properties.deviceName +
             " cannot read a device clock in shaders (VK_KHR_shader_clock shaderDeviceClock)");
     s.phaseTiming = options.phaseTiming;
+    if (options.lookbackWindow < 1 || options.lookbackWindow > SORT_MAX_LOOKBACK_WINDOW)
+        throw gpu::Unsupported("radix sort: a look-back window must be 1 to " +
+                               std::to_string(SORT_MAX_LOOKBACK_WINDOW) + " predecessors");
 
     const auto& limits = ctx.properties.limits;
     const std::vector<uint32_t> sizes = options.workgroupSize ? std::vector<uint32_t>{options.workgroupSize}
@@ -101,7 +104,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
                                             {2, subgroups},
                                             {3, options.spinLimit},
                                             {4, s.subgroupSize},
-                                            {5, std::clamp(options.lookbackWindow, 1u, 16u)}},
+                                            {5, options.lookbackWindow}},
                                            s.subgroupSize);
     s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{0, s.workgroupSize}});
 
