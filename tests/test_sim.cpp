@@ -86,13 +86,12 @@ class SimTest : public GpuTest {
 
     State gpuSteps(const State& in, const Params& p, Mode mode, int cells, int steps = 1) {
         sim::Flock f = sim::createFlock(ctx(), in.count(), options);
-        if (maxGroupsX)
-            for (gpu::Program* program :
-                 {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder, &f.scattered[0][0],
-                  &f.scattered[0][1], &f.scattered[1][0], &f.scattered[1][1], &f.coherent[0][0],
-                  &f.coherent[0][1], &f.coherent[1][0], &f.coherent[1][1], &f.sorter.histogram,
-                  &f.sorter.onesweep})
-                program->maxGroupsX = maxGroupsX;
+        if (maxGroupsX) {
+            std::vector<gpu::Program*> programs = sim::flockPrograms(f);
+            programs.push_back(&f.sorter.histogram);
+            programs.push_back(&f.sorter.onesweep);
+            for (gpu::Program* program : programs) program->maxGroupsX = maxGroupsX;
+        }
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
             gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN

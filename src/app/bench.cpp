@@ -63,10 +63,9 @@ void endProgress() {
 }
 
 // Two more sorts of keysIn by a sorter with phase timing (the first compiles and warms up), the
-// second checked like the others, then per pass
-// what its tiles' stamps say. The realtime clock's rate is documented nowhere, so times stay in
-// ticks; ticks per us compares a pass's span with its dispatch's GPU timestamps (an estimate: the
-// dispatch also holds its launch and drain). False when the output is wrong.
+// second checked like the others, then per pass what its tiles' stamps say. The realtime clock's rate is
+// documented nowhere, so times stay in ticks; ticks per us compares a pass's span with its dispatch's GPU
+// timestamps (an estimate: the dispatch also holds its launch and drain). False when the output is wrong.
 bool printPhaseTimes(const gpu::Context& ctx, Headless& headless, const sort::Sorter& sorter,
                      const gpu::Buffer& keysIn, const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut,
                      const gpu::Buffer& valuesOut, const std::vector<uint32_t>& keys, uint32_t bits) {

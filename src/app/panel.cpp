@@ -2,6 +2,7 @@
 
 #include "app/capture.h"
 #include "app/stats.h"
+#include "sort/radix_sort.h"
 
 #include <imgui.h>
 
@@ -98,8 +99,9 @@ void drawPanel(PanelState& st) {
         if (st.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
         ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
                     st.grid.cellWidth);
-        ImGui::Text("key bits %u: %u sort pass%s%s", st.grid.keyBits, (st.grid.keyBits + 7) / 8,
-                    st.grid.keyBits > 8 ? "es" : "", st.grid.subCells ? " (cell and octant)" : "");
+        const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
+        ImGui::Text("key bits %u: %u sort pass%s%s", st.grid.keyBits, passes, passes > 1 ? "es" : "",
+                    st.grid.subCells ? " (cell and octant)" : "");
         if (st.haveGridStats && st.mode != sim::Mode::Naive) {
             const double mean = double(st.boids) / st.grid.cellCount;
             const double meanOccupied =

@@ -34,7 +34,7 @@ uint64_t flockBytes(uint32_t count) {
     const uint64_t sorter =
         2 * 4 * n + 4 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 1024 keys
     const uint64_t cells = 8ull * maxGridCells(count);
-    const uint64_t subCells = 8ull * std::max<uint64_t>(n, 1u << 21); // makeGrid's limit on sub-cells
+    const uint64_t subCells = 8ull * maxSubCells(count); // each sub-cell's [start, end)
     return state + pairs + sorter + cells + subCells;
 }
 
@@ -96,11 +96,19 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     return f;
 }
 
+std::vector<gpu::Program*> flockPrograms(Flock& f) {
+    std::vector<gpu::Program*> programs = {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder,
+                                           &f.gridStats};
+    for (int sub = 0; sub < 2; ++sub)
+        for (int shared = 0; shared < 2; ++shared) {
+            programs.push_back(&f.scattered[sub][shared]);
+            programs.push_back(&f.coherent[sub][shared]);
+        }
+    return programs;
+}
+
 void destroyFlock(const gpu::Context& ctx, Flock& f) {
-    for (gpu::Program* p : {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder, &f.gridStats,
-                            &f.scattered[0][0], &f.scattered[0][1], &f.scattered[1][0], &f.scattered[1][1],
-                            &f.coherent[0][0], &f.coherent[0][1], &f.coherent[1][0], &f.coherent[1][1]})
-        gpu::destroyProgram(ctx, *p);
+    for (gpu::Program* p : flockPrograms(f)) gpu::destroyProgram(ctx, *p);
     for (int b = 0; b < 2; ++b) {
         gpu::destroyBuffer(ctx, f.pos[b]);
         gpu::destroyBuffer(ctx, f.vel[b]);

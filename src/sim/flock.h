@@ -13,6 +13,8 @@
 #include "sim/state.h"
 #include "sort/radix_sort.h"
 
+#include <vector>
+
 namespace sim {
 
 struct Flock {
@@ -48,6 +50,8 @@ uint64_t flockBytes(uint32_t count);
 void checkFlockFits(const gpu::Context& context, uint32_t count);
 
 Flock createFlock(const gpu::Context& context, uint32_t count, const FlockOptions& options = {});
+// Every compute program of the flock's own passes (the sorter's are in flock.sorter).
+std::vector<gpu::Program*> flockPrograms(Flock& flock);
 void destroyFlock(const gpu::Context& context, Flock& flock);
 
 // Blocking transfers of the whole state, in original boid order.

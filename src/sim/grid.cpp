@@ -10,6 +10,10 @@ uint32_t maxGridCells(uint32_t boidCount) {
     return uint32_t(std::clamp<uint64_t>(8ull * boidCount, 1u << 18, 1u << 24));
 }
 
+uint64_t maxSubCells(uint32_t boidCount) {
+    return std::max<uint64_t>(1u << 21, boidCount);
+}
+
 std::optional<SubCells> parseSubCells(const std::string& text) {
     if (text == "auto") return SubCells::Auto;
     if (text == "on") return SubCells::On;
@@ -30,9 +34,7 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     g.dim = uint32_t(std::clamp(cells, 1.0, double(cap)));
     g.cellWidth = float(2.0 * double(p.domainHalf) / g.dim);
     g.cellCount = g.dim * g.dim * g.dim;
-    // Sub-cell ranges take 64 bytes a cell: never more of them than 2^21 or one per boid.
-    const uint64_t subCellCount = 8ull * g.cellCount;
-    const bool allowed = g.dim >= 3 && subCellCount <= std::max<uint64_t>(1u << 21, boidCount);
+    const bool allowed = g.dim >= 3 && 8ull * g.cellCount <= maxSubCells(boidCount);
     g.subCells = allowed && (subCells == SubCells::On ||
                              (subCells == SubCells::Auto && uint64_t(boidCount) >= 64ull * g.cellCount));
     g.keyBits = std::max(1, int(std::bit_width(g.cellCount - 1))) + (g.subCells ? 3 : 0);

@@ -29,6 +29,9 @@ enum class SubCells { Auto, On, Off };
 std::optional<SubCells> parseSubCells(const std::string& text);
 const char* subCellsName(SubCells s);
 
+// The most sub-cells a grid may have (their ranges are cleared every step): 2^21, or one per boid.
+uint64_t maxSubCells(uint32_t boidCount);
+
 // Grids finer than this many cells are coarsened (cells widen, which stays correct): the cell
 // ranges are cleared every step, so their size is kept in proportion to the flock.
 uint32_t maxGridCells(uint32_t boidCount);

@@ -11,8 +11,8 @@ using gpudata::SortHistogramConstants;
 using gpudata::SortPassConstants;
 
 // Scratch layout, in 32-bit words: the histogram of every pass, the tile counters of every pass,
-// padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass RADIX x
-// tileCount x RADIX status words ([tile][digit]).
+// padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass tileCount x
+// RADIX status words ([tile][digit]).
 constexpr uint32_t histogramWords = SORT_MAX_PASSES * SORT_RADIX;
 constexpr uint32_t statusOffsetWords = histogramWords + 64;
 constexpr uint32_t histogramKeysPerGroup = 8192;
