@@ -314,6 +314,7 @@ TEST_F(SimTest, GridStepsWithSubCellsMatchReference) {
             distinct.separationRadius = 2.0f;
             distinct.alignmentRadius = 5.5f;
             ASSERT_TRUE(sim::makeGrid(dense, cells, 3000, subCells).subCells);
+            ASSERT_FALSE(sim::makeGrid(dense, cells, 3001, subCells).straddleSubCells);
             expectMatchesReference(uniformState(3001, 71, dense), dense, mode, cells, "sub-cells, uniform");
             expectMatchesReference(edgeState(2500, 72, dense), dense, mode, cells, "sub-cells, edges");
             expectMatchesReference(boxState(700, 73, dense, 2.0f, 0.5f), dense, mode, cells,
@@ -324,12 +325,23 @@ TEST_F(SimTest, GridStepsWithSubCellsMatchReference) {
                                    "sub-cells, coincident");
             expectMatchesReference(uniformState(2500, 76, distinct), distinct, mode, cells,
                                    "sub-cells, distinct radii");
+            // Crowded cells (150 boids or more): subgroups that straddle cells walk sub-cells boid
+            // by boid instead of whole cells.
+            Params crowded = dense;
+            crowded.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis
+            ASSERT_TRUE(sim::makeGrid(crowded, cells, 4200, subCells).straddleSubCells);
+            expectMatchesReference(uniformState(4200, 77, crowded), crowded, mode, cells,
+                                   "sub-cells, crowded");
+            expectMatchesReference(edgeState(4200, 78, crowded), crowded, mode, cells,
+                                   "sub-cells, crowded, edges");
         }
     // Auto turns them on only for crowded cells.
     Params lab;
     EXPECT_FALSE(sim::makeGrid(lab, 27, 1000000).subCells);
     EXPECT_TRUE(sim::makeGrid(lab, 27, 5120000).subCells);
     EXPECT_FALSE(sim::makeGrid(lab, 27, 5120000, sim::SubCells::Off).subCells);
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 5120000).straddleSubCells);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 10240000).straddleSubCells);
     EXPECT_EQ(sim::makeGrid(lab, 27, 5120000).keyBits,
               sim::makeGrid(lab, 27, 5120000, sim::SubCells::Off).keyBits + 3);
 }

@@ -6,7 +6,10 @@
 # variants and a short sort and coherent check; "stats" prints the driver's statistics of every
 # compute pipeline; "phases" times each phase of the sort's tiles with the device clock; "lookback" compares look-back windows;
 # "walk" measures look-back walks and tile shapes' residency; "shapes" compares tile shapes;
-# "flock" times the grid steps against vkboids-base. Where the bundle also holds an
+# "flock" times the grid steps against vkboids-base; "early" times the sort against vkboids-base;
+# "variant" times the grid steps of each .gpu/bin/vkboids-variant* against vkboids-base; "subwalk"
+# times the grid steps against vkboids-base and vkboids-variant3, and with sub-cells on and off; "grid"
+# runs every GPU test, then times the grid steps against vkboids-base (at most 8 files come back). Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -118,6 +121,54 @@ if [ "$plan" = flock ]; then  # grid steps against the previous build, twice, in
             --boids 1e6,10.24e6 --cells 8,27 --frames 50 --warmup 10
         step $run vkboids bench --modes coherent,scattered --boids 1e6,10.24e6 --cells 8,27 --frames 50 \
             --warmup 10 --csv "$out/bench-$i.csv"
+    done
+    step $run vkboids bench --pipeline-stats --modes coherent,scattered --boids 1e5 --cells 8,27 --frames 20 --warmup 5
+fi
+if [ "$plan" = early ]; then  # counts published before ranking, against the previous build, twice, interleaved
+    step $run gpu_tests --gtest_brief=1 --gtest_filter='SortTest.*'
+    for i in 1 2; do
+        [ -x .gpu/bin/vkboids-base ] && step $run vkboids-base sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30
+        step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort-$i.csv"
+    done
+    step $run vkboids sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times
+fi
+if [ "$plan" = variant ]; then  # flock builds .gpu/bin/vkboids-variant* against vkboids-base, twice, interleaved
+    for i in 1 2; do
+        for build in vkboids-base $(cd .gpu/bin && ls -d vkboids-variant*); do
+            say "build $build: $($run $build --version)"
+            step $run $build bench --modes coherent,scattered --boids 1e6,10.24e6 --cells 27 --frames 50 \
+                --warmup 10 --csv "$out/bench-$build-$i.csv"
+        done
+    done
+    for build in $(cd .gpu/bin && ls -d vkboids-variant*); do
+        step $run $build bench --pipeline-stats --modes coherent,scattered --boids 1e5 --cells 27 --frames 20 --warmup 5
+    done
+fi
+if [ "$plan" = subwalk ]; then  # straddling subgroups walking sub-cells, against vkboids-base and vkboids-variant3
+    step $run gpu_tests --gtest_brief=1
+    for i in 1 2; do
+        for build in vkboids-base vkboids-variant3 vkboids; do
+            say "build $build: $($run $build --version)"
+            step $run $build bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
+                --warmup 10 --csv "$out/bench-$build-$i.csv"
+        done
+    done
+    for build in vkboids-base vkboids; do
+        for sub in on off; do
+            step $run $build bench --modes coherent,scattered --boids 1e6 --cells 8,27 --frames 50 --warmup 10 \
+                --subcells $sub --csv "$out/bench-$build-1M-$sub.csv"
+        done
+    done
+    step $run vkboids bench --pipeline-stats --modes coherent,scattered --boids 1e5 --cells 27 --frames 20 --warmup 5
+fi
+if [ "$plan" = grid ]; then  # every GPU test, then the grid steps against vkboids-base, twice, interleaved
+    step $run gpu_tests --gtest_brief=1
+    for i in 1 2; do
+        for build in vkboids-base vkboids; do
+            say "build $build: $($run $build --version)"
+            step $run $build bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
+                --warmup 10 --csv "$out/bench-$build-$i.csv"
+        done
     done
     step $run vkboids bench --pipeline-stats --modes coherent,scattered --boids 1e5 --cells 8,27 --frames 20 --warmup 5
 fi

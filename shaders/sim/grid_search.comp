@@ -14,11 +14,12 @@
 // Then rows and end cells of the block that lie wholly beyond max(r) of the boid are skipped (about
 // a quarter of the 27-cell block's candidates).
 //
-// SUB-CELLS: with keys ordered by octant within each cell, a subgroup whose boids all lie in one
-// cell walks the block's 216 half-width sub-cells in step, skipping those beyond max(r) of every
-// one of its boids (the union of their needs; about half the block for a subgroup inside one
-// octant). Its control flow and loads are then the same for all lanes: each candidate is one
-// broadcast load. Subgroups that straddle cells take the per-boid path above.
+// SUB-CELLS: with keys ordered by octant within each cell, the block is walked in its 216
+// half-width sub-cells, skipping those beyond max(r). A subgroup whose boids all lie in one cell
+// walks them together, skipping what none of its boids can reach (about half the block for a
+// subgroup inside one octant): its control flow and loads are then the same for all lanes, and each
+// candidate is one broadcast load. In a subgroup that straddles cells, each boid walks its own
+// sub-cells where cells are crowded (c.straddleSubCells), or whole cells as above.
 //
 // The boid itself is met once, in its own cell, at d = 0: rather than test j != i for every
 // candidate, its contribution (one cohesion and one alignment count, v_i) is taken out afterwards.
@@ -134,9 +135,13 @@ float halfGap2(float x, int d, uint h) {
     return g * g;
 }
 
-// The 3x3x3 block in sub-cells, for a subgroup whose boids share `cell` (3 or more cells per axis:
-// fixed image shifts). Every condition is the same for all lanes.
-void searchSubCells(vec3 p, uvec3 cell, inout Neighbours sums) {
+// Whether the walk needs a sub-cell, row or cell: for a subgroup walking together (all its boids in
+// one cell), whether any of its boids does; otherwise the boid itself.
+bool needed(bool need, bool together) { return together ? subgroupAny(need) : need; }
+
+// The 3x3x3 block in sub-cells (3 or more cells per axis: fixed image shifts). With `together`
+// (uniform across the subgroup) every condition is the same for all lanes.
+void searchSubCells(vec3 p, uvec3 cell, bool together, inout Neighbours sums) {
     const vec3 inside = p + c.halfDomain - vec3(cell) * c.cellWidth;
     const int dim = int(c.gridDim);
     const float twoL = 2.0 * c.halfDomain;
@@ -151,20 +156,22 @@ void searchSubCells(vec3 p, uvec3 cell, inout Neighbours sums) {
             const int wy = y < 0 ? y + dim : (y >= dim ? y - dim : y);
             const float shiftY = float(y - wy) / float(dim) * twoL;
             const float gy0 = halfGap2(inside.y, dy, 0), gy1 = halfGap2(inside.y, dy, 1);
-            if (!subgroupAny(min(gy0, gy1) + min(gz0, gz1) < reach2)) continue;
+            const float rowGap2 = min(gy0, gy1) + min(gz0, gz1);
+            if (!needed(rowGap2 < reach2, together)) continue;
             const int rowBase = dim * (wy + dim * wz);
             uint runStart = 0, runEnd = 0;
             float runShift = 0.0;
             for (int dx = -1; dx <= 1; ++dx) {
+                const float gx0 = halfGap2(inside.x, dx, 0), gx1 = halfGap2(inside.x, dx, 1);
+                if (!needed(rowGap2 + min(gx0, gx1) < reach2, together)) continue;
                 const int x = int(cell.x) + dx;
                 const int wx = x < 0 ? x + dim : (x >= dim ? x - dim : x);
                 const float shiftX = float(x - wx) / float(dim) * twoL;
-                const float gx0 = halfGap2(inside.x, dx, 0), gx1 = halfGap2(inside.x, dx, 1);
                 const uint base = uint(rowBase + wx) * 8;
                 for (uint o = 0; o < 8; ++o) {
                     const float gap2 = ((o & 1) != 0 ? gx1 : gx0) + ((o & 2) != 0 ? gy1 : gy0) +
                                        ((o & 4) != 0 ? gz1 : gz0);
-                    if (!subgroupAny(gap2 < reach2)) continue;
+                    if (!needed(gap2 < reach2, together)) continue;
                     const uvec2 range = subRanges[base + o];
                     if (range.x == CELL_EMPTY) continue;
                     if (range.x == runEnd && shiftX == runShift && runEnd > runStart) {
@@ -248,8 +255,9 @@ void main() {
 
     Neighbours sums = noNeighbours();
     // SUB_CELLS pipelines run only for grids with sub-cells (sim::recordGridSearch).
-    if (SUB_CELLS && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))
-        searchSubCells(p, cell, sums);
+    const bool together = SUB_CELLS && subgroupAllEqual(cellIndex(cell, c.gridDim));
+    if (SUB_CELLS && c.gridDim >= 3 && (together || c.straddleSubCells != 0))
+        searchSubCells(p, cell, together, sums);
     else
         searchCells(p, cell, sums);
     // The boid met itself at d = 0 (in its own cell, which is never skipped).

@@ -20,8 +20,10 @@ void endOfStepBarrier(VkCommandBuffer cmd) {
                            VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
 }
 
+// 128 rather than 256: the flock pass was 2% faster at 1M boids and 8% for scattered 10.24M on the
+// H200, the same elsewhere (docs/BENCHMARKS.md, run 26).
 uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
-    return std::min<uint32_t>({256, ctx.properties.limits.maxComputeWorkGroupInvocations,
+    return std::min<uint32_t>({128, ctx.properties.limits.maxComputeWorkGroupInvocations,
                                ctx.properties.limits.maxComputeWorkGroupSize[0]});
 }
 
@@ -207,6 +209,7 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // of 0.003 (twice that) never rejects a neighbour.
     c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.003f;
     c.subCells = grid.subCells ? 1 : 0;
+    c.straddleSubCells = grid.straddleSubCells ? 1 : 0;
     return c;
 }
 

@@ -37,6 +37,7 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     const bool allowed = g.dim >= 3 && 8ull * g.cellCount <= maxSubCells(boidCount);
     g.subCells = allowed && (subCells == SubCells::On ||
                              (subCells == SubCells::Auto && uint64_t(boidCount) >= 64ull * g.cellCount));
+    g.straddleSubCells = g.subCells && uint64_t(boidCount) >= 150ull * g.cellCount;
     g.keyBits = std::max(1, int(std::bit_width(g.cellCount - 1))) + (g.subCells ? 3 : 0);
     return g;
 }

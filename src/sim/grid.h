@@ -19,6 +19,10 @@ struct Grid {
     // Boids sorted by cell and, within a cell, by octant (sub-cell): a subgroup whose boids share
     // a cell then skips the sub-cells of its block that none of them can reach.
     bool subCells = false;
+    // With sub-cells, a subgroup whose boids straddle cells walks sub-cells boid by boid where cells
+    // hold 150 boids or more on average, and whole cells below that, where walking 216 sub-cells
+    // apart costs each boid more than the candidates it skips (docs/BENCHMARKS.md, run 27).
+    bool straddleSubCells = false;
 };
 
 // Sub-cells need 3 or more cells per axis and at most 2^21 sub-cells (or one per boid). Within
