@@ -9,7 +9,8 @@
 # "flock" times the grid steps against vkboids-base; "early" times the sort against vkboids-base;
 # "variant" times the grid steps of each .gpu/bin/vkboids-variant* against vkboids-base; "subwalk"
 # times the grid steps against vkboids-base and vkboids-variant3, and with sub-cells on and off; "grid"
-# runs every GPU test, then times the grid steps against vkboids-base (at most 8 files come back). Where the bundle also holds an
+# runs every GPU test, then times the grid steps against vkboids-base (at most 8 files come back);
+# "builds" times the grid steps of every .gpu/bin/vkboids* build. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -171,6 +172,20 @@ if [ "$plan" = grid ]; then  # every GPU test, then the grid steps against vkboi
         done
     done
     step $run vkboids bench --pipeline-stats --modes coherent,scattered --boids 1e5 --cells 8,27 --frames 20 --warmup 5
+fi
+if [ "$plan" = builds ]; then  # the grid tests, then every .gpu/bin/vkboids* build's grid steps, twice, interleaved
+    step $run gpu_tests --gtest_brief=1 --gtest_filter='Sim*:Grid*'
+    for i in 1 2; do
+        for build in $(cd .gpu/bin && ls -d vkboids*); do
+            say "build $build: $($run $build --version)"
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")  # the log has every median
+            step $run $build bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
+                --warmup 10 "${csv[@]}"
+        done
+    done
+    for build in $(cd .gpu/bin && ls -d vkboids*); do
+        step $run $build bench --pipeline-stats --modes coherent --boids 1e5 --cells 27 --frames 20 --warmup 5
+    done
 fi
 if [ "$plan" = check ]; then
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"

@@ -19,7 +19,7 @@
 // walks them together, skipping what none of its boids can reach (about half the block for a
 // subgroup inside one octant): its control flow and loads are then the same for all lanes, and each
 // candidate is one broadcast load. In a subgroup that straddles cells, each boid walks its own
-// sub-cells where cells are crowded (c.straddleSubCells), or whole cells as above.
+// sub-cells where cells are crowded (SUB_CELL_WALKS 2), or whole cells as above.
 //
 // The boid itself is met once, in its own cell, at d = 0: rather than test j != i for every
 // candidate, its contribution (one cohesion and one alignment count, v_i) is taken out afterwards.
@@ -30,8 +30,11 @@
 layout(local_size_x_id = 0) in;
 // r1 == r3 (the lab's defaults): cohesion and alignment share one test and one count.
 layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;
-// The sub-cell walk compiled in (grids with sub-cells) or out: where unused it only costs registers.
-layout(constant_id = 2) const bool SUB_CELLS = false;
+// The sub-cell walks compiled in or out, as the grid needs them (sim::recordGridSearch): where
+// unused, a walk only costs registers. 0: none; 1: subgroups within one cell walk sub-cells
+// together; 2: straddling subgroups also walk them, boid by boid (c.straddleSubCells).
+layout(constant_id = 2) const uint SUB_CELL_WALKS = 0;
+const bool SUB_CELLS = SUB_CELL_WALKS != 0;
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -255,9 +258,10 @@ void main() {
 
     Neighbours sums = noNeighbours();
     // SUB_CELLS pipelines run only for grids with sub-cells (sim::recordGridSearch).
-    const bool together = SUB_CELLS && subgroupAllEqual(cellIndex(cell, c.gridDim));
-    if (SUB_CELLS && c.gridDim >= 3 && (together || c.straddleSubCells != 0))
-        searchSubCells(p, cell, together, sums);
+    if (SUB_CELLS && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))
+        searchSubCells(p, cell, true, sums);
+    else if (SUB_CELL_WALKS == 2 && c.gridDim >= 3)
+        searchSubCells(p, cell, false, sums);
     else
         searchCells(p, cell, sums);
     // The boid met itself at d = 0 (in its own cell, which is never skipped).

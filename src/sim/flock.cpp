@@ -88,11 +88,13 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
     f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
     f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
-    for (uint32_t sub = 0; sub < 2; ++sub)
+    // The boid-by-boid walk only where the flock can be crowded enough: compiling it costs time.
+    const uint32_t walkVariants = mayStraddleSubCells(count) ? 3 : 2;
+    for (uint32_t walks = 0; walks < walkVariants; ++walks)
         for (uint32_t shared = 0; shared < 2; ++shared) {
-            const std::vector<gpu::SpecConstant> specs = {{0, f.workgroupSize}, {1, shared}, {2, sub}};
-            f.scattered[sub][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs);
-            f.coherent[sub][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs);
+            const std::vector<gpu::SpecConstant> specs = {{0, f.workgroupSize}, {1, shared}, {2, walks}};
+            f.scattered[walks][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs);
+            f.coherent[walks][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs);
         }
     f.gridStats = gpu::createComputeProgram(ctx, "grid_stats", wg, gpu::preferredSubgroupSize(ctx));
     return f;
@@ -101,10 +103,10 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
 std::vector<gpu::Program*> flockPrograms(Flock& f) {
     std::vector<gpu::Program*> programs = {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder,
                                            &f.gridStats};
-    for (int sub = 0; sub < 2; ++sub)
+    for (int walks = 0; walks < 3; ++walks)
         for (int shared = 0; shared < 2; ++shared) {
-            programs.push_back(&f.scattered[sub][shared]);
-            programs.push_back(&f.coherent[sub][shared]);
+            programs.push_back(&f.scattered[walks][shared]);
+            programs.push_back(&f.coherent[walks][shared]);
         }
     return programs;
 }
@@ -265,14 +267,16 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
+    const int walks = c.subCells == 0 ? 0 : c.straddleSubCells == 0 ? 1 : 2;
+    CHECK(f.coherent[walks][shared].pipeline != VK_NULL_HANDLE); // see mayStraddleSubCells
     if (coherent) {
-        const gpu::Program& program = f.coherent[c.subCells][shared];
+        const gpu::Program& program = f.coherent[walks][shared];
         gpu::bindProgram(
             cmd, program,
             {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next], f.subRanges});
         gpu::dispatch(cmd, program, f.count, c);
     } else {
-        const gpu::Program& program = f.scattered[c.subCells][shared];
+        const gpu::Program& program = f.scattered[walks][shared];
         gpu::bindProgram(cmd, program,
                          {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next],
                           f.vel[next], f.subRanges});

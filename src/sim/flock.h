@@ -31,9 +31,10 @@ struct Flock {
     sort::Sorter sorter;
 
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
-    // [sub-cells][shared]: sub-cells compiled in or out (their code costs registers where unused);
-    // shared: r1 == r3, one test and one count for both rules.
-    gpu::Program scattered[2][2], coherent[2][2];
+    // [sub-cell walks][shared]: 0 none, 1 subgroups within a cell, 2 also straddling subgroups boid
+    // by boid (each walk costs registers where unused: BENCHMARKS runs 28 and 29); shared: r1 == r3,
+    // one test and one count for both rules.
+    gpu::Program scattered[3][2], coherent[3][2];
     uint32_t workgroupSize = 0;
     uint32_t naiveBoids = 2; // boids per invocation of the naive pass
 };

@@ -25,6 +25,10 @@ const char* subCellsName(SubCells s) {
     return s == SubCells::On ? "on" : s == SubCells::Off ? "off" : "auto";
 }
 
+bool mayStraddleSubCells(uint32_t boidCount) {
+    return uint64_t(boidCount) >= uint64_t(straddleSubCellsFrom) * 27;
+}
+
 Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells) {
     Grid g;
     g.searchCells = searchCells == 8 ? 8 : 27;
@@ -37,7 +41,7 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     const bool allowed = g.dim >= 3 && 8ull * g.cellCount <= maxSubCells(boidCount);
     g.subCells = allowed && (subCells == SubCells::On ||
                              (subCells == SubCells::Auto && uint64_t(boidCount) >= 64ull * g.cellCount));
-    g.straddleSubCells = g.subCells && uint64_t(boidCount) >= 150ull * g.cellCount;
+    g.straddleSubCells = g.subCells && uint64_t(boidCount) >= uint64_t(straddleSubCellsFrom) * g.cellCount;
     g.keyBits = std::max(1, int(std::bit_width(g.cellCount - 1))) + (g.subCells ? 3 : 0);
     return g;
 }

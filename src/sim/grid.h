@@ -25,6 +25,12 @@ struct Grid {
     bool straddleSubCells = false;
 };
 
+// Boids a cell on average from which straddling subgroups walk sub-cells (Grid::straddleSubCells).
+constexpr uint32_t straddleSubCellsFrom = 150;
+
+// Whether a flock of this many boids can ever have straddleSubCells (grids have 27 cells or more).
+bool mayStraddleSubCells(uint32_t boidCount);
+
 // Sub-cells need 3 or more cells per axis and at most 2^21 sub-cells (or one per boid). Within
 // that, Auto takes them where cells are crowded (64 boids or more a cell on average): below that
 // the extra ranges cost more than the pairs they save. On takes them wherever allowed (tests).
