@@ -35,8 +35,7 @@ struct StepConstants {
     f32 reach;       // grid search: max(r) with a rounding margin; cells farther away are skipped
     f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
     u32 subCells;            // 1: keys are cell * 8 + octant, and sub-cell ranges exist
-    u32 straddleSubCells;    // 1: a subgroup whose boids straddle cells walks sub-cells boid by boid
-                             // (picks the pipeline with that walk)
+    f32 pad1;
     f32 pad2;
 };
 

@@ -74,6 +74,24 @@ TEST(Grid, HugeGridsAreCoarsened) {
     EXPECT_GE(g.cellWidth, 0.1f);
 }
 
+// The boid-by-boid walk's pipelines are compiled only where mayStraddleSubCells: every grid that
+// asks for that walk must be among them, down to the smallest grid with sub-cells (3 cells per axis).
+TEST(Grid, StraddlingWalkOnlyWhereItsPipelinesExist) {
+    sim::Params p;
+    p.domainHalf = 7.5f; // 3 cells of 5 per axis
+    const uint32_t from = sim::straddleSubCellsFrom * 27;
+    for (uint32_t n : {from - 1, from, from + 1, 10 * from})
+        for (sim::SubCells sub : {sim::SubCells::Auto, sim::SubCells::On}) {
+            const sim::Grid g = sim::makeGrid(p, 27, n, sub);
+            ASSERT_EQ(g.dim, 3u);
+            EXPECT_EQ(g.straddleSubCells, n >= from) << n;
+            EXPECT_EQ(sim::mayStraddleSubCells(n), n >= from) << n;
+        }
+    sim::Params lab; // 40 cells per axis: crowded only from 150 x 64,000 boids
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 150 * 64000 - 1).straddleSubCells);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 150 * 64000).straddleSubCells);
+}
+
 TEST(Grid, CellCoordinateClampsTheUpperEdge) {
     EXPECT_EQ(sim::cellCoordinate(-100.0f, 100.0f, 0.2f, 40), 0u);
     EXPECT_EQ(sim::cellCoordinate(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 40), 39u);

@@ -334,6 +334,11 @@ TEST_F(SimTest, GridStepsWithSubCellsMatchReference) {
                                    "sub-cells, crowded");
             expectMatchesReference(edgeState(4200, 78, crowded), crowded, mode, cells,
                                    "sub-cells, crowded, edges");
+            Params crowdedDistinct = distinct; // r1 != r3: the other pipeline of that walk
+            crowdedDistinct.domainHalf = cells == 27 ? 8.3f : 16.6f; // 3 cells of max(r) = 5.5 (or 11)
+            ASSERT_TRUE(sim::makeGrid(crowdedDistinct, cells, 4200, subCells).straddleSubCells);
+            expectMatchesReference(clusteredState(4200, 79, crowdedDistinct, 5, 2.0f), crowdedDistinct, mode,
+                                   cells, "sub-cells, crowded, distinct radii");
         }
     // Auto turns them on only for crowded cells.
     Params lab;

@@ -9,8 +9,9 @@
 # "flock" times the grid steps against vkboids-base; "early" times the sort against vkboids-base;
 # "variant" times the grid steps of each .gpu/bin/vkboids-variant* against vkboids-base; "subwalk"
 # times the grid steps against vkboids-base and vkboids-variant3, and with sub-cells on and off; "grid"
-# runs every GPU test, then times the grid steps against vkboids-base (at most 8 files come back);
-# "builds" times the grid steps of every .gpu/bin/vkboids* build. Where the bundle also holds an
+# runs every GPU test, then times the grid steps against vkboids-base; "builds" times the grid steps
+# of every .gpu/bin/vkboids* build. The device tool returns at most 8 files from OUT, so plans that
+# time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
 set -uo pipefail
@@ -125,7 +126,7 @@ if [ "$plan" = flock ]; then  # grid steps against the previous build, twice, in
     done
     step $run vkboids bench --pipeline-stats --modes coherent,scattered --boids 1e5 --cells 8,27 --frames 20 --warmup 5
 fi
-if [ "$plan" = early ]; then  # counts published before ranking, against the previous build, twice, interleaved
+if [ "$plan" = early ]; then  # the sort against vkboids-base, twice, interleaved (run 25: early counts, reverted)
     step $run gpu_tests --gtest_brief=1 --gtest_filter='SortTest.*'
     for i in 1 2; do
         [ -x .gpu/bin/vkboids-base ] && step $run vkboids-base sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30
@@ -137,8 +138,9 @@ if [ "$plan" = variant ]; then  # flock builds .gpu/bin/vkboids-variant* against
     for i in 1 2; do
         for build in vkboids-base $(cd .gpu/bin && ls -d vkboids-variant*); do
             say "build $build: $($run $build --version)"
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")  # the log has every median
             step $run $build bench --modes coherent,scattered --boids 1e6,10.24e6 --cells 27 --frames 50 \
-                --warmup 10 --csv "$out/bench-$build-$i.csv"
+                --warmup 10 "${csv[@]}"
         done
     done
     for build in $(cd .gpu/bin && ls -d vkboids-variant*); do
@@ -150,14 +152,15 @@ if [ "$plan" = subwalk ]; then  # straddling subgroups walking sub-cells, agains
     for i in 1 2; do
         for build in vkboids-base vkboids-variant3 vkboids; do
             say "build $build: $($run $build --version)"
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")  # the log has every median
             step $run $build bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
-                --warmup 10 --csv "$out/bench-$build-$i.csv"
+                --warmup 10 "${csv[@]}"
         done
     done
     for build in vkboids-base vkboids; do
         for sub in on off; do
             step $run $build bench --modes coherent,scattered --boids 1e6 --cells 8,27 --frames 50 --warmup 10 \
-                --subcells $sub --csv "$out/bench-$build-1M-$sub.csv"
+                --subcells $sub
         done
     done
     step $run vkboids bench --pipeline-stats --modes coherent,scattered --boids 1e5 --cells 27 --frames 20 --warmup 5
@@ -175,15 +178,17 @@ if [ "$plan" = grid ]; then  # every GPU test, then the grid steps against vkboi
 fi
 if [ "$plan" = builds ]; then  # the grid tests, then every .gpu/bin/vkboids* build's grid steps, twice, interleaved
     step $run gpu_tests --gtest_brief=1 --gtest_filter='Sim*:Grid*'
+    builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
     for i in 1 2; do
-        for build in $(cd .gpu/bin && ls -d vkboids*); do
+        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))  # counterbalanced
+        for build in "${order[@]}"; do
             say "build $build: $($run $build --version)"
             csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")  # the log has every median
             step $run $build bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
                 --warmup 10 "${csv[@]}"
         done
     done
-    for build in $(cd .gpu/bin && ls -d vkboids*); do
+    for build in "${builds[@]}"; do
         step $run $build bench --pipeline-stats --modes coherent --boids 1e5 --cells 27 --frames 20 --warmup 5
     done
 fi

@@ -32,7 +32,7 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;
 // The sub-cell walks compiled in or out, as the grid needs them (sim::recordGridSearch): where
 // unused, a walk only costs registers. 0: none; 1: subgroups within one cell walk sub-cells
-// together; 2: straddling subgroups also walk them, boid by boid (c.straddleSubCells).
+// together; 2: straddling subgroups also walk them, boid by boid (sim::Grid::straddleSubCells).
 layout(constant_id = 2) const uint SUB_CELL_WALKS = 0;
 const bool SUB_CELLS = SUB_CELL_WALKS != 0;
 #include "../shared.h"

@@ -20,8 +20,8 @@ void endOfStepBarrier(VkCommandBuffer cmd) {
                            VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
 }
 
-// 128 rather than 256: the flock pass was 2% faster at 1M boids and 8% for scattered 10.24M on the
-// H200, the same elsewhere (docs/BENCHMARKS.md, run 26).
+// 128 rather than 256: on the H200 the flock pass is 1 to 2% faster at 1M boids and in every
+// scattered grid, and about 1% slower in crowded coherent grids (docs/BENCHMARKS.md, runs 26 and 30).
 uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
     return std::min<uint32_t>({128, ctx.properties.limits.maxComputeWorkGroupInvocations,
                                ctx.properties.limits.maxComputeWorkGroupSize[0]});
@@ -211,7 +211,6 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // of 0.003 (twice that) never rejects a neighbour.
     c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.003f;
     c.subCells = grid.subCells ? 1 : 0;
-    c.straddleSubCells = grid.straddleSubCells ? 1 : 0;
     return c;
 }
 
@@ -262,26 +261,23 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     gpu::computeBarrier(cmd);
 }
 
-void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, bool coherent,
+void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const Grid& grid, bool coherent,
                       gpu::Profiler* profiler) {
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
-    const int walks = c.subCells == 0 ? 0 : c.straddleSubCells == 0 ? 1 : 2;
-    CHECK(f.coherent[walks][shared].pipeline != VK_NULL_HANDLE); // see mayStraddleSubCells
-    if (coherent) {
-        const gpu::Program& program = f.coherent[walks][shared];
+    const int walks = !grid.subCells ? 0 : !grid.straddleSubCells ? 1 : 2;
+    const gpu::Program& program = coherent ? f.coherent[walks][shared] : f.scattered[walks][shared];
+    CHECK(program.pipeline != VK_NULL_HANDLE); // walk 2 exists where mayStraddleSubCells(f.count)
+    if (coherent)
         gpu::bindProgram(
             cmd, program,
             {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next], f.subRanges});
-        gpu::dispatch(cmd, program, f.count, c);
-    } else {
-        const gpu::Program& program = f.scattered[walks][shared];
+    else
         gpu::bindProgram(cmd, program,
                          {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next],
                           f.vel[next], f.subRanges});
-        gpu::dispatch(cmd, program, f.count, c);
-    }
+    gpu::dispatch(cmd, program, f.count, c);
     f.current = next;
 }
 
@@ -312,7 +308,7 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
         recordGridIndex(cmd, f, c, profiler);
         recordSortPairs(cmd, f, grid, profiler);
         recordCellRanges(cmd, f, c, mode == Mode::Coherent, profiler);
-        recordGridSearch(cmd, f, c, mode == Mode::Coherent, profiler);
+        recordGridSearch(cmd, f, c, grid, mode == Mode::Coherent, profiler);
     }
     endOfStepBarrier(cmd);
 }

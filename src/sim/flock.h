@@ -33,7 +33,8 @@ struct Flock {
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
     // [sub-cell walks][shared]: 0 none, 1 subgroups within a cell, 2 also straddling subgroups boid
     // by boid (each walk costs registers where unused: BENCHMARKS runs 28 and 29); shared: r1 == r3,
-    // one test and one count for both rules.
+    // one test and one count for both rules. Walk 2 is compiled only where mayStraddleSubCells(count):
+    // elsewhere its programs stay empty (VK_NULL_HANDLE), and flockPrograms lists them all the same.
     gpu::Program scattered[3][2], coherent[3][2];
     uint32_t workgroupSize = 0;
     uint32_t naiveBoids = 2; // boids per invocation of the naive pass
@@ -73,8 +74,8 @@ void recordGridIndex(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConst
 void recordSortPairs(VkCommandBuffer cmd, Flock& flock, const Grid& grid, gpu::Profiler* profiler);
 void recordCellRanges(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, bool reorder,
                       gpu::Profiler* profiler);
-void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, bool coherent,
-                      gpu::Profiler* profiler);
+void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, const Grid& grid,
+                      bool coherent, gpu::Profiler* profiler);
 
 // Occupied cells and the largest cell of the current ranges into `stats` (a GridStats, host-visible,
 // read after the command buffer completes). Call after a grid step.

@@ -6,6 +6,12 @@
 
 namespace sim {
 
+namespace {
+// Sub-cells need fixed image shifts: 3 or more cells per axis, so that each cell of the block is a
+// distinct periodic image.
+constexpr uint32_t subCellsMinDim = 3;
+} // namespace
+
 uint32_t maxGridCells(uint32_t boidCount) {
     return uint32_t(std::clamp<uint64_t>(8ull * boidCount, 1u << 18, 1u << 24));
 }
@@ -26,7 +32,8 @@ const char* subCellsName(SubCells s) {
 }
 
 bool mayStraddleSubCells(uint32_t boidCount) {
-    return uint64_t(boidCount) >= uint64_t(straddleSubCellsFrom) * 27;
+    return uint64_t(boidCount) >=
+           uint64_t(straddleSubCellsFrom) * subCellsMinDim * subCellsMinDim * subCellsMinDim;
 }
 
 Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells) {
@@ -38,7 +45,7 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     g.dim = uint32_t(std::clamp(cells, 1.0, double(cap)));
     g.cellWidth = float(2.0 * double(p.domainHalf) / g.dim);
     g.cellCount = g.dim * g.dim * g.dim;
-    const bool allowed = g.dim >= 3 && 8ull * g.cellCount <= maxSubCells(boidCount);
+    const bool allowed = g.dim >= subCellsMinDim && 8ull * g.cellCount <= maxSubCells(boidCount);
     g.subCells = allowed && (subCells == SubCells::On ||
                              (subCells == SubCells::Auto && uint64_t(boidCount) >= 64ull * g.cellCount));
     g.straddleSubCells = g.subCells && uint64_t(boidCount) >= uint64_t(straddleSubCellsFrom) * g.cellCount;

@@ -28,7 +28,8 @@ struct Grid {
 // Boids a cell on average from which straddling subgroups walk sub-cells (Grid::straddleSubCells).
 constexpr uint32_t straddleSubCellsFrom = 150;
 
-// Whether a flock of this many boids can ever have straddleSubCells (grids have 27 cells or more).
+// Whether a flock of this many boids can ever have straddleSubCells (grids with sub-cells have 27
+// cells or more).
 bool mayStraddleSubCells(uint32_t boidCount);
 
 // Sub-cells need 3 or more cells per axis and at most 2^21 sub-cells (or one per boid). Within
