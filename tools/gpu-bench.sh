@@ -25,7 +25,7 @@ log=$out/log.txt
 say() { echo "=== $*" | tee -a "$log"; }
 step() { say "$*"; "$@" 2>&1 | tee -a "$log"; echo "exit code ${PIPESTATUS[0]}" | tee -a "$log"; }
 
-say "$(date -u) commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown), plan $plan"
+say "$(date -u) plan $plan, binary $($run vkboids --version 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv 2>&1 | tee -a "$log"
 step $run vkboids --list-devices
 if [ "$plan" = all ] || [ "$plan" = check ]; then
