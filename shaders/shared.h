@@ -98,14 +98,14 @@ struct SortPassConstants {
 // Rendering: one push-constant block for the boid points and the domain box.
 struct DrawConstants {
     f32 viewProj[16]; // column-major
-    f32 viewportWidth;
-    f32 viewportHeight;
-    f32 pointSize; // diameter in pixels
+    f32 pointSize;    // diameter in pixels
     f32 maxSpeed;
     f32 halfDomain;
     u32 colorMode; // 0: speed, 1: heading
     u32 pad0;
     u32 pad1;
+    u32 pad2;
+    u32 pad3;
 };
 
 #ifdef __cplusplus

@@ -24,6 +24,15 @@ icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 log=$out/log.txt
 say() { echo "=== $*" | tee -a "$log"; }
 step() { say "$*"; "$@" 2>&1 | tee -a "$log"; echo "exit code ${PIPESTATUS[0]}" | tee -a "$log"; }
+# grid_round BUILD ROUND: one build's grid steps, both modes, 1M to 10.24M, 8 and 27 cells; a CSV in
+# round 1 only (the log has every median).
+grid_round() {
+    local build=$1 csv=()
+    say "build $build: $($run $build --version)"
+    [ "$2" = 1 ] && csv=(--csv "$out/bench-$build.csv")
+    step $run $build bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
+        --warmup 10 "${csv[@]}"
+}
 
 say "$(date -u) plan $plan, binary $($run vkboids --version 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv 2>&1 | tee -a "$log"
@@ -150,12 +159,7 @@ fi
 if [ "$plan" = subwalk ]; then  # straddling subgroups walking sub-cells, against vkboids-base and vkboids-variant3
     step $run gpu_tests --gtest_brief=1
     for i in 1 2; do
-        for build in vkboids-base vkboids-variant3 vkboids; do
-            say "build $build: $($run $build --version)"
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")  # the log has every median
-            step $run $build bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
-                --warmup 10 "${csv[@]}"
-        done
+        for build in vkboids-base vkboids-variant3 vkboids; do grid_round $build $i; done
     done
     for build in vkboids-base vkboids; do
         for sub in on off; do
@@ -168,11 +172,7 @@ fi
 if [ "$plan" = grid ]; then  # every GPU test, then the grid steps against vkboids-base, twice, interleaved
     step $run gpu_tests --gtest_brief=1
     for i in 1 2; do
-        for build in vkboids-base vkboids; do
-            say "build $build: $($run $build --version)"
-            step $run $build bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
-                --warmup 10 --csv "$out/bench-$build-$i.csv"
-        done
+        for build in vkboids-base vkboids; do grid_round $build $i; done
     done
     step $run vkboids bench --pipeline-stats --modes coherent,scattered --boids 1e5 --cells 8,27 --frames 20 --warmup 5
 fi
@@ -181,12 +181,7 @@ if [ "$plan" = builds ]; then  # the grid tests, then every .gpu/bin/vkboids* bu
     builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
     for i in 1 2; do
         order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))  # counterbalanced
-        for build in "${order[@]}"; do
-            say "build $build: $($run $build --version)"
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")  # the log has every median
-            step $run $build bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
-                --warmup 10 "${csv[@]}"
-        done
+        for build in "${order[@]}"; do grid_round $build $i; done
     done
     for build in "${builds[@]}"; do
         step $run $build bench --pipeline-stats --modes coherent --boids 1e5 --cells 27 --frames 20 --warmup 5

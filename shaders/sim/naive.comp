@@ -51,6 +51,15 @@ float cubeMargin(vec3 q, vec3 p) {
     return min(min(h.x, h.y), h.z) - c.filterThreshold;
 }
 
+#ifdef HALF_FILTER
+// The cube test on a packed pair of candidates (positions / L): per candidate, the smallest
+// | |d| - 1 | over the axes; a neighbour needs it above the threshold.
+f16vec2 halfCube(f16vec2 x, f16vec2 y, f16vec2 z, f16vec2 px, f16vec2 py, f16vec2 pz) {
+    const f16vec2 one = f16vec2(1.0hf);
+    return min(min(abs(abs(x - px) - one), abs(abs(y - py) - one)), abs(abs(z - pz) - one));
+}
+#endif
+
 void exactPair(uint b, vec3 q, uint j) {
     if (j == self[b]) return;
     const vec3 e = minImage(q - p[b], c.halfDomain);
@@ -76,7 +85,6 @@ void main() {
         pz[b] = f16vec2(float16_t(p[b].z * invL));
     }
     const float16_t threshold = float16_t(c.halfFilterThreshold);
-    const f16vec2 one = f16vec2(1.0hf);
 #endif
 
     // No early return: every invocation takes part in staging and barriers.
@@ -111,7 +119,7 @@ void main() {
             [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
                 f16vec2 m[4];
                 [[unroll]] for (uint q = 0; q < 4; ++q)
-                    m[q] = min(min(abs(abs(x[q] - px[b]) - one), abs(abs(y[q] - py[b]) - one)), abs(abs(z[q] - pz[b]) - one));
+                    m[q] = halfCube(x[q], y[q], z[q], px[b], py[b], pz[b]);
                 const f16vec2 top = max(max(m[0], m[1]), max(m[2], m[3]));
                 if (max(top.x, top.y) > threshold) {
                     [[unroll]] for (uint q = 0; q < 4; ++q) {
@@ -129,11 +137,8 @@ void main() {
             const f16vec2 x0 = tileX[pair], y0 = tileY[pair], z0 = tileZ[pair];
             const f16vec2 x1 = tileX[pair + 1], y1 = tileY[pair + 1], z1 = tileZ[pair + 1];
             [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
-                // Per candidate, the smallest | |d| - 1 | over the axes; a neighbour needs it above threshold.
-                const f16vec2 m0 = min(min(abs(abs(x0 - px[b]) - one), abs(abs(y0 - py[b]) - one)),
-                                       abs(abs(z0 - pz[b]) - one));
-                const f16vec2 m1 = min(min(abs(abs(x1 - px[b]) - one), abs(abs(y1 - py[b]) - one)),
-                                       abs(abs(z1 - pz[b]) - one));
+                const f16vec2 m0 = halfCube(x0, y0, z0, px[b], py[b], pz[b]);
+                const f16vec2 m1 = halfCube(x1, y1, z1, px[b], py[b], pz[b]);
                 const f16vec2 m = max(m0, m1);
                 if (max(m.x, m.y) > threshold) {
                     const uint j = base + k;

@@ -72,6 +72,9 @@ void checkParams(const sim::Params& p) {
     if (!e.empty()) throw InputError(e);
 }
 
+const char* const subCellsHelp =
+    "order boids by octant within cells and skip sub-cells out of reach: auto, on or off";
+
 } // namespace
 
 uint64_t parseCount(const std::string& text, const std::string& flag, uint64_t max) {
@@ -135,9 +138,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     step->add_option("--mode", stepMode, "naive, scattered or coherent")->capture_default_str();
     step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
     std::string stepSubCells = "auto", benchSubCells = "auto";
-    step->add_option("--subcells", stepSubCells,
-                     "order boids by octant within cells and skip sub-cells out of reach: auto, on or off")
-        ->capture_default_str();
+    step->add_option("--subcells", stepSubCells, subCellsHelp)->capture_default_str();
     step->add_flag("--quiet", so.quiet, "print nothing on success");
     step->add_flag("--float32-filter", so.float32Filter,
                    "naive: run the cube test in float32 even where float16 arithmetic exists (to compare)");
@@ -179,10 +180,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_option("--modes", bModes, "modes, comma-separated")->capture_default_str();
     bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
     bench->add_option("--cells", bCells, "search shapes, comma-separated (8, 27)")->capture_default_str();
-    bench
-        ->add_option("--subcells", benchSubCells,
-                     "order boids by octant within cells and skip sub-cells out of reach: auto, on or off")
-        ->capture_default_str();
+    bench->add_option("--subcells", benchSubCells, subCellsHelp)->capture_default_str();
     bench->add_option("--frames", bFrames, "measured frames per configuration")->capture_default_str();
     bench->add_option("--warmup", bWarmup, "frames before measuring")->capture_default_str();
     bench->add_option("--seed", bo.seed, "seed of the random start")->capture_default_str();

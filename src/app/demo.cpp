@@ -59,6 +59,12 @@ std::string jsonPathFor(const std::string& csvPath) {
     return stem + ".json";
 }
 
+// A capture writes its CSV and, beside it, a JSON summary: both must be writable before it starts.
+void checkCaptureWritable(const std::string& csvPath) {
+    sim::checkWritable(csvPath);
+    sim::checkWritable(jsonPathFor(csvPath));
+}
+
 void writeCapture(const gpu::Context& ctx, const Capture& c) {
     std::string csv = csvHeader();
     for (const FrameRow& r : c.rows) csv += csvRow(r);
@@ -156,10 +162,7 @@ void writeScreenshot(const std::string& path, const Screenshot& shot) {
 } // namespace
 
 int runDemo(const GlobalOptions& global, const DemoOptions& o) {
-    if (!o.capture.empty()) {
-        sim::checkWritable(o.capture);
-        sim::checkWritable(jsonPathFor(o.capture));
-    }
+    if (!o.capture.empty()) checkCaptureWritable(o.capture);
     if (!o.screenshot.empty()) {
         if (o.frames == 0)
             throw sim::InputError("--screenshot needs --frames N (the shot is of the last frame)");
@@ -475,8 +478,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         }
         if (st.captureRequested && !capture) {
             try {
-                sim::checkWritable(st.capturePath);
-                sim::checkWritable(jsonPathFor(st.capturePath));
+                checkCaptureWritable(st.capturePath);
                 startCapture(st.capturePath, 0, uint64_t(st.captureFrames));
                 st.status = "capturing " + std::to_string(st.captureFrames) + " frames";
             } catch (const sim::InputError& e) {

@@ -57,16 +57,9 @@ void createLayouts(const Context& ctx, Program& p, const std::vector<ShaderRefle
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layoutInfo, nullptr, &p.layout));
 }
 
-} // namespace
-
-uint32_t preferredSubgroupSize(const Context& ctx) {
-    if (!ctx.computeSubgroupSizeControl) return 0;
-    return std::clamp(ctx.subgroupSize, ctx.minSubgroupSize, ctx.maxSubgroupSize);
-}
-
 // One line a pipeline executable: what the driver says of the compiled code (registers, shared
 // memory, ...), to see why a pass runs as it does.
-static void printStatistics(const Context& ctx, const Program& p, const std::vector<SpecConstant>& specs) {
+void printStatistics(const Context& ctx, const Program& p, const std::vector<SpecConstant>& specs) {
     std::string name = p.name + " (local size " + std::to_string(p.localSizeX);
     for (const SpecConstant& s : specs)
         name += ", spec " + std::to_string(s.id) + "=" + std::to_string(s.value);
@@ -111,6 +104,13 @@ static void printStatistics(const Context& ctx, const Program& p, const std::vec
         }
         std::fprintf(stderr, "%s\n", line.c_str());
     }
+}
+
+} // namespace
+
+uint32_t preferredSubgroupSize(const Context& ctx) {
+    if (!ctx.computeSubgroupSizeControl) return 0;
+    return std::clamp(ctx.subgroupSize, ctx.minSubgroupSize, ctx.maxSubgroupSize);
 }
 
 Program createComputeProgram(const Context& ctx, const std::string& shader,

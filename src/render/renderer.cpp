@@ -32,8 +32,6 @@ void recordDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r,
                 const gpu::Buffer& vel, uint32_t count, const DrawSettings& s) {
     gpudata::DrawConstants c{};
     std::memcpy(c.viewProj, &s.viewProj[0][0], sizeof c.viewProj);
-    c.viewportWidth = float(s.width);
-    c.viewportHeight = float(s.height);
     // Points larger than a pixel need largePoints; sizes are clamped to what the device draws.
     const float* range = ctx.properties.limits.pointSizeRange;
     c.pointSize = ctx.largePoints ? std::clamp(s.pointSize, range[0], range[1]) : 1.0f;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace sim {
 namespace {
@@ -103,8 +104,8 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
 std::vector<gpu::Program*> flockPrograms(Flock& f) {
     std::vector<gpu::Program*> programs = {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder,
                                            &f.gridStats};
-    for (int walks = 0; walks < 3; ++walks)
-        for (int shared = 0; shared < 2; ++shared) {
+    for (size_t walks = 0; walks < std::size(f.scattered); ++walks)
+        for (size_t shared = 0; shared < std::size(f.scattered[walks]); ++shared) {
             programs.push_back(&f.scattered[walks][shared]);
             programs.push_back(&f.coherent[walks][shared]);
         }

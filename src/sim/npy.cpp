@@ -85,6 +85,17 @@ std::string shapeText(const std::vector<uint64_t>& dims) {
     return out + (dims.size() == 1 ? ",)" : ")");
 }
 
+// Where a file is written before it is renamed into place.
+std::string temporaryPath(const std::string& path) {
+    return path + ".tmp" + std::to_string(getpid());
+}
+
+void refuseDirectory(const std::string& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        throw InputError("cannot write '" + path + "': it is a directory");
+}
+
 } // namespace
 
 std::string encodeNpy(const State& state) {
@@ -186,10 +197,8 @@ void saveNpy(const std::string& path, const State& state) {
 }
 
 void checkWritable(const std::string& path) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-        throw InputError("cannot write '" + path + "': it is a directory");
-    const std::string tmp = path + ".tmp" + std::to_string(getpid());
+    refuseDirectory(path);
+    const std::string tmp = temporaryPath(path);
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
     std::fclose(f);
@@ -206,13 +215,9 @@ void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>
     auto removeTemporaries = [&] {
         for (const std::string& tmp : temporaries) std::remove(tmp.c_str());
     };
+    for (const auto& file : files) refuseDirectory(file.first);
     for (const auto& [path, bytes] : files) {
-        std::error_code error;
-        if (std::filesystem::is_directory(path, error)) {
-            removeTemporaries();
-            throw InputError("cannot write '" + path + "': it is a directory");
-        }
-        const std::string tmp = path + ".tmp" + std::to_string(getpid());
+        const std::string tmp = temporaryPath(path);
         FILE* f = std::fopen(tmp.c_str(), "wb");
         if (!f) {
             const int e = errno;
