@@ -95,12 +95,20 @@ uint subCellBit(float x, float L, float invCellWidth, uint cell) {
     return f >= float(cell) + 0.5 ? 1u : 0u;
 }
 
-// The sort key of a position: its cell, and with sub-cells (c.subCells) its octant below that,
-// x in bit 0, y in bit 1, z in bit 2.
+// The eighth of its cell along x a coordinate lies in (sim::sliceOf): the same product as
+// cellCoordinate(); f - cell and the scaling by 8 are exact, so CPU and GPU agree.
+uint sliceOf(float x, float L, float invCellWidth, uint cell) {
+    precise const float f = (x + L) * invCellWidth;
+    precise const float s = floor((f - float(cell)) * 8.0);
+    return uint(clamp(s, 0.0, 7.0));
+}
+
+// The sort key of a position: its cell, and below that (c.subCells) its octant or its x slice.
 uint gridKey(vec3 p, StepConstants c) {
     const uvec3 cell = cellOf(p, c);
     const uint key = cellIndex(cell, c.gridDim);
-    if (c.subCells == 0) return key;
+    if (c.subCells == SUB_CELLS_NONE) return key;
+    if (c.subCells == SUB_CELLS_SLICES) return key * 8 + sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x);
     return key * 8 + subCellBit(p.x, c.halfDomain, c.invCellWidth, cell.x) +
            2 * subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y) +
            4 * subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z);

@@ -34,13 +34,21 @@ struct StepConstants {
     u32 searchCells; // 8 or 27
     f32 reach;       // grid search: max(r) with a rounding margin; cells farther away are skipped
     f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
-    u32 subCells;            // 1: keys are cell * 8 + octant, and sub-cell ranges exist
+    u32 subCells;            // SUB_CELLS_*: what the 3 key bits below the cell index hold, if any
     f32 pad1;
     f32 pad2;
 };
 
 // A cell's range in the sorted arrays is [start, end); empty cells hold CELL_EMPTY in both.
 #define CELL_EMPTY 0xffffffffu
+
+// Sort keys below the cell index (StepConstants::subCells). OCTANTS: cell * 8 + octant, and each
+// sub-cell's [start, end) (CELL_EMPTY where empty). SLICES: cell * 8 + the eighth of the cell along
+// x the boid lies in, and for every sub-key of an occupied cell its start (where it would begin
+// if empty): a row of cells is then sorted by x at an eighth of a cell.
+#define SUB_CELLS_NONE 0u
+#define SUB_CELLS_OCTANTS 1u
+#define SUB_CELLS_SLICES 2u
 
 // What the grid-stats pass reports for the panel.
 struct GridStats {

@@ -56,7 +56,9 @@ TEST(Grid, CellsDivideTheDomainExactly) {
     EXPECT_EQ(g27.keyBits, 16u); // 64000 cells
     EXPECT_EQ(g8.dim, 20u);
     EXPECT_FLOAT_EQ(g8.cellWidth, 10.0f);
-    EXPECT_EQ(g8.keyBits, 13u);
+    EXPECT_EQ(sim::makeGrid(p, 8, 100000, sim::SubCells::Off).keyBits, 13u); // 8000 cells
+    EXPECT_TRUE(g8.slices);                                                  // 12.5 boids a cell
+    EXPECT_EQ(g8.keyBits, 16u);
     p.domainHalf = 7.4f; // floor(14.8 / 5) = 2 cells for 27, floor(14.8 / 10) = 1 for 8
     EXPECT_EQ(sim::makeGrid(p, 27, 10).dim, 2u);
     EXPECT_EQ(sim::makeGrid(p, 8, 10).dim, 1u);
@@ -81,7 +83,7 @@ TEST(Grid, StraddlingWalkOnlyWhereItsPipelinesExist) {
     p.domainHalf = 7.5f; // 3 cells of 5 per axis
     const uint32_t from = sim::straddleSubCellsFrom * 27;
     for (uint32_t n : {from - 1, from, from + 1, 10 * from})
-        for (sim::SubCells sub : {sim::SubCells::Auto, sim::SubCells::On}) {
+        for (sim::SubCells sub : {sim::SubCells::Auto, sim::SubCells::Octants}) {
             const sim::Grid g = sim::makeGrid(p, 27, n, sub);
             ASSERT_EQ(g.dim, 3u);
             EXPECT_EQ(g.straddleSubCells, n >= from) << n;
@@ -97,6 +99,18 @@ TEST(Grid, CellCoordinateClampsTheUpperEdge) {
     EXPECT_EQ(sim::cellCoordinate(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 40), 39u);
     EXPECT_EQ(sim::cellCoordinate(0.0f, 100.0f, 0.2f, 40), 20u);
     EXPECT_EQ(sim::cellIndex(1, 2, 3, 40), 1u + 40 * (2 + 40 * 3));
+}
+
+TEST(Grid, SlicesAreEighthsOfTheCellAlongX) {
+    // 40 cells of 5 over [-100, 100): eighths of 0.625.
+    EXPECT_EQ(sim::sliceOf(-100.0f, 100.0f, 0.2f, 0), 0u);
+    EXPECT_EQ(sim::sliceOf(-99.375f, 100.0f, 0.2f, 0), 1u); // on a boundary: the upper slice
+    EXPECT_EQ(sim::sliceOf(std::nextafter(-99.375f, -100.0f), 100.0f, 0.2f, 0), 0u);
+    EXPECT_EQ(sim::sliceOf(0.0f, 100.0f, 0.2f, 20), 0u);
+    EXPECT_EQ(sim::sliceOf(4.99f, 100.0f, 0.2f, 20), 7u);
+    EXPECT_EQ(sim::sliceOf(2.5f, 100.0f, 0.2f, 20), 4u);
+    // The clamped upper edge stays in the last slice of the last cell.
+    EXPECT_EQ(sim::sliceOf(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 39), 7u);
 }
 
 TEST(SpirvReflection, ReadsBindingsPushConstantsAndLocalSize) {

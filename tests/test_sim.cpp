@@ -184,13 +184,15 @@ class GridPassTest : public SimTest {
 };
 
 TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
-    uint32_t split = 0; // cells whose boids lie in more than one sub-cell: the order within cells
-    for (sim::SubCells sub : {sim::SubCells::Off, sim::SubCells::On})
+    uint32_t split = 0;  // cells whose boids lie in more than one sub-cell: the order within cells
+    uint32_t sliced = 0; // occupied cells with empty slices between occupied ones
+    for (sim::SubCells sub : {sim::SubCells::Off, sim::SubCells::Octants, sim::SubCells::Slices})
         for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
                                boxState(3001, 13, p, 2.0f, 0.5f)}) {
             useGrid(sub);
             SCOPED_TRACE(std::string("sub-cells ") + sim::subCellsName(sub));
-            ASSERT_EQ(grid.subCells, sub == sim::SubCells::On);
+            ASSERT_EQ(grid.subCells, sub == sim::SubCells::Octants);
+            ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices);
             const uint32_t n = s.count();
             sim::Flock f = sim::createFlock(ctx(), n);
             sim::uploadState(ctx(), f, s);
@@ -204,9 +206,10 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 sim::recordCellRanges(cmd, f, c, true, nullptr);
             });
 
-            // Cell index of every boid (with sub-cells, times 8 plus its octant), as the CPU computes it.
+            // Cell index of every boid (with sub-cells, times 8 plus its octant or its x slice), as
+            // the CPU computes it.
             std::vector<uint32_t> keys(n);
-            const uint32_t shift = grid.subCells ? 3 : 0;
+            const uint32_t shift = grid.subCells || grid.slices ? 3 : 0;
             for (uint32_t i = 0; i < n; ++i) {
                 uint32_t xyz[3], octant = 0;
                 for (int a = 0; a < 3; ++a) {
@@ -214,8 +217,12 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                     xyz[a] = sim::cellCoordinate(x, p.domainHalf, c.invCellWidth, grid.dim);
                     octant |= sim::subCellBit(x, p.domainHalf, c.invCellWidth, xyz[a]) << a;
                 }
-                keys[i] = (sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim) << shift) +
-                          (grid.subCells ? octant : 0);
+                const uint32_t slice =
+                    sim::sliceOf(s.data[size_t(i) * 6], p.domainHalf, c.invCellWidth, xyz[0]);
+                keys[i] =
+                    (sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim) << shift) + (grid.subCells ? octant
+                                                                                   : grid.slices ? slice
+                                                                                                 : 0);
             }
             EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
             std::vector<uint32_t> slots(n);
@@ -252,6 +259,24 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                              subRanges[16 * cell + 2 * (sortedKeys[ranges[2 * cell]] & 7) + 1] !=
                                  ranges[2 * cell + 1];
             }
+            if (grid.slices) {
+                // Every slice of an occupied cell starts where its keys would go, empty or not.
+                const std::vector<uint32_t> got =
+                    test::readBuffer<uint32_t>(f.subRanges, 16 * grid.cellCount);
+                for (uint32_t cell = 0; cell < grid.cellCount; ++cell) {
+                    if (ranges[2 * cell] == CELL_EMPTY) continue;
+                    bool gap = false, seen = false, emptyAfterSeen = false;
+                    for (uint32_t sub = 8 * cell; sub < 8 * cell + 8; ++sub) {
+                        const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
+                        ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "slice " << sub;
+                        const bool occupied = first != sortedKeys.end() && *first == sub;
+                        gap |= occupied && emptyAfterSeen;
+                        emptyAfterSeen |= seen && !occupied;
+                        seen |= occupied;
+                    }
+                    sliced += gap;
+                }
+            }
 
             // Grid statistics from those ranges.
             gpu::Buffer stats = gpu::createBuffer(ctx(), sizeof(gpudata::GridStats), gpu::storageUsage,
@@ -283,6 +308,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
             sim::destroyFlock(ctx(), f);
         }
     EXPECT_GT(split, 10u) << "too few cells with several occupied sub-cells to test their order";
+    EXPECT_GT(sliced, 10u) << "too few cells with empty slices between occupied ones";
 }
 
 // ---- Whole grid steps against the reference ---------------------------------------------------
@@ -290,6 +316,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
 TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
     Params p;
     p.domainHalf = 25;
+    subCells = sim::SubCells::Off; // whole cells (auto would slice the 8-cell grid's 24 boids a cell)
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         for (int cells : {8, 27}) {
             expectMatchesReference(uniformState(2999, 21, p), p, mode, cells, "uniform");
@@ -302,9 +329,53 @@ TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
         }
 }
 
+// Slices: each row walked only over the x within reach of the boid, at an eighth of a cell. Cells
+// of 10 to 40 boids, so that windows end inside occupied cells and cut slices off them.
+TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
+    subCells = sim::SubCells::Slices;
+    for (Mode mode : {Mode::Scattered, Mode::Coherent})
+        for (int cells : {8, 27}) {
+            Params p;
+            p.domainHalf = cells == 27 ? 12.5f : 25.0f; // 5 cells of 5 per axis, or 5 of 10
+            Params distinct = p;
+            distinct.cohesionRadius = 4.0f;
+            distinct.separationRadius = 2.0f;
+            distinct.alignmentRadius = 5.5f;
+            distinct.domainHalf = cells == 27 ? 13.75f : 27.5f; // 5 cells of max(r) = 5.5 (or 11)
+            Params small = p;
+            small.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis: every row wraps
+            ASSERT_TRUE(sim::makeGrid(p, cells, 1250, subCells).slices);
+            ASSERT_TRUE(sim::makeGrid(small, cells, 300, subCells).slices);
+            expectMatchesReference(uniformState(2999, 81, p), p, mode, cells, "slices, uniform");
+            expectMatchesReference(edgeState(2500, 82, p), p, mode, cells, "slices, edges");
+            expectMatchesReference(boxState(700, 83, p, 2.0f, 0.5f), p, mode, cells, "slices, one cell");
+            expectMatchesReference(clusteredState(1999, 84, p, 3, 1.0f), p, mode, cells, "slices, clusters");
+            expectMatchesReference(coincidentState(1201, 85, p), p, mode, cells, "slices, coincident");
+            expectMatchesReference(uniformState(257, 86, p), p, mode, cells, "slices, sparse");
+            expectMatchesReference(uniformState(2500, 87, distinct), distinct, mode, cells,
+                                   "slices, distinct radii");
+            expectMatchesReference(edgeState(1000, 88, small), small, mode, cells,
+                                   "slices, 3 cells per axis");
+        }
+    // Auto slices cells of 8 to 63 boids on average.
+    Params lab;
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 100000).slices);
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 8 * 64000 - 1).slices);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 8 * 64000).slices);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 1000000).slices);
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 5120000).slices);
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off).slices);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Slices).slices);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000).keyBits,
+              sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off).keyBits + 3);
+    Params tiny = lab;
+    tiny.domainHalf = 5; // 2 cells per axis: no fixed image shifts, so no slices
+    EXPECT_FALSE(sim::makeGrid(tiny, 27, 1000, sim::SubCells::Slices).slices);
+}
+
 // Crowded cells, where subgroups lie within one cell and walk sub-cells together.
 TEST_F(SimTest, GridStepsWithSubCellsMatchReference) {
-    subCells = sim::SubCells::On;
+    subCells = sim::SubCells::Octants;
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         for (int cells : {8, 27}) {
             Params dense;

@@ -335,7 +335,10 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                              o.warmup,
                              o.params};
                 nlohmann::json run = summarizeRun(info, rows);
-                if (mode != sim::Mode::Naive) run["sub_cells"] = grid.subCells;
+                if (mode != sim::Mode::Naive) {
+                    run["sub_cells"] = grid.subCells;
+                    run["slices"] = grid.slices;
+                }
                 runs.push_back(run);
 
                 char text[512];
@@ -353,6 +356,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                         line += text;
                     }
                 if (mode != sim::Mode::Naive && grid.subCells) line += "  (sub-cells)";
+                if (mode != sim::Mode::Naive && grid.slices) line += "  (slices)";
                 table.push_back(line);
                 std::printf("%s\n", line.c_str());
                 std::fflush(stdout);

@@ -57,7 +57,7 @@ sim::Mode modeFromText(const std::string& text, const std::string& flag) {
 
 sim::SubCells subCellsFromText(const std::string& text) {
     std::optional<sim::SubCells> s = sim::parseSubCells(text);
-    if (!s) throw InputError("--subcells: '" + text + "' must be auto, on or off");
+    if (!s) throw InputError("--subcells: '" + text + "' must be auto, octants, slices or off");
     return *s;
 }
 
@@ -73,7 +73,8 @@ void checkParams(const sim::Params& p) {
 }
 
 const char* const subCellsHelp =
-    "order boids by octant within cells and skip sub-cells out of reach: auto, on or off";
+    "order boids within cells by octant (skipping sub-cells out of reach) or by x slice (walking rows "
+    "only where in reach): auto, octants (or on), slices or off";
 
 } // namespace
 

@@ -90,13 +90,16 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
     f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
     // The boid-by-boid walk only where the flock can be crowded enough: compiling it costs time.
-    const uint32_t walkVariants = mayStraddleSubCells(count) ? 3 : 2;
-    for (uint32_t walks = 0; walks < walkVariants; ++walks)
+    for (uint32_t walk = 0; walk < std::size(f.scattered); ++walk) {
+        if (walk == 2 && !mayStraddleSubCells(count)) continue;
         for (uint32_t shared = 0; shared < 2; ++shared) {
-            const std::vector<gpu::SpecConstant> specs = {{0, f.workgroupSize}, {1, shared}, {2, walks}};
-            f.scattered[walks][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs);
-            f.coherent[walks][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs);
+            const uint32_t subCellWalks = walk == 3 ? 0 : walk, slices = walk == 3 ? 1 : 0;
+            const std::vector<gpu::SpecConstant> specs = {
+                {0, f.workgroupSize}, {1, shared}, {2, subCellWalks}, {3, slices}};
+            f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs);
+            f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs);
         }
+    }
     f.gridStats = gpu::createComputeProgram(ctx, "grid_stats", wg, gpu::preferredSubgroupSize(ctx));
     return f;
 }
@@ -166,8 +169,8 @@ State downloadState(const gpu::Context& ctx, const Flock& f) {
 }
 
 void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
-    // Without sub-cells the passes still bind a (small, unused) sub-cell buffer.
-    const uint32_t subCells = grid.subCells ? 8 * grid.cellCount : 1;
+    // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
+    const uint32_t subCells = grid.subCells || grid.slices ? 8 * grid.cellCount : 1;
     if (grid.cellCount <= f.cellCapacity && subCells <= f.subCellCapacity) return;
     // The old buffers may still be read by frames in flight.
     VK_CHECK(vkDeviceWaitIdle(ctx.device));
@@ -211,7 +214,7 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // |d| - 1 moves its value by at most 0.00122, and rounding the threshold by 0.00024; a margin
     // of 0.003 (twice that) never rejects a neighbour.
     c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.003f;
-    c.subCells = grid.subCells ? 1 : 0;
+    c.subCells = grid.subCells ? SUB_CELLS_OCTANTS : grid.slices ? SUB_CELLS_SLICES : SUB_CELLS_NONE;
     return c;
 }
 
@@ -244,7 +247,8 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     gpu::computeToTransferBarrier(cmd);
     const uint64_t cells = uint64_t(c.gridDim) * c.gridDim * c.gridDim;
     vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
-    if (c.subCells) vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
+    // Slices need no clear: the pass writes every slice start of an occupied cell, and only those are read.
+    if (c.subCells == SUB_CELLS_OCTANTS) vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
     gpu::fillToComputeBarrier(cmd);
     if (reorder) {
         const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
@@ -267,8 +271,8 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
-    const int walks = !grid.subCells ? 0 : !grid.straddleSubCells ? 1 : 2;
-    const gpu::Program& program = coherent ? f.coherent[walks][shared] : f.scattered[walks][shared];
+    const int walk = grid.slices ? 3 : !grid.subCells ? 0 : !grid.straddleSubCells ? 1 : 2;
+    const gpu::Program& program = coherent ? f.coherent[walk][shared] : f.scattered[walk][shared];
     CHECK(program.pipeline != VK_NULL_HANDLE); // walk 2 exists where mayStraddleSubCells(f.count)
     if (coherent)
         gpu::bindProgram(
@@ -305,7 +309,7 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
         recordNaiveStep(cmd, f, c, profiler);
     } else {
         CHECK(f.cellCapacity >= grid.cellCount &&
-              (!grid.subCells || f.subCellCapacity >= 8 * grid.cellCount));
+              (!(grid.subCells || grid.slices) || f.subCellCapacity >= 8 * grid.cellCount));
         recordGridIndex(cmd, f, c, profiler);
         recordSortPairs(cmd, f, grid, profiler);
         recordCellRanges(cmd, f, c, mode == Mode::Coherent, profiler);

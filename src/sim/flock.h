@@ -26,16 +26,17 @@ struct Flock {
     // Grid modes: (cell, slot) pairs, sorted pairs, and each cell's [start, end) in sorted order.
     gpu::Buffer cellKeys, slotValues, sortedKeys, sortedSlots, cellRanges;
     uint32_t cellCapacity = 0;
-    gpu::Buffer subRanges; // each sub-cell's [start, end) when the grid has sub-cells
+    gpu::Buffer subRanges; // each sub-key's range (octants) or start (slices), when the grid has them
     uint32_t subCellCapacity = 0;
     sort::Sorter sorter;
 
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
-    // [sub-cell walks][shared]: 0 none, 1 subgroups within a cell, 2 also straddling subgroups boid
-    // by boid (each walk costs registers where unused: BENCHMARKS runs 28 and 29); shared: r1 == r3,
-    // one test and one count for both rules. Walk 2 is compiled only where mayStraddleSubCells(count):
-    // elsewhere its programs stay empty (VK_NULL_HANDLE), and flockPrograms lists them all the same.
-    gpu::Program scattered[3][2], coherent[3][2];
+    // [walk][shared]. Walk 0: whole cells; 1: sub-cells, subgroups within a cell together; 2: also
+    // straddling subgroups boid by boid (each walk costs registers where unused: BENCHMARKS runs 28
+    // and 29); 3: rows of slices. Shared: r1 == r3, one test and one count for both rules. Walk 2 is
+    // compiled only where mayStraddleSubCells(count): elsewhere its programs stay empty
+    // (VK_NULL_HANDLE), and flockPrograms lists them all the same.
+    gpu::Program scattered[4][2], coherent[4][2];
     uint32_t workgroupSize = 0;
     uint32_t naiveBoids = 2; // boids per invocation of the naive pass
 };

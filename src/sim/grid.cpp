@@ -22,13 +22,20 @@ uint64_t maxSubCells(uint32_t boidCount) {
 
 std::optional<SubCells> parseSubCells(const std::string& text) {
     if (text == "auto") return SubCells::Auto;
-    if (text == "on") return SubCells::On;
+    if (text == "octants" || text == "on") return SubCells::Octants;
+    if (text == "slices") return SubCells::Slices;
     if (text == "off") return SubCells::Off;
     return std::nullopt;
 }
 
 const char* subCellsName(SubCells s) {
-    return s == SubCells::On ? "on" : s == SubCells::Off ? "off" : "auto";
+    switch (s) {
+    case SubCells::Octants: return "octants";
+    case SubCells::Slices: return "slices";
+    case SubCells::Off: return "off";
+    case SubCells::Auto: break;
+    }
+    return "auto";
 }
 
 bool mayStraddleSubCells(uint32_t boidCount) {
@@ -46,10 +53,14 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     g.cellWidth = float(2.0 * double(p.domainHalf) / g.dim);
     g.cellCount = g.dim * g.dim * g.dim;
     const bool allowed = g.dim >= subCellsMinDim && 8ull * g.cellCount <= maxSubCells(boidCount);
-    g.subCells = allowed && (subCells == SubCells::On ||
-                             (subCells == SubCells::Auto && uint64_t(boidCount) >= 64ull * g.cellCount));
-    g.straddleSubCells = g.subCells && uint64_t(boidCount) >= uint64_t(straddleSubCellsFrom) * g.cellCount;
-    g.keyBits = std::max(1, int(std::bit_width(g.cellCount - 1))) + (g.subCells ? 3 : 0);
+    const uint64_t n = boidCount;
+    g.subCells = allowed &&
+                 (subCells == SubCells::Octants || (subCells == SubCells::Auto && n >= 64ull * g.cellCount));
+    g.straddleSubCells = g.subCells && n >= uint64_t(straddleSubCellsFrom) * g.cellCount;
+    g.slices = allowed && !g.subCells &&
+               (subCells == SubCells::Slices ||
+                (subCells == SubCells::Auto && n >= uint64_t(slicesFrom) * g.cellCount));
+    g.keyBits = std::max(1, int(std::bit_width(g.cellCount - 1))) + (g.subCells || g.slices ? 3 : 0);
     return g;
 }
 
@@ -62,6 +73,12 @@ uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t 
 uint32_t subCellBit(float x, float halfDomain, float invCellWidth, uint32_t cell) {
     const float f = (x + halfDomain) * invCellWidth;
     return f >= float(cell) + 0.5f ? 1u : 0u;
+}
+
+uint32_t sliceOf(float x, float halfDomain, float invCellWidth, uint32_t cell) {
+    const float f = (x + halfDomain) * invCellWidth;
+    const float s = std::floor((f - float(cell)) * 8.0f);
+    return uint32_t(std::clamp(s, 0.0f, 7.0f));
 }
 
 } // namespace sim

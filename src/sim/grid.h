@@ -13,7 +13,7 @@ struct Grid {
     uint32_t dim = 1;       // cells per axis
     float cellWidth = 0;    // 2L / dim, at least the requested width (unless capped)
     uint32_t cellCount = 1; // dim^3
-    uint32_t keyBits = 1;   // bits of a sort key: the cell index, and 3 more with sub-cells
+    uint32_t keyBits = 1;   // bits of a sort key: the cell index, and 3 more with sub-cells or slices
     int searchCells = 27;   // 8: 2x2x2 block towards the boid's side, cells >= 2 max(r) wide;
                             // 27: 3x3x3 block, cells >= max(r) wide
     // Boids sorted by cell and, within a cell, by octant (sub-cell): a subgroup whose boids share
@@ -23,6 +23,10 @@ struct Grid {
     // hold 150 boids or more on average, and whole cells below that, where walking 216 sub-cells
     // apart costs each boid more than the candidates it skips (docs/BENCHMARKS.md, run 27).
     bool straddleSubCells = false;
+    // Boids sorted by cell and, within a cell, by eighth of the cell along x (slices): a row of
+    // cells is then sorted by x, and each boid walks a row only over the x it can reach, about two
+    // thirds of the candidates of whole cells. For cells too sparse for sub-cells.
+    bool slices = false;
 };
 
 // Boids a cell on average from which straddling subgroups walk sub-cells (Grid::straddleSubCells).
@@ -32,10 +36,14 @@ constexpr uint32_t straddleSubCellsFrom = 150;
 // cells or more).
 bool mayStraddleSubCells(uint32_t boidCount);
 
-// Sub-cells need 3 or more cells per axis and at most 2^21 sub-cells (or one per boid). Within
-// that, Auto takes them where cells are crowded (64 boids or more a cell on average): below that
-// the extra ranges cost more than the pairs they save. On takes them wherever allowed (tests).
-enum class SubCells { Auto, On, Off };
+// Boids a cell on average from which Auto orders cells by slices (and from 64, by octants).
+constexpr uint32_t slicesFrom = 8;
+
+// Sub-cells (octants) and slices need 3 or more cells per axis and at most 2^21 sub-keys (or one
+// per boid). Within that, Auto takes octants where cells are crowded (64 boids or more a cell on
+// average), slices from 8 boids a cell, and neither below that, where the sort's extra bits cost
+// more than the pairs they save. Octants and Slices take them wherever allowed.
+enum class SubCells { Auto, Octants, Slices, Off };
 
 std::optional<SubCells> parseSubCells(const std::string& text);
 const char* subCellsName(SubCells s);
@@ -56,6 +64,10 @@ uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t 
 // Which half of its cell a coordinate lies in along one axis (0 or 1): the octant's bit. Compares
 // the same float product as cellCoordinate(), so that GPU and CPU agree exactly.
 uint32_t subCellBit(float x, float halfDomain, float invCellWidth, uint32_t cell);
+
+// Which eighth of its cell a coordinate lies in (0 to 7): the slice of the sort key. The same float
+// product as cellCoordinate(), then exact steps, so that GPU and CPU agree exactly.
+uint32_t sliceOf(float x, float halfDomain, float invCellWidth, uint32_t cell);
 
 // Linear cell index, x fastest: cells of one row are contiguous in sorted order.
 inline uint32_t cellIndex(uint32_t x, uint32_t y, uint32_t z, uint32_t dim) {
