@@ -103,12 +103,17 @@ uint sliceOf(float x, float L, float invCellWidth, uint cell) {
     return uint(clamp(s, 0.0, 7.0));
 }
 
-// The sort key of a position: its cell, and below that (c.subCells) its octant or its x slice.
+// The sort key of a position: its cell, and below that (c.subCells) its octant, its x slice, or its
+// quarter row and x slice.
 uint gridKey(vec3 p, StepConstants c) {
     const uvec3 cell = cellOf(p, c);
     const uint key = cellIndex(cell, c.gridDim);
     if (c.subCells == SUB_CELLS_NONE) return key;
     if (c.subCells == SUB_CELLS_SLICES) return key * 8 + sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x);
+    if (c.subCells == SUB_CELLS_QUARTERS)
+        return key * 32 + subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y) * 8 +
+               subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z) * 16 +
+               sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x);
     return key * 8 + subCellBit(p.x, c.halfDomain, c.invCellWidth, cell.x) +
            2 * subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y) +
            4 * subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z);

@@ -76,22 +76,20 @@ TEST(Grid, HugeGridsAreCoarsened) {
     EXPECT_GE(g.cellWidth, 0.1f);
 }
 
-// The boid-by-boid walk's pipelines are compiled only where mayStraddleSubCells: every grid that
-// asks for that walk must be among them, down to the smallest grid with sub-cells (3 cells per axis).
-TEST(Grid, StraddlingWalkOnlyWhereItsPipelinesExist) {
+// Straddling subgroups walk sub-cells boid by boid from 150 boids a cell, down to the smallest grid
+// with sub-cells (3 cells per axis).
+TEST(Grid, StraddlingWalkFromCrowdedCells) {
     sim::Params p;
     p.domainHalf = 7.5f; // 3 cells of 5 per axis
     const uint32_t from = sim::straddleSubCellsFrom * 27;
-    for (uint32_t n : {from - 1, from, from + 1, 10 * from})
-        for (sim::SubCells sub : {sim::SubCells::Auto, sim::SubCells::Octants}) {
-            const sim::Grid g = sim::makeGrid(p, 27, n, sub);
-            ASSERT_EQ(g.dim, 3u);
-            EXPECT_EQ(g.straddleSubCells, n >= from) << n;
-            EXPECT_EQ(sim::mayStraddleSubCells(n), n >= from) << n;
-        }
+    for (uint32_t n : {from - 1, from, from + 1, 10 * from}) {
+        const sim::Grid g = sim::makeGrid(p, 27, n, sim::SubCells::Octants);
+        ASSERT_EQ(g.dim, 3u);
+        EXPECT_EQ(g.straddleSubCells, n >= from) << n;
+    }
     sim::Params lab; // 40 cells per axis: crowded only from 150 x 64,000 boids
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 150 * 64000 - 1).straddleSubCells);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 150 * 64000).straddleSubCells);
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 150 * 64000 - 1, sim::SubCells::Octants).straddleSubCells);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 150 * 64000, sim::SubCells::Octants).straddleSubCells);
 }
 
 TEST(Grid, CellCoordinateClampsTheUpperEdge) {

@@ -5,6 +5,7 @@
 #include "sim/flock.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -86,17 +87,17 @@ class SimTest : public GpuTest {
 
     State gpuSteps(const State& in, const Params& p, Mode mode, int cells, int steps = 1) {
         sim::Flock f = sim::createFlock(ctx(), in.count(), options);
+        sim::uploadState(ctx(), f, in);
+        for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
+            gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells);
+        sim::prepareGrid(ctx(), f, grid); // compiles the grid's search pipelines
         if (maxGroupsX) {
             std::vector<gpu::Program*> programs = sim::flockPrograms(f);
             programs.push_back(&f.sorter.histogram);
             programs.push_back(&f.sorter.onesweep);
             for (gpu::Program* program : programs) program->maxGroupsX = maxGroupsX;
         }
-        sim::uploadState(ctx(), f, in);
-        for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
-            gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells);
-        sim::prepareGrid(ctx(), f, grid);
         for (int s = 0; s < steps; ++s)
             test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
         State out = sim::downloadState(ctx(), f);
@@ -186,13 +187,15 @@ class GridPassTest : public SimTest {
 TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
     uint32_t split = 0;  // cells whose boids lie in more than one sub-cell: the order within cells
     uint32_t sliced = 0; // occupied cells with empty slices between occupied ones
-    for (sim::SubCells sub : {sim::SubCells::Off, sim::SubCells::Octants, sim::SubCells::Slices})
+    for (sim::SubCells sub :
+         {sim::SubCells::Off, sim::SubCells::Octants, sim::SubCells::Slices, sim::SubCells::Quarters})
         for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
                                boxState(3001, 13, p, 2.0f, 0.5f)}) {
             useGrid(sub);
             SCOPED_TRACE(std::string("sub-cells ") + sim::subCellsName(sub));
             ASSERT_EQ(grid.subCells, sub == sim::SubCells::Octants);
-            ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices);
+            ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices || sub == sim::SubCells::Quarters);
+            ASSERT_EQ(grid.quarters, sub == sim::SubCells::Quarters);
             const uint32_t n = s.count();
             sim::Flock f = sim::createFlock(ctx(), n);
             sim::uploadState(ctx(), f, s);
@@ -209,7 +212,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
             // Cell index of every boid (with sub-cells, times 8 plus its octant or its x slice), as
             // the CPU computes it.
             std::vector<uint32_t> keys(n);
-            const uint32_t shift = grid.subCells || grid.slices ? 3 : 0;
+            const uint32_t shift = std::bit_width(sim::subKeysPerCell(grid) - 1);
             for (uint32_t i = 0; i < n; ++i) {
                 uint32_t xyz[3], octant = 0;
                 for (int a = 0; a < 3; ++a) {
@@ -219,10 +222,12 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 }
                 const uint32_t slice =
                     sim::sliceOf(s.data[size_t(i) * 6], p.domainHalf, c.invCellWidth, xyz[0]);
-                keys[i] =
-                    (sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim) << shift) + (grid.subCells ? octant
-                                                                                   : grid.slices ? slice
-                                                                                                 : 0);
+                const uint32_t quarter = octant >> 1; // y half, then z half
+                const uint32_t low = grid.subCells   ? octant
+                                     : grid.quarters ? quarter * 8 + slice
+                                     : grid.slices   ? slice
+                                                     : 0;
+                keys[i] = (sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim) << shift) + low;
             }
             EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
             std::vector<uint32_t> slots(n);
@@ -239,7 +244,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
 
             // Start and end of every cell (and sub-cell); empty ones marked empty in both.
             std::vector<uint32_t> ranges(2 * grid.cellCount, CELL_EMPTY),
-                subRanges(16 * grid.cellCount, CELL_EMPTY);
+                subRanges(2 * sim::subKeysPerCell(grid) * grid.cellCount, CELL_EMPTY);
             for (uint32_t k = 0; k < n; ++k) {
                 const uint32_t cell = sortedKeys[k] >> shift;
                 if (k == 0 || sortedKeys[k - 1] >> shift != cell) ranges[2 * cell] = k;
@@ -260,13 +265,14 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                                  ranges[2 * cell + 1];
             }
             if (grid.slices) {
-                // Every slice of an occupied cell starts where its keys would go, empty or not.
+                // Every sub-key of an occupied cell starts where its keys would go, empty or not.
+                const uint32_t per = sim::subKeysPerCell(grid);
                 const std::vector<uint32_t> got =
-                    test::readBuffer<uint32_t>(f.subRanges, 16 * grid.cellCount);
+                    test::readBuffer<uint32_t>(f.subRanges, 2 * per * grid.cellCount);
                 for (uint32_t cell = 0; cell < grid.cellCount; ++cell) {
                     if (ranges[2 * cell] == CELL_EMPTY) continue;
                     bool gap = false, seen = false, emptyAfterSeen = false;
-                    for (uint32_t sub = 8 * cell; sub < 8 * cell + 8; ++sub) {
+                    for (uint32_t sub = per * cell; sub < per * cell + per; ++sub) {
                         const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
                         ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "slice " << sub;
                         const bool occupied = first != sortedKeys.end() && *first == sub;
@@ -332,31 +338,35 @@ TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
 // Slices: each row walked only over the x within reach of the boid, at an eighth of a cell. Cells
 // of 10 to 40 boids, so that windows end inside occupied cells and cut slices off them.
 TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
-    subCells = sim::SubCells::Slices;
-    for (Mode mode : {Mode::Scattered, Mode::Coherent})
-        for (int cells : {8, 27}) {
-            Params p;
-            p.domainHalf = cells == 27 ? 12.5f : 25.0f; // 5 cells of 5 per axis, or 5 of 10
-            Params distinct = p;
-            distinct.cohesionRadius = 4.0f;
-            distinct.separationRadius = 2.0f;
-            distinct.alignmentRadius = 5.5f;
-            distinct.domainHalf = cells == 27 ? 13.75f : 27.5f; // 5 cells of max(r) = 5.5 (or 11)
-            Params small = p;
-            small.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis: every row wraps
-            ASSERT_TRUE(sim::makeGrid(p, cells, 1250, subCells).slices);
-            ASSERT_TRUE(sim::makeGrid(small, cells, 300, subCells).slices);
-            expectMatchesReference(uniformState(2999, 81, p), p, mode, cells, "slices, uniform");
-            expectMatchesReference(edgeState(2500, 82, p), p, mode, cells, "slices, edges");
-            expectMatchesReference(boxState(700, 83, p, 2.0f, 0.5f), p, mode, cells, "slices, one cell");
-            expectMatchesReference(clusteredState(1999, 84, p, 3, 1.0f), p, mode, cells, "slices, clusters");
-            expectMatchesReference(coincidentState(1201, 85, p), p, mode, cells, "slices, coincident");
-            expectMatchesReference(uniformState(257, 86, p), p, mode, cells, "slices, sparse");
-            expectMatchesReference(uniformState(2500, 87, distinct), distinct, mode, cells,
-                                   "slices, distinct radii");
-            expectMatchesReference(edgeState(1000, 88, small), small, mode, cells,
-                                   "slices, 3 cells per axis");
-        }
+    for (sim::SubCells sub : {sim::SubCells::Slices, sim::SubCells::Quarters})
+        for (Mode mode : {Mode::Scattered, Mode::Coherent})
+            for (int cells : {8, 27}) {
+                subCells = sub;
+                SCOPED_TRACE(sim::subCellsName(sub));
+                Params p;
+                p.domainHalf = cells == 27 ? 12.5f : 25.0f; // 5 cells of 5 per axis, or 5 of 10
+                Params distinct = p;
+                distinct.cohesionRadius = 4.0f;
+                distinct.separationRadius = 2.0f;
+                distinct.alignmentRadius = 5.5f;
+                distinct.domainHalf = cells == 27 ? 13.75f : 27.5f; // 5 cells of max(r) = 5.5 (or 11)
+                Params small = p;
+                small.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis: every row wraps
+                ASSERT_TRUE(sim::makeGrid(p, cells, 1250, subCells).slices);
+                ASSERT_TRUE(sim::makeGrid(small, cells, 300, subCells).slices);
+                ASSERT_EQ(sim::makeGrid(p, cells, 1250, subCells).quarters, sub == sim::SubCells::Quarters);
+                expectMatchesReference(uniformState(2999, 81, p), p, mode, cells, "slices, uniform");
+                expectMatchesReference(edgeState(2500, 82, p), p, mode, cells, "slices, edges");
+                expectMatchesReference(boxState(700, 83, p, 2.0f, 0.5f), p, mode, cells, "slices, one cell");
+                expectMatchesReference(clusteredState(1999, 84, p, 3, 1.0f), p, mode, cells,
+                                       "slices, clusters");
+                expectMatchesReference(coincidentState(1201, 85, p), p, mode, cells, "slices, coincident");
+                expectMatchesReference(uniformState(257, 86, p), p, mode, cells, "slices, sparse");
+                expectMatchesReference(uniformState(2500, 87, distinct), distinct, mode, cells,
+                                       "slices, distinct radii");
+                expectMatchesReference(edgeState(1000, 88, small), small, mode, cells,
+                                       "slices, 3 cells per axis");
+            }
     // Auto slices cells of 8 to 63 boids on average.
     Params lab;
     EXPECT_FALSE(sim::makeGrid(lab, 27, 100000).slices);

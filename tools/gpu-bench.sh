@@ -11,7 +11,8 @@
 # times the grid steps against vkboids-base and vkboids-variant3, and with sub-cells on and off; "grid"
 # runs every GPU test, then times the grid steps against vkboids-base; "builds" times the grid steps
 # of every .gpu/bin/vkboids* build; "slices" runs every GPU test, then times the grid steps with
-# whole cells, x slices and octants (--subcells off, slices, octants) in two rounds. The device tool returns at most 8 files from OUT, so plans that
+# whole cells, x slices and octants (--subcells off, slices, octants) in two rounds; "quarters"
+# runs every GPU test, then times quarter rows against slices and octants the same way. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
@@ -206,5 +207,20 @@ if [ "$plan" = slices ]; then  # x slices against whole cells and octants: one b
         done
     done
     step $run vkboids bench --pipeline-stats --modes coherent --boids 1e6 --cells 27 --frames 20 --warmup 5
+fi
+if [ "$plan" = quarters ]; then  # quarter rows against slices and octants: one binary, two rounds
+    step $run gpu_tests --gtest_brief=1
+    for round in 1 2; do
+        order="slices quarters octants"
+        [ $round = 2 ] && order="octants quarters slices"
+        for sub in $order; do
+            csv=()
+            [ $round = 1 ] && csv=(--csv "$out/bench-$sub.csv")
+            step $run vkboids bench --modes coherent,scattered --boids 1e6,2e6,5.12e6,10.24e6 --cells 8,27 \
+                --frames 30 --warmup 10 --subcells $sub "${csv[@]}"
+        done
+    done
+    step $run vkboids bench --pipeline-stats --modes coherent --boids 1e6 --cells 27 --frames 20 --warmup 5 \
+        --subcells quarters
 fi
 say "$(date -u) done"

@@ -1,7 +1,7 @@
 #version 460
 // Each cell's [start, end) in the sorted pairs, written where the sorted cells change (cells left
 // empty keep CELL_EMPTY from the clear before this pass); with octants, each sub-cell's too, and with
-// slices each slice's start in every occupied cell (shared.h). With REORDER (the coherent mode) the
+// slices each sub-key's start in every occupied cell (shared.h). With REORDER (the coherent mode) the
 // same pass gathers positions, velocities and ids into cell order.
 #extension GL_GOOGLE_include_directive : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
@@ -33,19 +33,20 @@ void main() {
     const uint key = sortedKeys[k];
     const uint before = k == 0 ? ~key : sortedKeys[k - 1];
     const uint after = k == n - 1 ? ~key : sortedKeys[k + 1];
-    const uint shift = c.subCells != SUB_CELLS_NONE ? 3 : 0;
+    const uint shift = c.subCells == SUB_CELLS_QUARTERS ? 5 : c.subCells != SUB_CELLS_NONE ? 3 : 0;
     if (before >> shift != key >> shift) cellRanges[key >> shift].x = k;
     if (after >> shift != key >> shift) cellRanges[key >> shift].y = k + 1;
     if (c.subCells == SUB_CELLS_OCTANTS) {
         if (before != key) subRanges[key].x = k;
         if (after != key) subRanges[key].y = k + 1;
-    } else if (c.subCells == SUB_CELLS_SLICES) {
-        // The first boid of a slice starts it and the empty slices of its cell just below it; the
-        // last boid of a cell starts the empty slices above it. Each word is written once.
+    } else if (c.subCells != SUB_CELLS_NONE) {
+        // Slices: the first boid of a sub-key starts it and the empty sub-keys of its cell just
+        // below it; the last boid of a cell starts the empty ones above it. Each word is written once.
+        const uint low = (1u << shift) - 1;
         if (before != key)
-            for (uint s = before >> 3 == key >> 3 ? before + 1 : key & ~7u; s <= key; ++s) subRanges[s].x = k;
-        if (after >> 3 != key >> 3)
-            for (uint s = key + 1; s <= (key | 7u); ++s) subRanges[s].x = k + 1;
+            for (uint s = before >> shift == key >> shift ? before + 1 : key & ~low; s <= key; ++s) subRanges[s].x = k;
+        if (after >> shift != key >> shift)
+            for (uint s = key + 1; s <= (key | low); ++s) subRanges[s].x = k + 1;
     }
 #ifdef REORDER
     const uint slot = sortedSlots[k];

@@ -35,8 +35,9 @@ layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;
 // together; 2: straddling subgroups also walk them, boid by boid (sim::Grid::straddleSubCells).
 layout(constant_id = 2) const uint SUB_CELL_WALKS = 0;
 const bool SUB_CELLS = SUB_CELL_WALKS != 0;
-// Keys hold x slices below the cell (SUB_CELLS_SLICES); only with SUB_CELL_WALKS 0.
-layout(constant_id = 3) const bool SLICES = false;
+// Rows of slices a row of cells is walked as, with SUB_CELL_WALKS 0: 0 (no slices), 1
+// (SUB_CELLS_SLICES) or 4 (SUB_CELLS_QUARTERS).
+layout(constant_id = 3) const uint SLICE_ROWS = 0;
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -196,7 +197,8 @@ void searchSubCells(vec3 p, uvec3 cell, bool together, inout Neighbours sums) {
 
 // The search block row by row (3 or more cells per axis: fixed image shifts), each row only where
 // its x lies within rho = sqrt(max(r)^2 - the row's y and z gaps^2) of the boid. The window is taken
-// in slices, as the keys were (sliceOf): whole slices at either end, whole cells between them.
+// in slices, as the keys were (sliceOf): whole slices at either end, whole cells between them. With
+// quarter rows (SLICE_ROWS 4) each row of cells is walked as four, each with its own gaps and window.
 void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
     const int dim = int(c.gridDim);
     const float twoL = 2.0 * c.halfDomain;
@@ -225,38 +227,43 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
             const int wy = y < 0 ? y + dim : (y >= dim ? y - dim : y);
             const float shiftY = float(y - wy) / float(dim) * twoL;
             const float gapY = dy < 0 ? inside.y : (dy > 0 ? c.cellWidth - inside.y : 0.0);
-            const float rowGap2 = gapY * gapY + gapZ * gapZ;
-            if (rowGap2 >= reach2) continue;
-            const float rho = sqrt(reach2 - rowGap2) * c.invCellWidth;
-            // Slices from the boid's cell's first one: the window, within the block.
-            const int lo = max(int(floor((fx - rho) * 8.0)), blockLo);
-            const int hi = min(int(floor((fx + rho) * 8.0)), blockHi);
             const int rowBase = dim * (wy + dim * wz);
-            uint runStart = 0, runEnd = 0;
-            float runShift = 0.0;
-            for (uint ox = 0; ox < count.x; ++ox) {
-                const int dx = first.x + int(ox);
-                const int s0 = max(lo - 8 * dx, 0), s1 = min(hi - 8 * dx, 7);
-                if (s0 > s1) continue;
-                const int x = int(cell.x) + dx;
-                const int wx = x < 0 ? x + dim : (x >= dim ? x - dim : x);
-                const float shiftX = float(x - wx) / float(dim) * twoL;
-                const uint index = uint(rowBase + wx);
-                const uvec2 range = cellRanges[index];
-                if (range.x == CELL_EMPTY) continue;
-                const uint start = s0 == 0 ? range.x : subRanges[index * 8 + s0].x;
-                const uint end = s1 == 7 ? range.y : subRanges[index * 8 + s1 + 1].x;
-                if (start == end) continue;
-                if (start == runEnd && shiftX == runShift && runEnd > runStart) {
+            for (uint q = 0; q < SLICE_ROWS; ++q) {
+                const float rowGap2 = SLICE_ROWS == 1
+                                          ? gapY * gapY + gapZ * gapZ
+                                          : halfGap2(inside.y, dy, q & 1) + halfGap2(inside.z, dz, q >> 1);
+                if (rowGap2 >= reach2) continue;
+                const float rho = sqrt(reach2 - rowGap2) * c.invCellWidth;
+                // Slices from the boid's cell's first one: the window, within the block.
+                const int lo = max(int(floor((fx - rho) * 8.0)), blockLo);
+                const int hi = min(int(floor((fx + rho) * 8.0)), blockHi);
+                uint runStart = 0, runEnd = 0;
+                float runShift = 0.0;
+                for (uint ox = 0; ox < count.x; ++ox) {
+                    const int dx = first.x + int(ox);
+                    const int s0 = max(lo - 8 * dx, 0), s1 = min(hi - 8 * dx, 7);
+                    if (s0 > s1) continue;
+                    const int x = int(cell.x) + dx;
+                    const int wx = x < 0 ? x + dim : (x >= dim ? x - dim : x);
+                    const float shiftX = float(x - wx) / float(dim) * twoL;
+                    const uint index = uint(rowBase + wx);
+                    const uvec2 range = cellRanges[index];
+                    if (range.x == CELL_EMPTY) continue;
+                    const uint base = (index * SLICE_ROWS + q) * 8;
+                    const uint start = q == 0 && s0 == 0 ? range.x : subRanges[base + s0].x;
+                    const uint end = q == SLICE_ROWS - 1 && s1 == 7 ? range.y : subRanges[base + s1 + 1].x;
+                    if (start == end) continue;
+                    if (start == runEnd && shiftX == runShift && runEnd > runStart) {
+                        runEnd = end;
+                        continue;
+                    }
+                    visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, BY_FOUR, sums);
+                    runStart = start;
                     runEnd = end;
-                    continue;
+                    runShift = shiftX;
                 }
                 visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, BY_FOUR, sums);
-                runStart = start;
-                runEnd = end;
-                runShift = shiftX;
             }
-            visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, BY_FOUR, sums);
         }
     }
 }
@@ -327,7 +334,7 @@ void main() {
 
     Neighbours sums = noNeighbours();
     // SUB_CELLS pipelines run only for grids with sub-cells (sim::recordGridSearch).
-    if (SLICES)  // grids with slices have 3 or more cells per axis
+    if (SLICE_ROWS != 0)  // grids with slices have 3 or more cells per axis
         searchSlices(p, cell, sums);
     else if (SUB_CELLS && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))
         searchSubCells(p, cell, true, sums);

@@ -338,6 +338,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 if (mode != sim::Mode::Naive) {
                     run["sub_cells"] = grid.subCells;
                     run["slices"] = grid.slices;
+                    run["quarters"] = grid.quarters;
                 }
                 runs.push_back(run);
 
@@ -356,7 +357,8 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                         line += text;
                     }
                 if (mode != sim::Mode::Naive && grid.subCells) line += "  (sub-cells)";
-                if (mode != sim::Mode::Naive && grid.slices) line += "  (slices)";
+                if (mode != sim::Mode::Naive && grid.slices)
+                    line += grid.quarters ? "  (quarters)" : "  (slices)";
                 table.push_back(line);
                 std::printf("%s\n", line.c_str());
                 std::fflush(stdout);

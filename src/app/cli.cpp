@@ -57,7 +57,7 @@ sim::Mode modeFromText(const std::string& text, const std::string& flag) {
 
 sim::SubCells subCellsFromText(const std::string& text) {
     std::optional<sim::SubCells> s = sim::parseSubCells(text);
-    if (!s) throw InputError("--subcells: '" + text + "' must be auto, octants, slices or off");
+    if (!s) throw InputError("--subcells: '" + text + "' must be auto, octants, slices, quarters or off");
     return *s;
 }
 
@@ -74,7 +74,7 @@ void checkParams(const sim::Params& p) {
 
 const char* const subCellsHelp =
     "order boids within cells by octant (skipping sub-cells out of reach) or by x slice (walking rows "
-    "only where in reach): auto, octants (or on), slices or off";
+    "only where in reach), or by y and z halves and x slice: auto, octants (or on), slices, quarters or off";
 
 } // namespace
 

@@ -89,17 +89,6 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
     f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
     f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
-    // The boid-by-boid walk only where the flock can be crowded enough: compiling it costs time.
-    for (uint32_t walk = 0; walk < std::size(f.scattered); ++walk) {
-        if (walk == 2 && !mayStraddleSubCells(count)) continue;
-        for (uint32_t shared = 0; shared < 2; ++shared) {
-            const uint32_t subCellWalks = walk == 3 ? 0 : walk, slices = walk == 3 ? 1 : 0;
-            const std::vector<gpu::SpecConstant> specs = {
-                {0, f.workgroupSize}, {1, shared}, {2, subCellWalks}, {3, slices}};
-            f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs);
-            f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs);
-        }
-    }
     f.gridStats = gpu::createComputeProgram(ctx, "grid_stats", wg, gpu::preferredSubgroupSize(ctx));
     return f;
 }
@@ -168,9 +157,25 @@ State downloadState(const gpu::Context& ctx, const Flock& f) {
     return s;
 }
 
+int gridWalk(const Grid& grid) {
+    return grid.quarters ? 4 : grid.slices ? 3 : !grid.subCells ? 0 : !grid.straddleSubCells ? 1 : 2;
+}
+
 void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
+    // The search pipelines of the grid's walk, on first use: 20 of them would take seconds to
+    // compile on a CPU driver, and a flock needs one or two walks.
+    const int walk = gridWalk(grid);
+    if (f.coherent[walk][0].pipeline == VK_NULL_HANDLE)
+        for (uint32_t shared = 0; shared < 2; ++shared) {
+            const uint32_t subCellWalks = walk < 3 ? walk : 0, sliceRows = walk == 3 ? 1 : walk == 4 ? 4 : 0;
+            const std::vector<gpu::SpecConstant> specs = {
+                {0, f.workgroupSize}, {1, shared}, {2, subCellWalks}, {3, sliceRows}};
+            f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs);
+            f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs);
+        }
+
     // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
-    const uint32_t subCells = grid.subCells || grid.slices ? 8 * grid.cellCount : 1;
+    const uint32_t subCells = subKeysPerCell(grid) > 1 ? subKeysPerCell(grid) * grid.cellCount : 1;
     if (grid.cellCount <= f.cellCapacity && subCells <= f.subCellCapacity) return;
     // The old buffers may still be read by frames in flight.
     VK_CHECK(vkDeviceWaitIdle(ctx.device));
@@ -214,7 +219,10 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // |d| - 1 moves its value by at most 0.00122, and rounding the threshold by 0.00024; a margin
     // of 0.003 (twice that) never rejects a neighbour.
     c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.003f;
-    c.subCells = grid.subCells ? SUB_CELLS_OCTANTS : grid.slices ? SUB_CELLS_SLICES : SUB_CELLS_NONE;
+    c.subCells = grid.subCells   ? SUB_CELLS_OCTANTS
+                 : grid.quarters ? SUB_CELLS_QUARTERS
+                 : grid.slices   ? SUB_CELLS_SLICES
+                                 : SUB_CELLS_NONE;
     return c;
 }
 
@@ -271,9 +279,9 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
-    const int walk = grid.slices ? 3 : !grid.subCells ? 0 : !grid.straddleSubCells ? 1 : 2;
+    const int walk = gridWalk(grid);
     const gpu::Program& program = coherent ? f.coherent[walk][shared] : f.scattered[walk][shared];
-    CHECK(program.pipeline != VK_NULL_HANDLE); // walk 2 exists where mayStraddleSubCells(f.count)
+    CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the grid's walk
     if (coherent)
         gpu::bindProgram(
             cmd, program,
@@ -309,7 +317,7 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
         recordNaiveStep(cmd, f, c, profiler);
     } else {
         CHECK(f.cellCapacity >= grid.cellCount &&
-              (!(grid.subCells || grid.slices) || f.subCellCapacity >= 8 * grid.cellCount));
+              (subKeysPerCell(grid) == 1 || f.subCellCapacity >= subKeysPerCell(grid) * grid.cellCount));
         recordGridIndex(cmd, f, c, profiler);
         recordSortPairs(cmd, f, grid, profiler);
         recordCellRanges(cmd, f, c, mode == Mode::Coherent, profiler);

@@ -33,10 +33,10 @@ struct Flock {
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
     // [walk][shared]. Walk 0: whole cells; 1: sub-cells, subgroups within a cell together; 2: also
     // straddling subgroups boid by boid (each walk costs registers where unused: BENCHMARKS runs 28
-    // and 29); 3: rows of slices. Shared: r1 == r3, one test and one count for both rules. Walk 2 is
-    // compiled only where mayStraddleSubCells(count): elsewhere its programs stay empty
-    // (VK_NULL_HANDLE), and flockPrograms lists them all the same.
-    gpu::Program scattered[4][2], coherent[4][2];
+    // and 29); 3: rows of slices; 4: quarter rows of slices. Shared: r1 == r3, one test and one count for
+    // both rules. A walk is compiled by prepareGrid when a grid first needs it: until then its programs
+    // stay empty (VK_NULL_HANDLE), and flockPrograms lists them all the same.
+    gpu::Program scattered[5][2], coherent[5][2];
     uint32_t workgroupSize = 0;
     uint32_t naiveBoids = 2; // boids per invocation of the naive pass
 };
@@ -61,7 +61,11 @@ void destroyFlock(const gpu::Context& context, Flock& flock);
 void uploadState(const gpu::Context& context, Flock& flock, const State& state);
 State downloadState(const gpu::Context& context, const Flock& flock);
 
-// Makes the grid buffers fit `grid`; waits for the device only when they must grow.
+// Which search walk (Flock::scattered index) a grid takes.
+int gridWalk(const Grid& grid);
+
+// Makes the grid buffers fit `grid`, and compiles its walk's pipelines if not yet done; waits for
+// the device only when buffers must grow.
 void prepareGrid(const gpu::Context& context, Flock& flock, const Grid& grid);
 
 // The push constants of every flocking pass.

@@ -24,6 +24,7 @@ std::optional<SubCells> parseSubCells(const std::string& text) {
     if (text == "auto") return SubCells::Auto;
     if (text == "octants" || text == "on") return SubCells::Octants;
     if (text == "slices") return SubCells::Slices;
+    if (text == "quarters") return SubCells::Quarters;
     if (text == "off") return SubCells::Off;
     return std::nullopt;
 }
@@ -32,15 +33,11 @@ const char* subCellsName(SubCells s) {
     switch (s) {
     case SubCells::Octants: return "octants";
     case SubCells::Slices: return "slices";
+    case SubCells::Quarters: return "quarters";
     case SubCells::Off: return "off";
     case SubCells::Auto: break;
     }
     return "auto";
-}
-
-bool mayStraddleSubCells(uint32_t boidCount) {
-    return uint64_t(boidCount) >=
-           uint64_t(straddleSubCellsFrom) * subCellsMinDim * subCellsMinDim * subCellsMinDim;
 }
 
 Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells) {
@@ -57,10 +54,13 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     g.subCells = allowed &&
                  (subCells == SubCells::Octants || (subCells == SubCells::Auto && n >= 64ull * g.cellCount));
     g.straddleSubCells = g.subCells && n >= uint64_t(straddleSubCellsFrom) * g.cellCount;
-    g.slices = allowed && !g.subCells &&
-               (subCells == SubCells::Slices ||
-                (subCells == SubCells::Auto && n >= uint64_t(slicesFrom) * g.cellCount));
-    g.keyBits = std::max(1, int(std::bit_width(g.cellCount - 1))) + (g.subCells || g.slices ? 3 : 0);
+    g.quarters = g.dim >= subCellsMinDim && 32ull * g.cellCount <= maxSubCells(boidCount) &&
+                 subCells == SubCells::Quarters;
+    g.slices = g.quarters || (allowed && !g.subCells &&
+                              (subCells == SubCells::Slices ||
+                               (subCells == SubCells::Auto && n >= uint64_t(slicesFrom) * g.cellCount)));
+    g.keyBits =
+        std::max(1, int(std::bit_width(g.cellCount - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));
     return g;
 }
 

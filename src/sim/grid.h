@@ -27,14 +27,18 @@ struct Grid {
     // cells is then sorted by x, and each boid walks a row only over the x it can reach, about two
     // thirds of the candidates of whole cells. For cells too sparse for sub-cells.
     bool slices = false;
+    // Slices within quarter rows: keys also hold the boid's y and z halves of its cell (5 bits in
+    // all), so each row of cells is four rows sorted by x, each walked over its own window.
+    bool quarters = false;
 };
+
+// Sub-keys a cell is split into by the sort key: 32 (quarters), 8 (octants or slices) or 1.
+inline uint32_t subKeysPerCell(const Grid& g) {
+    return g.quarters ? 32 : g.subCells || g.slices ? 8 : 1;
+}
 
 // Boids a cell on average from which straddling subgroups walk sub-cells (Grid::straddleSubCells).
 constexpr uint32_t straddleSubCellsFrom = 150;
-
-// Whether a flock of this many boids can ever have straddleSubCells (grids with sub-cells have 27
-// cells or more).
-bool mayStraddleSubCells(uint32_t boidCount);
 
 // Boids a cell on average from which Auto orders cells by slices (and from 64, by octants).
 constexpr uint32_t slicesFrom = 8;
@@ -42,8 +46,9 @@ constexpr uint32_t slicesFrom = 8;
 // Sub-cells (octants) and slices need 3 or more cells per axis and at most 2^21 sub-keys (or one
 // per boid). Within that, Auto takes octants where cells are crowded (64 boids or more a cell on
 // average), slices from 8 boids a cell, and neither below that, where the sort's extra bits cost
-// more than the pairs they save. Octants and Slices take them wherever allowed.
-enum class SubCells { Auto, Octants, Slices, Off };
+// more than the pairs they save. Octants, Slices and Quarters take them wherever allowed (quarters
+// split a cell into 32 sub-keys).
+enum class SubCells { Auto, Octants, Slices, Quarters, Off };
 
 std::optional<SubCells> parseSubCells(const std::string& text);
 const char* subCellsName(SubCells s);
