@@ -99,6 +99,36 @@ TEST(Grid, CellCoordinateClampsTheUpperEdge) {
     EXPECT_EQ(sim::cellIndex(1, 2, 3, 40), 1u + 40 * (2 + 40 * 3));
 }
 
+// Auto's choice of cell order (runs 36 to 38): slices from 12 boids a cell, quarter rows instead
+// from 96 with 8 cells, octants only when asked for; all of them only with 3 or more cells per axis.
+TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
+    sim::Params lab; // 40^3 cells with 27, 20^3 with 8
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 100000).slices);
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 12 * 64000 - 1).slices);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 12 * 64000).slices);
+    for (uint32_t n : {1000000u, 5120000u, 10240000u}) {
+        const sim::Grid g = sim::makeGrid(lab, 27, n);
+        EXPECT_TRUE(g.slices && !g.quarters && !g.subCells) << n;
+        EXPECT_EQ(g.keyBits, 19u) << n;
+    }
+    EXPECT_TRUE(sim::makeGrid(lab, 8, 100000).slices); // 12.5 boids a cell
+    EXPECT_FALSE(sim::makeGrid(lab, 8, 96 * 8000 - 1).quarters);
+    const sim::Grid dense8 = sim::makeGrid(lab, 8, 96 * 8000);
+    EXPECT_TRUE(dense8.quarters && dense8.slices && !dense8.subCells);
+    EXPECT_EQ(dense8.keyBits, 13u + 5);
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off).slices);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Slices).slices);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Octants).subCells);
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Octants).slices);
+    sim::Params tiny = lab;
+    tiny.domainHalf = 5; // 2 cells per axis: no fixed image shifts
+    for (sim::SubCells sub :
+         {sim::SubCells::Auto, sim::SubCells::Octants, sim::SubCells::Slices, sim::SubCells::Quarters}) {
+        const sim::Grid g = sim::makeGrid(tiny, 27, 100000, sub);
+        EXPECT_FALSE(g.slices || g.quarters || g.subCells) << sim::subCellsName(sub);
+    }
+}
+
 TEST(Grid, SlicesAreEighthsOfTheCellAlongX) {
     // 40 cells of 5 over [-100, 100): eighths of 0.625.
     EXPECT_EQ(sim::sliceOf(-100.0f, 100.0f, 0.2f, 0), 0u);

@@ -367,20 +367,6 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
                 expectMatchesReference(edgeState(1000, 88, small), small, mode, cells,
                                        "slices, 3 cells per axis");
             }
-    // Auto slices cells of 8 to 63 boids on average.
-    Params lab;
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 100000).slices);
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 8 * 64000 - 1).slices);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 8 * 64000).slices);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 1000000).slices);
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 5120000).slices);
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off).slices);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Slices).slices);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000).keyBits,
-              sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off).keyBits + 3);
-    Params tiny = lab;
-    tiny.domainHalf = 5; // 2 cells per axis: no fixed image shifts, so no slices
-    EXPECT_FALSE(sim::makeGrid(tiny, 27, 1000, sim::SubCells::Slices).slices);
 }
 
 // Crowded cells, where subgroups lie within one cell and walk sub-cells together.
@@ -421,15 +407,6 @@ TEST_F(SimTest, GridStepsWithSubCellsMatchReference) {
             expectMatchesReference(clusteredState(4200, 79, crowdedDistinct, 5, 2.0f), crowdedDistinct, mode,
                                    cells, "sub-cells, crowded, distinct radii");
         }
-    // Auto turns them on only for crowded cells.
-    Params lab;
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 1000000).subCells);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 5120000).subCells);
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 5120000, sim::SubCells::Off).subCells);
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 5120000).straddleSubCells);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 10240000).straddleSubCells);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 5120000).keyBits,
-              sim::makeGrid(lab, 27, 5120000, sim::SubCells::Off).keyBits + 3);
 }
 
 TEST_F(SimTest, GridStepsWithThreeDifferentRadii) {

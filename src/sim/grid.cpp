@@ -50,15 +50,15 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     g.cellWidth = float(2.0 * double(p.domainHalf) / g.dim);
     g.cellCount = g.dim * g.dim * g.dim;
     const bool allowed = g.dim >= subCellsMinDim && 8ull * g.cellCount <= maxSubCells(boidCount);
+    const bool allowedQuarters = g.dim >= subCellsMinDim && 32ull * g.cellCount <= maxSubCells(boidCount);
     const uint64_t n = boidCount;
-    g.subCells = allowed &&
-                 (subCells == SubCells::Octants || (subCells == SubCells::Auto && n >= 64ull * g.cellCount));
+    const bool autoSlices = subCells == SubCells::Auto && n >= uint64_t(slicesFrom) * g.cellCount;
+    g.subCells = allowed && subCells == SubCells::Octants;
     g.straddleSubCells = g.subCells && n >= uint64_t(straddleSubCellsFrom) * g.cellCount;
-    g.quarters = g.dim >= subCellsMinDim && 32ull * g.cellCount <= maxSubCells(boidCount) &&
-                 subCells == SubCells::Quarters;
-    g.slices = g.quarters || (allowed && !g.subCells &&
-                              (subCells == SubCells::Slices ||
-                               (subCells == SubCells::Auto && n >= uint64_t(slicesFrom) * g.cellCount)));
+    g.quarters =
+        allowedQuarters && (subCells == SubCells::Quarters ||
+                            (autoSlices && g.searchCells == 8 && n >= uint64_t(quartersFrom) * g.cellCount));
+    g.slices = g.quarters || (allowed && (subCells == SubCells::Slices || autoSlices));
     g.keyBits =
         std::max(1, int(std::bit_width(g.cellCount - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));
     return g;

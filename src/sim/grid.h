@@ -40,14 +40,16 @@ inline uint32_t subKeysPerCell(const Grid& g) {
 // Boids a cell on average from which straddling subgroups walk sub-cells (Grid::straddleSubCells).
 constexpr uint32_t straddleSubCellsFrom = 150;
 
-// Boids a cell on average from which Auto orders cells by slices (and from 64, by octants).
-constexpr uint32_t slicesFrom = 8;
+// Boids a cell on average from which Auto orders cells by slices, and, with 8 cells (cells 2 max(r)
+// wide), by quarter rows (docs/BENCHMARKS.md, runs 36 to 38).
+constexpr uint32_t slicesFrom = 12;
+constexpr uint32_t quartersFrom = 96;
 
-// Sub-cells (octants) and slices need 3 or more cells per axis and at most 2^21 sub-keys (or one
-// per boid). Within that, Auto takes octants where cells are crowded (64 boids or more a cell on
-// average), slices from 8 boids a cell, and neither below that, where the sort's extra bits cost
-// more than the pairs they save. Octants, Slices and Quarters take them wherever allowed (quarters
-// split a cell into 32 sub-keys).
+// Octants, slices and quarters need 3 or more cells per axis and at most 2^21 sub-keys (or one
+// per boid): 8 a cell, 32 for quarters. Within that, Auto takes slices from 12 boids a cell, and
+// quarters instead from 96 with 8 cells; below 12, the sort's extra bits cost more than the pairs
+// they save. Octants, measured slower than slices or quarters in every grid that has either, are
+// taken only when asked for. Octants, Slices and Quarters take them wherever allowed.
 enum class SubCells { Auto, Octants, Slices, Quarters, Off };
 
 std::optional<SubCells> parseSubCells(const std::string& text);
