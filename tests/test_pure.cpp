@@ -116,6 +116,12 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
     const sim::Grid dense8 = sim::makeGrid(lab, 8, 96 * 8000);
     EXPECT_TRUE(dense8.quarters && dense8.slices && !dense8.subCells);
     EXPECT_EQ(dense8.keyBits, 13u + 5);
+    // Four candidates a step from 48 boids a row of a cell.
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 48 * 64000 - 1).fourAStep);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 48 * 64000).fourAStep);
+    EXPECT_FALSE(sim::makeGrid(lab, 8, 4 * 48 * 8000 - 1).fourAStep);
+    EXPECT_TRUE(sim::makeGrid(lab, 8, 4 * 48 * 8000).fourAStep);
+    EXPECT_FALSE(sim::makeGrid(lab, 27, 48 * 64000, sim::SubCells::Off).fourAStep);
     EXPECT_FALSE(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off).slices);
     EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Slices).slices);
     EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Octants).subCells);

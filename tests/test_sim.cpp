@@ -366,6 +366,13 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
                                        "slices, distinct radii");
                 expectMatchesReference(edgeState(1000, 88, small), small, mode, cells,
                                        "slices, 3 cells per axis");
+                // Rows long enough for four candidates a step (the coherent pipelines that take them).
+                const uint32_t dense =
+                    (sub == sim::SubCells::Quarters ? 4 : 1) * sim::fourAStepFrom * 27 + 77;
+                ASSERT_FALSE(sim::makeGrid(p, cells, 2999, subCells).fourAStep);
+                ASSERT_TRUE(sim::makeGrid(small, cells, dense, subCells).fourAStep);
+                expectMatchesReference(uniformState(dense, 89, small), small, mode, cells,
+                                       "slices, long rows");
             }
 }
 

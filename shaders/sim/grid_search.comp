@@ -38,6 +38,8 @@ const bool SUB_CELLS = SUB_CELL_WALKS != 0;
 // Rows of slices a row of cells is walked as, with SUB_CELL_WALKS 0: 0 (no slices), 1
 // (SUB_CELLS_SLICES) or 4 (SUB_CELLS_QUARTERS).
 layout(constant_id = 3) const uint SLICE_ROWS = 0;
+// Coherent ranges of slices four candidates a step, where rows are long (sim::Grid::fourAStep).
+layout(constant_id = 4) const bool FOUR_A_STEP = false;
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -50,9 +52,9 @@ layout(std430, binding = 3) writeonly buffer PosOut { vec4 posOut[]; };
 layout(std430, binding = 4) writeonly buffer VelOut { vec4 velOut[]; };
 layout(std430, binding = 5) readonly buffer SubRanges { uvec2 subRanges[]; };
 #define SLOT(k) (k)
-// Contiguous ranges go four a step only where cells are dense (the grids with sub-cells): at 16
-// boids a cell, two a step is faster.
-#define BY_FOUR SUB_CELLS
+// Contiguous ranges go four a step only where they are long (octants, or long rows of slices): at
+// 16 boids a cell, two a step is faster (BENCHMARKS runs 19 to 22 and 40).
+#define BY_FOUR (SUB_CELLS || FOUR_A_STEP)
 #else
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
 layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };

@@ -158,18 +158,20 @@ State downloadState(const gpu::Context& ctx, const Flock& f) {
 }
 
 int gridWalk(const Grid& grid) {
-    return grid.quarters ? 4 : grid.slices ? 3 : !grid.subCells ? 0 : !grid.straddleSubCells ? 1 : 2;
+    if (grid.slices) return (grid.quarters ? 4 : 3) + (grid.fourAStep ? 2 : 0);
+    return !grid.subCells ? 0 : !grid.straddleSubCells ? 1 : 2;
 }
 
 void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
-    // The search pipelines of the grid's walk, on first use: 20 of them would take seconds to
+    // The search pipelines of the grid's walk, on first use: 28 of them would take seconds to
     // compile on a CPU driver, and a flock needs one or two walks.
     const int walk = gridWalk(grid);
     if (f.coherent[walk][0].pipeline == VK_NULL_HANDLE)
         for (uint32_t shared = 0; shared < 2; ++shared) {
-            const uint32_t subCellWalks = walk < 3 ? walk : 0, sliceRows = walk == 3 ? 1 : walk == 4 ? 4 : 0;
+            const uint32_t subCellWalks = walk < 3 ? walk : 0;
+            const uint32_t sliceRows = walk < 3 ? 0 : walk % 2 == 1 ? 1 : 4, fourAStep = walk >= 5 ? 1 : 0;
             const std::vector<gpu::SpecConstant> specs = {
-                {0, f.workgroupSize}, {1, shared}, {2, subCellWalks}, {3, sliceRows}};
+                {0, f.workgroupSize}, {1, shared}, {2, subCellWalks}, {3, sliceRows}, {4, fourAStep}};
             f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs);
             f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs);
         }

@@ -59,6 +59,7 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
         allowedQuarters && (subCells == SubCells::Quarters ||
                             (autoSlices && g.searchCells == 8 && n >= uint64_t(quartersFrom) * g.cellCount));
     g.slices = g.quarters || (allowed && (subCells == SubCells::Slices || autoSlices));
+    g.fourAStep = g.slices && n >= uint64_t(fourAStepFrom) * (g.quarters ? 4 : 1) * g.cellCount;
     g.keyBits =
         std::max(1, int(std::bit_width(g.cellCount - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));
     return g;

@@ -30,6 +30,9 @@ struct Grid {
     // Slices within quarter rows: keys also hold the boid's y and z halves of its cell (5 bits in
     // all), so each row of cells is four rows sorted by x, each walked over its own window.
     bool quarters = false;
+    // With slices, coherent steps take a row's candidates four a step rather than two: from 48
+    // boids a row of a cell (a cell's, or a quarter of it with quarters).
+    bool fourAStep = false;
 };
 
 // Sub-keys a cell is split into by the sort key: 32 (quarters), 8 (octants or slices) or 1.
@@ -44,6 +47,7 @@ constexpr uint32_t straddleSubCellsFrom = 150;
 // wide), by quarter rows (docs/BENCHMARKS.md, runs 36 to 38).
 constexpr uint32_t slicesFrom = 12;
 constexpr uint32_t quartersFrom = 96;
+constexpr uint32_t fourAStepFrom = 48; // boids a row of a cell (Grid::fourAStep)
 
 // Octants, slices and quarters need 3 or more cells per axis and at most 2^21 sub-keys (or one
 // per boid): 8 a cell, 32 for quarters. Within that, Auto takes slices from 12 boids a cell, and
