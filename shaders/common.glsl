@@ -100,7 +100,7 @@ uint subCellBit(float x, float L, float invCellWidth, uint cell) {
 uint sliceOf(float x, float L, float invCellWidth, uint cell) {
     precise const float f = (x + L) * invCellWidth;
     precise const float s = floor((f - float(cell)) * 8.0);
-    return uint(clamp(s, 0.0, 7.0));
+    return s > 0.0 ? min(uint(s), 7u) : 0u;  // NaN to 0
 }
 
 // The sort key of a position: its cell, and below that (c.subCells) its octant, its x slice, or its

@@ -34,7 +34,7 @@ struct StepConstants {
     u32 searchCells; // 8 or 27
     f32 reach;       // grid search: max(r) with a rounding margin; cells farther away are skipped
     f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
-    u32 subCells;            // SUB_CELLS_*: what the 3 key bits below the cell index hold, if any
+    u32 subCells;            // SUB_CELLS_*: what the key bits below the cell index hold, if any
     f32 pad1;
     f32 pad2;
 };

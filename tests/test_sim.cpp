@@ -209,8 +209,8 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 sim::recordCellRanges(cmd, f, c, true, nullptr);
             });
 
-            // Cell index of every boid (with sub-cells, times 8 plus its octant or its x slice), as
-            // the CPU computes it.
+            // Cell index of every boid (times 8 plus its octant or its x slice, or times 32 plus its
+            // quarter and x slice), as the CPU computes it.
             std::vector<uint32_t> keys(n);
             const uint32_t shift = std::bit_width(sim::subKeysPerCell(grid) - 1);
             for (uint32_t i = 0; i < n; ++i) {
@@ -366,6 +366,9 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
                                        "slices, distinct radii");
                 expectMatchesReference(edgeState(1000, 88, small), small, mode, cells,
                                        "slices, 3 cells per axis");
+                Params wide = p; // cells wider than max(r): window ends fall elsewhere in the cells
+                wide.domainHalf = cells == 27 ? 14.0f : 28.0f; // 5 cells of 5.6 (or 11.2)
+                expectMatchesReference(uniformState(2500, 90, wide), wide, mode, cells, "slices, wide cells");
                 // Rows long enough for four candidates a step (the coherent pipelines that take them).
                 const uint32_t dense =
                     (sub == sim::SubCells::Quarters ? 4 : 1) * sim::fourAStepFrom * 27 + 77;
@@ -373,6 +376,47 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
                 ASSERT_TRUE(sim::makeGrid(small, cells, dense, subCells).fourAStep);
                 expectMatchesReference(uniformState(dense, 89, small), small, mode, cells,
                                        "slices, long rows");
+            }
+}
+
+// The slice walks read the slice starts: spoiled starts must change the step, or a walk compiled
+// without slices (whole cells) would pass every test above.
+TEST_F(SimTest, SliceWalksReadTheirStarts) {
+    Params p;
+    p.domainHalf = 12.5f; // 5 cells of 5 per axis, 24 boids a cell
+    const State in = uniformState(2999, 91, p);
+    const test::ReferenceStep ref = test::referenceStep(in, p);
+    for (sim::SubCells sub : {sim::SubCells::Slices, sim::SubCells::Quarters})
+        for (Mode mode : {Mode::Scattered, Mode::Coherent})
+            for (bool spoil : {false, true}) {
+                SCOPED_TRACE(std::string(sim::subCellsName(sub)) + " " + sim::modeName(mode) +
+                             (spoil ? " spoiled" : ""));
+                sim::Flock f = sim::createFlock(ctx(), in.count());
+                sim::uploadState(ctx(), f, in);
+                const sim::Grid grid = sim::makeGrid(p, 27, f.count, sub);
+                ASSERT_TRUE(grid.slices);
+                sim::prepareGrid(ctx(), f, grid);
+                const gpudata::StepConstants c = sim::stepConstants(p, grid, f.count);
+                test::runCommands([&](VkCommandBuffer cmd) {
+                    sim::recordGridIndex(cmd, f, c, nullptr);
+                    sim::recordSortPairs(cmd, f, grid, nullptr);
+                    sim::recordCellRanges(cmd, f, c, mode == Mode::Coherent, nullptr);
+                    if (spoil) { // every slice then starts at slot 0
+                        gpu::computeToTransferBarrier(cmd);
+                        vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, VK_WHOLE_SIZE, 0);
+                        gpu::fillToComputeBarrier(cmd);
+                    }
+                    sim::recordGridSearch(cmd, f, c, grid, mode == Mode::Coherent, nullptr);
+                    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                       VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                       VK_ACCESS_2_TRANSFER_READ_BIT);
+                });
+                const test::Comparison cmp = test::compareStates(sim::downloadState(ctx(), f), ref, p);
+                if (spoil)
+                    EXPECT_GT(cmp.mismatches, in.count() / 10);
+                else
+                    EXPECT_EQ(cmp.mismatches, 0u) << cmp.firstMismatch;
+                sim::destroyFlock(ctx(), f);
             }
 }
 

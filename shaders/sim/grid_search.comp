@@ -21,6 +21,10 @@
 // candidate is one broadcast load. In a subgroup that straddles cells, each boid walks its own
 // sub-cells where cells are crowded (SUB_CELL_WALKS 2), or whole cells as above.
 //
+// SLICES: with keys ordered by eighth of the cell along x (and, for quarter rows, by y and z half
+// above that), each row of the block is sorted by x, and a boid walks a row only over the x it can
+// reach: sqrt(max(r)^2 - the row's y and z gaps^2) either side, in whole slices (SLICE_ROWS).
+//
 // The boid itself is met once, in its own cell, at d = 0: rather than test j != i for every
 // candidate, its contribution (one cohesion and one alignment count, v_i) is taken out afterwards.
 #extension GL_GOOGLE_include_directive : require
@@ -30,7 +34,7 @@
 layout(local_size_x_id = 0) in;
 // r1 == r3 (the lab's defaults): cohesion and alignment share one test and one count.
 layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;
-// The sub-cell walks compiled in or out, as the grid needs them (sim::recordGridSearch): where
+// The sub-cell walks compiled in or out, as the grid needs them (sim::gridWalk): where
 // unused, a walk only costs registers. 0: none; 1: subgroups within one cell walk sub-cells
 // together; 2: straddling subgroups also walk them, boid by boid (sim::Grid::straddleSubCells).
 layout(constant_id = 2) const uint SUB_CELL_WALKS = 0;
@@ -344,7 +348,7 @@ void main() {
         searchSubCells(p, cell, false, sums);
     else
         searchCells(p, cell, sums);
-    // The boid met itself at d = 0 (in its own cell, which is never skipped).
+    // The boid met itself at d = 0 (in its own cell, or its own slice, which is never skipped).
     const vec3 v = velIn[self].xyz;
     sums.cohesionCount -= 1.0;
     if (COHESION_IS_ALIGNMENT) {

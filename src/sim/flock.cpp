@@ -37,7 +37,7 @@ uint64_t flockBytes(uint32_t count) {
     const uint64_t sorter =
         2 * 4 * n + 4 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 1024 keys
     const uint64_t cells = 8ull * maxGridCells(count);
-    const uint64_t subCells = 8ull * maxSubCells(count); // each sub-cell's [start, end)
+    const uint64_t subCells = 8ull * maxSubCells(count); // each sub-key's [start, end) or start
     return state + pairs + sorter + cells + subCells;
 }
 

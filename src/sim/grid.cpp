@@ -58,7 +58,9 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     g.quarters =
         allowedQuarters && (subCells == SubCells::Quarters ||
                             (autoSlices && g.searchCells == 8 && n >= uint64_t(quartersFrom) * g.cellCount));
-    g.slices = g.quarters || (allowed && (subCells == SubCells::Slices || autoSlices));
+    // Quarters asked for where 32 sub-keys a cell do not fit fall back to slices.
+    g.slices = g.quarters ||
+               (allowed && (subCells == SubCells::Slices || subCells == SubCells::Quarters || autoSlices));
     g.fourAStep = g.slices && n >= uint64_t(fourAStepFrom) * (g.quarters ? 4 : 1) * g.cellCount;
     g.keyBits =
         std::max(1, int(std::bit_width(g.cellCount - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));
@@ -79,7 +81,8 @@ uint32_t subCellBit(float x, float halfDomain, float invCellWidth, uint32_t cell
 uint32_t sliceOf(float x, float halfDomain, float invCellWidth, uint32_t cell) {
     const float f = (x + halfDomain) * invCellWidth;
     const float s = std::floor((f - float(cell)) * 8.0f);
-    return uint32_t(std::clamp(s, 0.0f, 7.0f));
+    if (!(s > 0)) return 0; // NaN too
+    return std::min(uint32_t(s), 7u);
 }
 
 } // namespace sim

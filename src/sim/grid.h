@@ -13,7 +13,7 @@ struct Grid {
     uint32_t dim = 1;       // cells per axis
     float cellWidth = 0;    // 2L / dim, at least the requested width (unless capped)
     uint32_t cellCount = 1; // dim^3
-    uint32_t keyBits = 1;   // bits of a sort key: the cell index, and 3 more with sub-cells or slices
+    uint32_t keyBits = 1;   // bits of a sort key: the cell index, and 3 more (5 with quarters)
     int searchCells = 27;   // 8: 2x2x2 block towards the boid's side, cells >= 2 max(r) wide;
                             // 27: 3x3x3 block, cells >= max(r) wide
     // Boids sorted by cell and, within a cell, by octant (sub-cell): a subgroup whose boids share
@@ -25,7 +25,7 @@ struct Grid {
     bool straddleSubCells = false;
     // Boids sorted by cell and, within a cell, by eighth of the cell along x (slices): a row of
     // cells is then sorted by x, and each boid walks a row only over the x it can reach, about two
-    // thirds of the candidates of whole cells. For cells too sparse for sub-cells.
+    // thirds of the candidates of whole cells.
     bool slices = false;
     // Slices within quarter rows: keys also hold the boid's y and z halves of its cell (5 bits in
     // all), so each row of cells is four rows sorted by x, each walked over its own window.
@@ -59,7 +59,8 @@ enum class SubCells { Auto, Octants, Slices, Quarters, Off };
 std::optional<SubCells> parseSubCells(const std::string& text);
 const char* subCellsName(SubCells s);
 
-// The most sub-cells a grid may have (their ranges are cleared every step): 2^21, or one per boid.
+// The most sub-keys a grid may have (their ranges or starts are written every step): 2^21, or one
+// per boid.
 uint64_t maxSubCells(uint32_t boidCount);
 
 // Grids finer than this many cells are coarsened (cells widen, which stays correct): the cell
