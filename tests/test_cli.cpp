@@ -58,6 +58,7 @@ TEST(Cli, CommandsAndOptions) {
 
     cl = parse({"--validation", "--boids", "5000", "--frames", "10", "--present-mode", "immediate"});
     EXPECT_EQ(cl.command, app::Command::Demo);
+    EXPECT_EQ(cl.demo.subCells, sim::SubCells::Auto);
     EXPECT_EQ(cl.demo.boids, 5000u);
     EXPECT_EQ(cl.demo.frames, 10u);
 
@@ -72,6 +73,12 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_FALSE(cl.sortBench.phaseTimes);
     EXPECT_TRUE(parse({"sort-bench", "--phase-times"}).sortBench.phaseTimes);
     EXPECT_EQ(parse({"--list-devices"}).command, app::Command::ListDevices);
+    cl = parse({"--subcells", "quarters", "--cells", "8"});
+    EXPECT_EQ(cl.demo.subCells, sim::SubCells::Quarters);
+    cl = parse({"bench", "--subcells", "slices"});
+    EXPECT_EQ(cl.bench.subCells, sim::SubCells::Slices);
+    cl = parse({"step", "--subcells", "on"});
+    EXPECT_EQ(cl.step.subCells, sim::SubCells::Octants);
 }
 
 TEST(Cli, BadInputIsOneLineNamingTheProblem) {
@@ -90,6 +97,8 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"step", "--domain-half", "inf"}, "--domain-half"},
         {{"step", "--mode", "fast"}, "not a mode"},
         {{"step", "--cells", "9"}, "8 or 27"},
+        {{"step", "--subcells", "eighths"}, "auto, octants, slices, quarters or off"},
+        {{"--subcells", "yes"}, "auto, octants, slices, quarters or off"},
         {{"step", "--cohesion-scale", "1e38"}, "--cohesion-scale"},
         {{"step", "--separation-scale", "-2000"}, "--separation-scale"},
         {{"step", "--dt", "1e30"}, "--dt times --max-speed"},

@@ -110,12 +110,14 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
 
     // The demo (no command).
     DemoOptions& demo = cl.demo;
-    std::string demoBoids = "20000", demoMode = "coherent", demoCells = "27", demoFrames, demoWarmup = "0";
+    std::string demoBoids = "20000", demoMode = "coherent", demoCells = "27", demoFrames, demoWarmup = "0",
+                demoSubCells = "auto";
     app.add_option("--boids", demoBoids, "number of boids (re-initializes when changed in the panel)")
         ->capture_default_str();
     app.add_option("--seed", demo.seed, "seed of the random start")->capture_default_str();
     app.add_option("--mode", demoMode, "naive, scattered or coherent")->capture_default_str();
     app.add_option("--cells", demoCells, "grid search shape: 8 or 27 cells")->capture_default_str();
+    app.add_option("--subcells", demoSubCells, subCellsHelp)->capture_default_str();
     app.add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
     app.add_option("--frames", demoFrames, "quit after N frames");
     app.add_option("--warmup", demoWarmup, "frames before --capture starts recording")->capture_default_str();
@@ -250,6 +252,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         demo.boids = uint32_t(parseCount(demoBoids, "--boids", maxBoids));
         demo.mode = modeFromText(demoMode, "--mode");
         demo.cells = cellsFromText(demoCells, "--cells");
+        demo.subCells = subCellsFromText(demoSubCells);
         if (!demoFrames.empty()) demo.frames = parseCount(demoFrames, "--frames", 1ull << 40);
         demo.warmup = demoWarmup == "0" ? 0 : parseCount(demoWarmup, "--warmup", 1ull << 40);
         if (demo.presentMode != "fifo" && demo.presentMode != "mailbox" && demo.presentMode != "immediate")

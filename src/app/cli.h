@@ -29,6 +29,7 @@ struct DemoOptions {
     uint64_t seed = 1;
     sim::Mode mode = sim::Mode::Coherent;
     int cells = 27;
+    sim::SubCells subCells = sim::SubCells::Auto;
     std::string presentMode = "fifo";
     uint64_t frames = 0; // 0: run until closed
     uint64_t warmup = 0;

@@ -201,6 +201,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
     st.params = o.params;
     st.mode = o.mode;
     st.cells = o.cells;
+    st.subCells = o.subCells;
     st.seedInput = o.seed;
     st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
     st.deviceName = ctx.properties.deviceName;
@@ -426,7 +427,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         if (pressed(GLFW_KEY_R)) st.resetCamera = true;
         if (pressed(GLFW_KEY_H)) showPanel = !showPanel;
         if (pressed(GLFW_KEY_M)) st.mode = sim::Mode((int(st.mode) + 1) % 3);
-        st.grid = sim::makeGrid(st.params, st.cells, flock.count);
+        st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells);
         st.boids = flock.count;
         if (capture)
             st.captureRemaining = int(capture->warmupLeft + capture->framesLeft);
@@ -466,7 +467,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
                 }
             }
             st.reinitialize = st.domainChanged = false;
-            st.grid = sim::makeGrid(st.params, st.cells, flock.count);
+            st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells);
         }
         if (st.presentModeChanged) {
             swapchainDirty = true;

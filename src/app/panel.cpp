@@ -97,6 +97,15 @@ void drawPanel(PanelState& st) {
     }
     if (ImGui::CollapsingHeader("Grid", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (st.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
+        // The order of boids within cells, switchable live like the mode (auto: by density).
+        const sim::SubCells orders[] = {sim::SubCells::Auto, sim::SubCells::Slices, sim::SubCells::Quarters,
+                                        sim::SubCells::Octants, sim::SubCells::Off};
+        ImGui::SetNextItemWidth(120);
+        if (ImGui::BeginCombo("order within cells", sim::subCellsName(st.subCells))) {
+            for (sim::SubCells order : orders)
+                if (ImGui::Selectable(sim::subCellsName(order), order == st.subCells)) st.subCells = order;
+            ImGui::EndCombo();
+        }
         ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
                     st.grid.cellWidth);
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);

@@ -29,6 +29,7 @@ struct PanelState {
     sim::Params params;
     sim::Mode mode = sim::Mode::Coherent;
     int cells = 27;
+    sim::SubCells subCells = sim::SubCells::Auto; // the order within cells
     bool paused = false;
     float pointSize = 2.5f;
     int colorMode = 1;   // heading: most boids fly at the speed limit, so speed alone is one colour
