@@ -74,6 +74,15 @@ State coincidentState(uint32_t n, uint64_t seed, const Params& p) {
     return s;
 }
 
+// The same parameters with three different radii (r1 != r3: cohesion and alignment tested apart),
+// max(r) = 5.5.
+Params distinctRadii(Params p) {
+    p.cohesionRadius = 4.0f;
+    p.separationRadius = 2.0f;
+    p.alignmentRadius = 5.5f;
+    return p;
+}
+
 // ---- Running the GPU --------------------------------------------------------------------------
 
 class SimTest : public GpuTest {
@@ -345,10 +354,7 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
                 SCOPED_TRACE(sim::subCellsName(sub));
                 Params p;
                 p.domainHalf = cells == 27 ? 12.5f : 25.0f; // 5 cells of 5 per axis, or 5 of 10
-                Params distinct = p;
-                distinct.cohesionRadius = 4.0f;
-                distinct.separationRadius = 2.0f;
-                distinct.alignmentRadius = 5.5f;
+                Params distinct = distinctRadii(p);
                 distinct.domainHalf = cells == 27 ? 13.75f : 27.5f; // 5 cells of max(r) = 5.5 (or 11)
                 Params small = p;
                 small.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis: every row wraps
@@ -427,10 +433,7 @@ TEST_F(SimTest, GridStepsWithSubCellsMatchReference) {
         for (int cells : {8, 27}) {
             Params dense;
             dense.domainHalf = cells == 27 ? 10 : 15; // 4 cells of 5 per axis, or 3 of 10
-            Params distinct = dense;
-            distinct.cohesionRadius = 4.0f;
-            distinct.separationRadius = 2.0f;
-            distinct.alignmentRadius = 5.5f;
+            Params distinct = distinctRadii(dense);
             ASSERT_TRUE(sim::makeGrid(dense, cells, 3000, subCells).subCells);
             ASSERT_FALSE(sim::makeGrid(dense, cells, 3001, subCells).straddleSubCells);
             expectMatchesReference(uniformState(3001, 71, dense), dense, mode, cells, "sub-cells, uniform");
@@ -461,11 +464,8 @@ TEST_F(SimTest, GridStepsWithSubCellsMatchReference) {
 }
 
 TEST_F(SimTest, GridStepsWithThreeDifferentRadii) {
-    Params p; // r1 != r3: cohesion and alignment are tested separately
+    Params p = distinctRadii(Params{});
     p.domainHalf = 20;
-    p.cohesionRadius = 4.0f;
-    p.separationRadius = 2.0f;
-    p.alignmentRadius = 5.5f;
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         for (int cells : {8, 27}) {
             expectMatchesReference(uniformState(2500, 61, p), p, mode, cells, "uniform, distinct radii");

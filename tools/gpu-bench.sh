@@ -35,6 +35,20 @@ grid_round() {
     step $run $build bench --modes coherent,scattered --boids 1e6,5.12e6,10.24e6 --cells 8,27 --frames 50 \
         --warmup 10 "${csv[@]}"
 }
+# order_rounds ORDERS BOIDS FRAMES: the grid steps with each --subcells order in ORDERS, then again in
+# reverse, both modes and shapes; CSVs in round 1 only.
+order_rounds() {
+    local orders=($1) round sub csv
+    for round in 1 2; do
+        [ $round = 2 ] && orders=($(printf '%s\n' "${orders[@]}" | tac))
+        for sub in "${orders[@]}"; do
+            csv=()
+            [ $round = 1 ] && csv=(--csv "$out/bench-$sub.csv")
+            step $run vkboids bench --modes coherent,scattered --boids $2 --cells 8,27 --frames $3 --warmup 10 \
+                --subcells $sub "${csv[@]}"
+        done
+    done
+}
 
 say "$(date -u) plan $plan, binary $($run vkboids --version 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv 2>&1 | tee -a "$log"
@@ -196,30 +210,12 @@ if [ "$plan" = check ]; then
 fi
 if [ "$plan" = slices ]; then  # x slices against whole cells and octants: one binary, two rounds
     step $run gpu_tests --gtest_brief=1
-    for round in 1 2; do
-        order="off slices octants"
-        [ $round = 2 ] && order="octants slices off"
-        for sub in $order; do
-            csv=()
-            [ $round = 1 ] && csv=(--csv "$out/bench-$sub.csv")
-            step $run vkboids bench --modes coherent,scattered --boids 1e5,5e5,1e6,2e6,5.12e6 --cells 8,27 \
-                --frames 50 --warmup 10 --subcells $sub "${csv[@]}"
-        done
-    done
+    order_rounds "off slices octants" 1e5,5e5,1e6,2e6,5.12e6 50
     step $run vkboids bench --pipeline-stats --modes coherent --boids 1e6 --cells 27 --frames 20 --warmup 5
 fi
 if [ "$plan" = quarters ]; then  # quarter rows against slices and octants: one binary, two rounds
     step $run gpu_tests --gtest_brief=1
-    for round in 1 2; do
-        order="slices quarters octants"
-        [ $round = 2 ] && order="octants quarters slices"
-        for sub in $order; do
-            csv=()
-            [ $round = 1 ] && csv=(--csv "$out/bench-$sub.csv")
-            step $run vkboids bench --modes coherent,scattered --boids 1e6,2e6,5.12e6,10.24e6 --cells 8,27 \
-                --frames 30 --warmup 10 --subcells $sub "${csv[@]}"
-        done
-    done
+    order_rounds "slices quarters octants" 1e6,2e6,5.12e6,10.24e6 30
     step $run vkboids bench --pipeline-stats --modes coherent --boids 1e6 --cells 27 --frames 20 --warmup 5 \
         --subcells quarters
 fi

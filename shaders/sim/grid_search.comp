@@ -125,6 +125,19 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, bool byFour, 
     }
 }
 
+// A cell coordinate at most one cell outside the grid, wrapped into it.
+int wrapCell(int x) {
+    const int dim = int(c.gridDim);
+    return x < 0 ? x + dim : (x >= dim ? x - dim : x);
+}
+
+// The shift of the periodic image in which the cell stored at wrapped coordinate wx is seen at x.
+float imageShift(int x, int wx) { return float(x - wx) / float(c.gridDim) * (2.0 * c.halfDomain); }
+
+// Distance from a boid `inside` its cell (its offset from the cell's low face) to the cell at offset
+// d along one axis.
+float cellGap(float inside, int d) { return d < 0 ? inside : (d > 0 ? c.cellWidth - inside : 0.0); }
+
 // First offset and number of distinct cells to visit along one axis.
 void axisSpan(float x, uint cell, out int first, out uint count) {
     const uint dim = c.gridDim;
@@ -156,17 +169,16 @@ bool needed(bool need, bool together) { return together ? subgroupAny(need) : ne
 void searchSubCells(vec3 p, uvec3 cell, bool together, inout Neighbours sums) {
     const vec3 inside = p + c.halfDomain - vec3(cell) * c.cellWidth;
     const int dim = int(c.gridDim);
-    const float twoL = 2.0 * c.halfDomain;
     const float reach2 = c.reach * c.reach;
     for (int dz = -1; dz <= 1; ++dz) {
         const int z = int(cell.z) + dz;
-        const int wz = z < 0 ? z + dim : (z >= dim ? z - dim : z);
-        const float shiftZ = float(z - wz) / float(dim) * twoL;
+        const int wz = wrapCell(z);
+        const float shiftZ = imageShift(z, wz);
         const float gz0 = halfGap2(inside.z, dz, 0), gz1 = halfGap2(inside.z, dz, 1);
         for (int dy = -1; dy <= 1; ++dy) {
             const int y = int(cell.y) + dy;
-            const int wy = y < 0 ? y + dim : (y >= dim ? y - dim : y);
-            const float shiftY = float(y - wy) / float(dim) * twoL;
+            const int wy = wrapCell(y);
+            const float shiftY = imageShift(y, wy);
             const float gy0 = halfGap2(inside.y, dy, 0), gy1 = halfGap2(inside.y, dy, 1);
             const float rowGap2 = min(gy0, gy1) + min(gz0, gz1);
             if (!needed(rowGap2 < reach2, together)) continue;
@@ -177,8 +189,8 @@ void searchSubCells(vec3 p, uvec3 cell, bool together, inout Neighbours sums) {
                 const float gx0 = halfGap2(inside.x, dx, 0), gx1 = halfGap2(inside.x, dx, 1);
                 if (!needed(rowGap2 + min(gx0, gx1) < reach2, together)) continue;
                 const int x = int(cell.x) + dx;
-                const int wx = x < 0 ? x + dim : (x >= dim ? x - dim : x);
-                const float shiftX = float(x - wx) / float(dim) * twoL;
+                const int wx = wrapCell(x);
+                const float shiftX = imageShift(x, wx);
                 const uint base = uint(rowBase + wx) * 8;
                 for (uint o = 0; o < 8; ++o) {
                     const float gap2 = ((o & 1) != 0 ? gx1 : gx0) + ((o & 2) != 0 ? gy1 : gy0) +
@@ -207,7 +219,6 @@ void searchSubCells(vec3 p, uvec3 cell, bool together, inout Neighbours sums) {
 // quarter rows (SLICE_ROWS 4) each row of cells is walked as four, each with its own gaps and window.
 void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
     const int dim = int(c.gridDim);
-    const float twoL = 2.0 * c.halfDomain;
     ivec3 first;
     uvec3 count;
     axisSpan(p.x, cell.x, first.x, count.x);
@@ -224,15 +235,15 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
     for (uint oz = 0; oz < count.z; ++oz) {
         const int dz = first.z + int(oz);
         const int z = int(cell.z) + dz;
-        const int wz = z < 0 ? z + dim : (z >= dim ? z - dim : z);
-        const float shiftZ = float(z - wz) / float(dim) * twoL;
-        const float gapZ = dz < 0 ? inside.z : (dz > 0 ? c.cellWidth - inside.z : 0.0);
+        const int wz = wrapCell(z);
+        const float shiftZ = imageShift(z, wz);
+        const float gapZ = cellGap(inside.z, dz);
         for (uint oy = 0; oy < count.y; ++oy) {
             const int dy = first.y + int(oy);
             const int y = int(cell.y) + dy;
-            const int wy = y < 0 ? y + dim : (y >= dim ? y - dim : y);
-            const float shiftY = float(y - wy) / float(dim) * twoL;
-            const float gapY = dy < 0 ? inside.y : (dy > 0 ? c.cellWidth - inside.y : 0.0);
+            const int wy = wrapCell(y);
+            const float shiftY = imageShift(y, wy);
+            const float gapY = cellGap(inside.y, dy);
             const int rowBase = dim * (wy + dim * wz);
             for (uint q = 0; q < SLICE_ROWS; ++q) {
                 const float rowGap2 = SLICE_ROWS == 1
@@ -250,8 +261,8 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
                     const int s0 = max(lo - 8 * dx, 0), s1 = min(hi - 8 * dx, 7);
                     if (s0 > s1) continue;
                     const int x = int(cell.x) + dx;
-                    const int wx = x < 0 ? x + dim : (x >= dim ? x - dim : x);
-                    const float shiftX = float(x - wx) / float(dim) * twoL;
+                    const int wx = wrapCell(x);
+                    const float shiftX = imageShift(x, wx);
                     const uint index = uint(rowBase + wx);
                     const uvec2 range = cellRanges[index];
                     if (range.x == CELL_EMPTY) continue;
@@ -277,7 +288,6 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
 // The search block cell by cell, each boid on its own.
 void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
     const int dim = int(c.gridDim);
-    const float twoL = 2.0 * c.halfDomain;
     const bool wrapPairs = dim < 3;
 
     ivec3 first;
@@ -293,15 +303,15 @@ void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
     for (uint oz = 0; oz < count.z; ++oz) {
         const int dz = first.z + int(oz);
         const int z = int(cell.z) + dz;
-        const int wz = z < 0 ? z + dim : (z >= dim ? z - dim : z);
-        const float shiftZ = wrapPairs ? 0.0 : float(z - wz) / float(dim) * twoL;
-        const float gapZ = dz < 0 ? inside.z : (dz > 0 ? c.cellWidth - inside.z : 0.0);
+        const int wz = wrapCell(z);
+        const float shiftZ = wrapPairs ? 0.0 : imageShift(z, wz);
+        const float gapZ = cellGap(inside.z, dz);
         for (uint oy = 0; oy < count.y; ++oy) {
             const int dy = first.y + int(oy);
             const int y = int(cell.y) + dy;
-            const int wy = y < 0 ? y + dim : (y >= dim ? y - dim : y);
-            const float shiftY = wrapPairs ? 0.0 : float(y - wy) / float(dim) * twoL;
-            const float gapY = dy < 0 ? inside.y : (dy > 0 ? c.cellWidth - inside.y : 0.0);
+            const int wy = wrapCell(y);
+            const float shiftY = wrapPairs ? 0.0 : imageShift(y, wy);
+            const float gapY = cellGap(inside.y, dy);
             const float rowGap2 = gapY * gapY + gapZ * gapZ;
             if (!wrapPairs && rowGap2 >= reach2) continue;  // the whole row is out of reach
             const int rowBase = dim * (wy + dim * wz);
@@ -310,11 +320,11 @@ void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
             float runShift = 0.0;
             for (uint ox = 0; ox < count.x; ++ox) {
                 const int dx = first.x + int(ox);
-                const float gapX = dx < 0 ? inside.x : (dx > 0 ? c.cellWidth - inside.x : 0.0);
+                const float gapX = cellGap(inside.x, dx);
                 if (!wrapPairs && rowGap2 + gapX * gapX >= reach2) continue;
                 const int x = int(cell.x) + dx;
-                const int wx = x < 0 ? x + dim : (x >= dim ? x - dim : x);
-                const float shiftX = wrapPairs ? 0.0 : float(x - wx) / float(dim) * twoL;
+                const int wx = wrapCell(x);
+                const float shiftX = wrapPairs ? 0.0 : imageShift(x, wx);
                 const uvec2 range = cellRanges[rowBase + wx];
                 if (range.x == CELL_EMPTY) continue;
                 if (range.x == runEnd && shiftX == runShift && runEnd > runStart) {

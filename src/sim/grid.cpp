@@ -49,8 +49,11 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     g.dim = uint32_t(std::clamp(cells, 1.0, double(cap)));
     g.cellWidth = float(2.0 * double(p.domainHalf) / g.dim);
     g.cellCount = g.dim * g.dim * g.dim;
-    const bool allowed = g.dim >= subCellsMinDim && 8ull * g.cellCount <= maxSubCells(boidCount);
-    const bool allowedQuarters = g.dim >= subCellsMinDim && 32ull * g.cellCount <= maxSubCells(boidCount);
+    // Sub-keys need fixed image shifts, and their ranges must fit.
+    const auto fits = [&](uint64_t perCell) {
+        return g.dim >= subCellsMinDim && perCell * g.cellCount <= maxSubCells(boidCount);
+    };
+    const bool allowed = fits(8), allowedQuarters = fits(32);
     const uint64_t n = boidCount;
     const bool autoSlices = subCells == SubCells::Auto && n >= uint64_t(slicesFrom) * g.cellCount;
     g.subCells = allowed && subCells == SubCells::Octants;
