@@ -44,8 +44,9 @@ struct StepConstants {
 
 // Sort keys below the cell index (StepConstants::subCells). OCTANTS: cell * 8 + octant, and each
 // sub-cell's [start, end) (CELL_EMPTY where empty). SLICES: cell * 8 + the eighth of the cell along
-// x the boid lies in, and for every sub-key of an occupied cell its start (where it would begin
-// if empty): a row of cells is then sorted by x at an eighth of a cell. QUARTERS: cell * 32 +
+// x the boid lies in, and for every sub-key s, empty cells included, its start: the first sorted
+// position with a key of s or more (one more entry, n, past the last). A row of cells is then sorted
+// by x at an eighth of a cell, and any run of its sub-keys [a, b) is [start a, start b). QUARTERS: cell * 32 +
 // (2 * z half + y half) * 8 + x slice, with the same starts: each quarter row (a y half and a z half
 // of a row of cells) is sorted by x.
 #define SUB_CELLS_NONE 0u

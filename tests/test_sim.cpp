@@ -194,8 +194,9 @@ class GridPassTest : public SimTest {
 };
 
 TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
-    uint32_t split = 0;  // cells whose boids lie in more than one sub-cell: the order within cells
-    uint32_t sliced = 0; // occupied cells with empty slices between occupied ones
+    uint32_t split = 0;      // cells whose boids lie in more than one sub-cell: the order within cells
+    uint32_t sliced = 0;     // occupied cells with empty slices between occupied ones
+    uint32_t longestGap = 0; // sub-keys between consecutive sorted keys, with slices
     for (sim::SubCells sub :
          {sim::SubCells::Off, sim::SubCells::Octants, sim::SubCells::Slices, sim::SubCells::Quarters})
         for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
@@ -274,16 +275,20 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                                  ranges[2 * cell + 1];
             }
             if (grid.slices) {
-                // Every sub-key of an occupied cell starts where its keys would go, empty or not.
-                const uint32_t per = sim::subKeysPerCell(grid);
-                const std::vector<uint32_t> got =
-                    test::readBuffer<uint32_t>(f.subRanges, 2 * per * grid.cellCount);
+                // Every sub-key starts where its keys are or would go, in empty cells too, and one
+                // more entry holds n.
+                const uint32_t per = sim::subKeysPerCell(grid), total = per * grid.cellCount;
+                ASSERT_EQ(sim::subRangeCount(grid), total + 1);
+                const std::vector<uint32_t> got = test::readBuffer<uint32_t>(f.subRanges, 2 * (total + 1));
+                for (uint32_t sub = 0; sub <= total; ++sub) {
+                    const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
+                    ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "sub-key " << sub;
+                }
                 for (uint32_t cell = 0; cell < grid.cellCount; ++cell) {
                     if (ranges[2 * cell] == CELL_EMPTY) continue;
                     bool gap = false, seen = false, emptyAfterSeen = false;
                     for (uint32_t sub = per * cell; sub < per * cell + per; ++sub) {
                         const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
-                        ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "slice " << sub;
                         const bool occupied = first != sortedKeys.end() && *first == sub;
                         gap |= occupied && emptyAfterSeen;
                         emptyAfterSeen |= seen && !occupied;
@@ -291,6 +296,11 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                     }
                     sliced += gap;
                 }
+                // Gaps longer than 32 sub-keys are written by whole subgroups: the layouts have some.
+                uint32_t longest = sortedKeys.front() + 1;
+                for (uint32_t k = 1; k < n; ++k)
+                    longest = std::max(longest, sortedKeys[k] - sortedKeys[k - 1]);
+                longestGap = std::max(longestGap, std::max(longest, total - sortedKeys.back()));
             }
 
             // Grid statistics from those ranges.
@@ -324,6 +334,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
         }
     EXPECT_GT(split, 10u) << "too few cells with several occupied sub-cells to test their order";
     EXPECT_GT(sliced, 10u) << "too few cells with empty slices between occupied ones";
+    EXPECT_GT(longestGap, 64u) << "no gap long enough for the subgroup-wide writes";
 }
 
 // ---- Whole grid steps against the reference ---------------------------------------------------

@@ -23,7 +23,8 @@
 //
 // SLICES: with keys ordered by eighth of the cell along x (and, for quarter rows, by y and z half
 // above that), each row of the block is sorted by x, and a boid walks a row only over the x it can
-// reach: sqrt(max(r)^2 - the row's y and z gaps^2) either side, in whole slices (SLICE_ROWS).
+// reach: sqrt(max(r)^2 - the row's y and z gaps^2) either side, in whole slices (SLICE_ROWS). Every
+// sub-key's start is stored, so a window is one range of sorted positions: two loads, no cell ranges.
 //
 // The boid itself is met once, in its own cell, at d = 0: rather than test j != i for every
 // candidate, its contribution (one cohesion and one alignment count, v_i) is taken out afterwards.
@@ -123,6 +124,12 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, bool byFour, 
         const uint j = SLOT(k);
         visitOne(j, posIn[j].xyz - origin, wrapPairs, sums);
     }
+}
+
+// The boids of sub-keys [lo, hi) (slices or quarters): each sub-key's start is stored, empty or not.
+void visitSubKeys(vec3 origin, uint lo, uint hi, inout Neighbours sums) {
+    if (lo == hi) return;
+    visitRange(origin, subRanges[lo].x, subRanges[hi].x, false, BY_FOUR, sums);
 }
 
 // A cell coordinate at most one cell outside the grid, wrapped into it.
@@ -254,7 +261,9 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
                 // Slices from the boid's cell's first one: the window, within the block.
                 const int lo = max(int(floor((fx - rho) * 8.0)), blockLo);
                 const int hi = min(int(floor((fx + rho) * 8.0)), blockHi);
-                uint runStart = 0, runEnd = 0;
+                // A run of sub-keys [runLo, runHi), contiguous and under one image shift: with slices
+                // the whole window unless it wraps around the domain.
+                uint runLo = 0, runHi = 0;
                 float runShift = 0.0;
                 for (uint ox = 0; ox < count.x; ++ox) {
                     const int dx = first.x + int(ox);
@@ -263,23 +272,17 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
                     const int x = int(cell.x) + dx;
                     const int wx = wrapCell(x);
                     const float shiftX = imageShift(x, wx);
-                    const uint index = uint(rowBase + wx);
-                    const uvec2 range = cellRanges[index];
-                    if (range.x == CELL_EMPTY) continue;
-                    const uint base = (index * SLICE_ROWS + q) * 8;
-                    const uint start = q == 0 && s0 == 0 ? range.x : subRanges[base + s0].x;
-                    const uint end = q == SLICE_ROWS - 1 && s1 == 7 ? range.y : subRanges[base + s1 + 1].x;
-                    if (start == end) continue;
-                    if (start == runEnd && shiftX == runShift && runEnd > runStart) {
-                        runEnd = end;
+                    const uint base = (uint(rowBase + wx) * SLICE_ROWS + q) * 8;
+                    if (base + s0 == runHi && shiftX == runShift) {
+                        runHi = base + s1 + 1;
                         continue;
                     }
-                    visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, BY_FOUR, sums);
-                    runStart = start;
-                    runEnd = end;
+                    visitSubKeys(p - vec3(runShift, shiftY, shiftZ), runLo, runHi, sums);
+                    runLo = base + s0;
+                    runHi = base + s1 + 1;
                     runShift = shiftX;
                 }
-                visitRange(p - vec3(runShift, shiftY, shiftZ), runStart, runEnd, false, BY_FOUR, sums);
+                visitSubKeys(p - vec3(runShift, shiftY, shiftZ), runLo, runHi, sums);
             }
         }
     }

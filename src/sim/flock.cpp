@@ -37,7 +37,7 @@ uint64_t flockBytes(uint32_t count) {
     const uint64_t sorter =
         2 * 4 * n + 4 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 1024 keys
     const uint64_t cells = 8ull * maxGridCells(count);
-    const uint64_t subCells = 8ull * maxSubCells(count); // each sub-key's [start, end) or start
+    const uint64_t subCells = 8ull * (maxSubCells(count) + 1); // each sub-key's [start, end) or start
     return state + pairs + sorter + cells + subCells;
 }
 
@@ -177,7 +177,7 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
         }
 
     // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
-    const uint32_t subCells = subKeysPerCell(grid) > 1 ? subKeysPerCell(grid) * grid.cellCount : 1;
+    const uint32_t subCells = subRangeCount(grid);
     if (grid.cellCount <= f.cellCapacity && subCells <= f.subCellCapacity) return;
     // The old buffers may still be read by frames in flight.
     VK_CHECK(vkDeviceWaitIdle(ctx.device));
@@ -257,7 +257,7 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     gpu::computeToTransferBarrier(cmd);
     const uint64_t cells = uint64_t(c.gridDim) * c.gridDim * c.gridDim;
     vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
-    // Slices need no clear: the pass writes every slice start of an occupied cell, and only those are read.
+    // Slices need no clear: the pass writes the start of every sub-key (n + 1 invocations).
     if (c.subCells == SUB_CELLS_OCTANTS) vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
     gpu::fillToComputeBarrier(cmd);
     if (reorder) {
@@ -265,12 +265,12 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
         gpu::bindProgram(cmd, f.cellRangesReorder,
                          {f.sortedKeys, f.cellRanges, f.sortedSlots, f.pos[f.current], f.vel[f.current],
                           f.ids[f.idsCurrent], f.pos[alt], f.vel[alt], f.ids[idsAlt], f.subRanges});
-        gpu::dispatch(cmd, f.cellRangesReorder, f.count, c);
+        gpu::dispatch(cmd, f.cellRangesReorder, f.count + 1ull, c);
         f.current = alt; // the state, now in cell order
         f.idsCurrent = idsAlt;
     } else {
         gpu::bindProgram(cmd, f.cellRangesOnly, {f.sortedKeys, f.cellRanges, f.subRanges});
-        gpu::dispatch(cmd, f.cellRangesOnly, f.count, c);
+        gpu::dispatch(cmd, f.cellRangesOnly, f.count + 1ull, c);
     }
     // Ranges (and reordered state) are the search's input.
     gpu::computeBarrier(cmd);
@@ -318,8 +318,7 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
     if (mode == Mode::Naive) {
         recordNaiveStep(cmd, f, c, profiler);
     } else {
-        CHECK(f.cellCapacity >= grid.cellCount &&
-              (subKeysPerCell(grid) == 1 || f.subCellCapacity >= subKeysPerCell(grid) * grid.cellCount));
+        CHECK(f.cellCapacity >= grid.cellCount && f.subCellCapacity >= subRangeCount(grid));
         recordGridIndex(cmd, f, c, profiler);
         recordSortPairs(cmd, f, grid, profiler);
         recordCellRanges(cmd, f, c, mode == Mode::Coherent, profiler);

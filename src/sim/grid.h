@@ -40,6 +40,12 @@ inline uint32_t subKeysPerCell(const Grid& g) {
     return g.quarters ? 32 : g.subCells || g.slices ? 8 : 1;
 }
 
+// Entries of the sub-range buffer: each octant's [start, end), or each slice's start and one past the
+// last (shared.h); 1 (unused) without sub-keys.
+inline uint32_t subRangeCount(const Grid& g) {
+    return g.subCells ? 8 * g.cellCount : g.slices ? subKeysPerCell(g) * g.cellCount + 1 : 1;
+}
+
 // Boids a cell on average from which straddling subgroups walk sub-cells (Grid::straddleSubCells).
 constexpr uint32_t straddleSubCellsFrom = 150;
 
