@@ -68,10 +68,14 @@ struct GridStats {
 #define SORT_MAX_PASSES 4
 
 struct SortHistogramConstants {
-    u32 count;     // pairs
-    u32 passCount; // digits to histogram
-    u32 tileSize;  // keys per work group
-    u32 keyMask;   // low keyBits bits set
+    u32 count;       // pairs
+    u32 passCount;   // digits to histogram
+    u32 tileSize;    // keys per work group
+    u32 keyMask;     // low keyBits bits set
+    u32 statusWords; // tile status words of every pass, to zero (a multiple of 4)
+    u32 pad0;
+    u32 pad1;
+    u32 pad2;
 };
 
 struct SortPassConstants {
@@ -123,7 +127,7 @@ struct DrawConstants {
 #ifdef __cplusplus
 static_assert(sizeof(StepConstants) == 80);
 static_assert(sizeof(GridStats) == 16);
-static_assert(sizeof(SortHistogramConstants) == 16);
+static_assert(sizeof(SortHistogramConstants) == 32);
 static_assert(sizeof(SortPassConstants) == 32);
 static_assert(sizeof(DrawConstants) == 96);
 } // namespace gpudata

@@ -234,6 +234,70 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
         }
 }
 
+// No clear between sorts: each sort leaves its sorter's scratch zeroed for the next. One sorter sorts
+// pairs of several sizes and widths (1 to 4 passes) one after another, in one command buffer and in
+// separate submissions, with dispatches split over x and y (spare groups claim tiles too) and
+// without; every result must match, and the histogram and tile counters are zero after each.
+TEST_F(SortTest, OneSorterSortsAgainAndAgainWithoutAClear) {
+    const std::pair<uint32_t, uint32_t> sizeAndBits[] = {{30011, 21}, {5, 8},    {20011, 32}, {1, 1},
+                                                         {30011, 13}, {777, 21}, {30011, 32}};
+    for (uint32_t groupsX : {0u, 7u})
+        for (bool oneBuffer : {true, false}) {
+            SCOPED_TRACE(testing::Message()
+                         << "groups per row " << groupsX << (oneBuffer ? ", one" : ", separate")
+                         << " command buffer" << (oneBuffer ? "" : "s"));
+            sort::Sorter sorter = sort::createSorter(ctx(), 30011, {.keysPerThread = 1});
+            if (groupsX) sorter.onesweep.maxGroupsX = sorter.histogram.maxGroupsX = groupsX;
+            struct Run {
+                std::vector<uint32_t> keys, values;
+                gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
+            };
+            std::vector<Run> runs;
+            for (const auto& [n, bits] : sizeAndBits) {
+                Run r;
+                r.keys = makeKeys(n, bits, Layout::HighGarbage, n + bits);
+                r.values.resize(n);
+                std::iota(r.values.begin(), r.values.end(), 0);
+                r.keysIn = test::makeBuffer(r.keys);
+                r.valuesIn = test::makeBuffer(r.values);
+                r.keysOut = test::makePoisoned<uint32_t>(n);
+                r.valuesOut = test::makePoisoned<uint32_t>(n);
+                runs.push_back(std::move(r));
+            }
+            const auto record = [&](VkCommandBuffer cmd, size_t i) {
+                sort::recordSort(cmd, sorter, runs[i].keysIn, runs[i].valuesIn, runs[i].keysOut,
+                                 runs[i].valuesOut, sizeAndBits[i].first, sizeAndBits[i].second);
+            };
+            const auto expectScratchZero = [&](const char* when) {
+                // Scratch layout (radix_sort.cpp): every pass's histogram, then claimed and finished tiles.
+                const std::vector<uint32_t> words = test::readBuffer<uint32_t>(
+                    sorter.scratch, SORT_MAX_PASSES * SORT_RADIX + 2 * SORT_MAX_PASSES);
+                EXPECT_EQ(std::count(words.begin(), words.end(), 0u), ptrdiff_t(words.size())) << when;
+            };
+            if (oneBuffer) {
+                test::runCommands([&](VkCommandBuffer cmd) {
+                    for (size_t i = 0; i < runs.size(); ++i) record(cmd, i);
+                });
+                expectScratchZero("after every sort");
+            } else {
+                for (size_t i = 0; i < runs.size(); ++i) {
+                    test::runCommands([&](VkCommandBuffer cmd) { record(cmd, i); });
+                    expectScratchZero(("after sort " + std::to_string(i)).c_str());
+                }
+            }
+            for (size_t i = 0; i < runs.size(); ++i) {
+                const uint32_t n = sizeAndBits[i].first;
+                const Sorted expected = referenceSort(runs[i].keys, runs[i].values, sizeAndBits[i].second);
+                EXPECT_EQ(test::readBuffer<uint32_t>(runs[i].keysOut, n), expected.keys) << "sort " << i;
+                EXPECT_EQ(test::readBuffer<uint32_t>(runs[i].valuesOut, n), expected.values) << "sort " << i;
+                for (gpu::Buffer* b :
+                     {&runs[i].keysIn, &runs[i].valuesIn, &runs[i].keysOut, &runs[i].valuesOut})
+                    gpu::destroyBuffer(ctx(), *b);
+            }
+            sort::destroySorter(ctx(), sorter);
+        }
+}
+
 TEST_F(SortTest, TooManyPairsIsAClearError) {
     EXPECT_THROW(sort::createSorter(ctx(), sort::maxSortPairs(ctx()) + 1), gpu::Error);
 }
