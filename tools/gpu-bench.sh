@@ -12,7 +12,9 @@
 # runs every GPU test, then times the grid steps against vkboids-base; "builds" times the grid steps
 # of every .gpu/bin/vkboids* build; "slices" runs every GPU test, then times the grid steps with
 # whole cells, x slices and octants (--subcells off, slices, octants) in two rounds; "quarters"
-# runs every GPU test, then times quarter rows against slices and octants the same way. The device tool returns at most 8 files from OUT, so plans that
+# runs every GPU test, then times quarter rows against slices and octants the same way; "compare" runs
+# every GPU test, then times the grid steps and the sort of every .gpu/bin/vkboids* build, twice,
+# counterbalanced. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
@@ -201,6 +203,21 @@ if [ "$plan" = builds ]; then  # the grid tests, then every .gpu/bin/vkboids* bu
     done
     for build in "${builds[@]}"; do
         step $run $build bench --pipeline-stats --modes coherent --boids 1e5 --cells 27 --frames 20 --warmup 5
+    done
+fi
+if [ "$plan" = compare ]; then  # every GPU test, then each .gpu/bin/vkboids* build's grid steps and sort, interleaved
+    step $run gpu_tests --gtest_brief=1
+    builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
+    for i in 1 2; do
+        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))  # counterbalanced
+        for build in "${order[@]}"; do grid_round $build $i; done
+        for build in "${order[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-$build.csv")
+            step $run $build sort-bench --n 1e6,16e6 --bits 21 --runs 30 "${csv[@]}"
+        done
+    done
+    for build in "${builds[@]}"; do
+        step $run $build bench --pipeline-stats --modes coherent,scattered --boids 1e6 --cells 27 --frames 20 --warmup 5
     done
 fi
 if [ "$plan" = check ]; then
