@@ -46,9 +46,9 @@ struct StepConstants {
 // sub-cell's [start, end) (CELL_EMPTY where empty). SLICES: cell * 8 + the eighth of the cell along
 // x the boid lies in, and for every sub-key s, empty cells included, its start: the first sorted
 // position with a key of s or more (one more entry, n, past the last). A row of cells is then sorted
-// by x at an eighth of a cell, and any run of its sub-keys [a, b) is [start a, start b). QUARTERS: cell * 32 +
-// (2 * z half + y half) * 8 + x slice, with the same starts: each quarter row (a y half and a z half
-// of a row of cells) is sorted by x.
+// by x at an eighth of a cell, and any run of its sub-keys [a, b) is [start a, start b). QUARTERS:
+// cell * 32 + (2 * z half + y half) * 8 + x slice, with the same starts: each quarter row (a y half
+// and a z half of a row of cells) is sorted by x.
 #define SUB_CELLS_NONE 0u
 #define SUB_CELLS_OCTANTS 1u
 #define SUB_CELLS_SLICES 2u
@@ -68,14 +68,10 @@ struct GridStats {
 #define SORT_MAX_PASSES 4
 
 struct SortHistogramConstants {
-    u32 count;       // pairs
-    u32 passCount;   // digits to histogram
-    u32 tileSize;    // keys per work group
-    u32 keyMask;     // low keyBits bits set
-    u32 statusWords; // tile status words of every pass, to zero (a multiple of 4)
-    u32 pad0;
-    u32 pad1;
-    u32 pad2;
+    u32 count;     // pairs
+    u32 passCount; // digits to histogram
+    u32 tileSize;  // keys per work group
+    u32 keyMask;   // low keyBits bits set
 };
 
 struct SortPassConstants {
@@ -127,7 +123,7 @@ struct DrawConstants {
 #ifdef __cplusplus
 static_assert(sizeof(StepConstants) == 80);
 static_assert(sizeof(GridStats) == 16);
-static_assert(sizeof(SortHistogramConstants) == 32);
+static_assert(sizeof(SortHistogramConstants) == 16);
 static_assert(sizeof(SortPassConstants) == 32);
 static_assert(sizeof(DrawConstants) == 96);
 } // namespace gpudata

@@ -234,11 +234,10 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
         }
 }
 
-// No clear between sorts: each sort leaves its sorter's scratch zeroed for the next. One sorter sorts
-// pairs of several sizes and widths (1 to 4 passes) one after another, in one command buffer and in
-// separate submissions, with dispatches split over x and y (spare groups claim tiles too) and
-// without; every result must match, and the histogram and tile counters are zero after each.
-TEST_F(SortTest, OneSorterSortsAgainAndAgainWithoutAClear) {
+// One sorter sorts pairs of several sizes and widths (1 to 4 passes) one after another, in one
+// command buffer and in separate submissions, with dispatches split over x and y (spare groups claim
+// tiles too) and without: each sort must match, whatever the sorts before it left in the scratch.
+TEST_F(SortTest, OneSorterSortsAgainAndAgain) {
     const std::pair<uint32_t, uint32_t> sizeAndBits[] = {{30011, 21}, {5, 8},    {20011, 32}, {1, 1},
                                                          {30011, 13}, {777, 21}, {30011, 32}};
     for (uint32_t groupsX : {0u, 7u})
@@ -268,21 +267,13 @@ TEST_F(SortTest, OneSorterSortsAgainAndAgainWithoutAClear) {
                 sort::recordSort(cmd, sorter, runs[i].keysIn, runs[i].valuesIn, runs[i].keysOut,
                                  runs[i].valuesOut, sizeAndBits[i].first, sizeAndBits[i].second);
             };
-            const auto expectScratchZero = [&](const char* when) {
-                // Scratch layout (radix_sort.cpp): every pass's histogram, then claimed and finished tiles.
-                const std::vector<uint32_t> words = test::readBuffer<uint32_t>(
-                    sorter.scratch, SORT_MAX_PASSES * SORT_RADIX + 2 * SORT_MAX_PASSES);
-                EXPECT_EQ(std::count(words.begin(), words.end(), 0u), ptrdiff_t(words.size())) << when;
-            };
             if (oneBuffer) {
                 test::runCommands([&](VkCommandBuffer cmd) {
                     for (size_t i = 0; i < runs.size(); ++i) record(cmd, i);
                 });
-                expectScratchZero("after every sort");
             } else {
                 for (size_t i = 0; i < runs.size(); ++i) {
                     test::runCommands([&](VkCommandBuffer cmd) { record(cmd, i); });
-                    expectScratchZero(("after sort " + std::to_string(i)).c_str());
                 }
             }
             for (size_t i = 0; i < runs.size(); ++i) {

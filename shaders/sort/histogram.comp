@@ -1,8 +1,7 @@
 #version 460
 // Digit histograms of every pass at once (one read of the keys): each work group counts a chunk
 // in shared memory, four keys per invocation per load, then adds its counts to the global
-// histogram with one atomic per non-zero bin. The groups also zero the tiles' status words of the
-// passes to come, each a share of them (the scratch words the last sort did not leave zero).
+// histogram with one atomic per non-zero bin.
 //
 // Aggregation: an invocation's four keys often share a digit (the grid's keys arrive nearly sorted),
 // and then one atomic counts all four. Subgroup-wide aggregation measured slower on the H200
@@ -16,7 +15,6 @@ layout(local_size_x_id = 0) in;
 layout(std430, binding = 0) readonly buffer Keys { uint keys[]; };
 layout(std430, binding = 1) buffer Histogram { uint globalHistogram[]; };  // [pass][digit]
 layout(std430, binding = 2) readonly buffer Keys4 { uvec4 keys4[]; };     // the same keys, 16 bytes a load
-layout(std430, binding = 3) writeonly buffer Status { uvec4 status[]; };  // every pass's, statusWords / 4
 layout(push_constant) uniform Push { SortHistogramConstants c; };
 
 shared uint localHistogram[SORT_MAX_PASSES * SORT_RADIX];
@@ -43,11 +41,6 @@ void main() {
     if (linearGroupIndex() * c.tileSize >= c.count) return;  // uniform: the whole group leaves
     const uint bins = c.passCount * SORT_RADIX;
     for (uint i = gl_LocalInvocationID.x; i < bins; i += gl_WorkGroupSize.x) localHistogram[i] = 0;
-    const uint groups = (c.count - 1) / c.tileSize + 1;
-    const uint share = (c.statusWords / 4 - 1) / groups + 1;
-    const uint statusEnd = min((linearGroupIndex() + 1) * share, c.statusWords / 4);
-    for (uint i = linearGroupIndex() * share + gl_LocalInvocationID.x; i < statusEnd; i += gl_WorkGroupSize.x)
-        status[i] = uvec4(0);
     barrier();
 
     // The chunk is a multiple of 4 keys; the last one may end in 1 to 3 keys read one by one.

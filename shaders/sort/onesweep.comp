@@ -43,10 +43,8 @@ layout(std430, binding = 0) readonly buffer KeysIn { uint keysIn[]; };
 layout(std430, binding = 1) readonly buffer ValuesIn { uint valuesIn[]; };
 layout(std430, binding = 2) writeonly buffer KeysOut { uint keysOut[]; };
 layout(std430, binding = 3) writeonly buffer ValuesOut { uint valuesOut[]; };
-layout(std430, binding = 4) buffer Histogram { uint globalHistogram[]; };  // [pass][digit]
-// [pass]: tiles claimed; [SORT_MAX_PASSES + pass]: tiles finished. The last tile to finish leaves
-// them and its pass's histogram zero for the next sort (radix_sort.h: no clear between sorts).
-layout(std430, binding = 5) buffer TileCounters { uint tileCounters[]; };
+layout(std430, binding = 4) readonly buffer Histogram { uint globalHistogram[]; };  // [pass][digit]
+layout(std430, binding = 5) buffer TileCounters { uint tileCounters[]; };        // [pass]
 // [tile][digit] of this pass. Stores and polls are relaxed atomics (storeStatus, loadStatus), so a
 // poll sees what other groups have stored since. The first read of a step's window is a plain
 // coherent load (3% faster on the H200, BENCHMARKS run 14). That formally races the stores, and it
@@ -77,7 +75,6 @@ shared uint sNext[SORT_RADIX];                            // tiles below this ar
 shared uint sFallbackCounts[SORT_RADIX];
 shared uint sScanTotals[MAX_SUBGROUPS];
 shared uint sTileIndex, sStallTile, sCarry;
-shared bool sLastTile;
 
 // The timed variant's phase stamps (shared.h); nothing in the untimed one. Each use follows a barrier,
 // so the stamp marks the whole group's arrival (but tile 0's look-back stamp: it has no look-back).
@@ -355,21 +352,4 @@ void main() {
         timing[tile * SORT_TIMING_STAMPS + SORT_STAMP_ROUNDS] =
             uvec2(rounds, min(walk.x, 0xffffu) | (min(walk.y, 0xffffu) << 16));
 #endif
-
-    // The last tile to finish (every other tile has read the histogram and claimed its index by then)
-    // zeroes this pass's histogram and counters. Groups launched beyond the tiles (a dispatch split
-    // over x and y) may still claim indices: subtracting every launched group's claim leaves 0 in
-    // any order.
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-    if (tid == 0)
-        sLastTile = atomicAdd(tileCounters[SORT_MAX_PASSES + c.pass], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                              gl_SemanticsAcquireRelease) == c.tileCount - 1;
-    barrier();
-    if (sLastTile) {
-        for (uint d = tid; d < SORT_RADIX; d += groupSize) globalHistogram[c.pass * SORT_RADIX + d] = 0;
-        if (tid == 0) {
-            tileCounters[SORT_MAX_PASSES + c.pass] = 0;
-            atomicAdd(tileCounters[c.pass], -(gl_NumWorkGroups.x * gl_NumWorkGroups.y));
-        }
-    }
 }

@@ -10,13 +10,9 @@ namespace {
 using gpudata::SortHistogramConstants;
 using gpudata::SortPassConstants;
 
-// Scratch layout, in 32-bit words: the histogram of every pass, the tile counters of every pass
-// (claimed, then finished), padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then
-// per pass tileCount x RADIX status words ([tile][digit]).
-//
-// No clear between sorts: the scratch starts zeroed, each pass's last tile leaves its histogram and
-// counters zero again (onesweep.comp), and the histogram pass zeroes the status words the passes
-// will use. That saves a fill and its barrier, about 5 µs a sort on the H200 (BENCHMARKS run 44).
+// Scratch layout, in 32-bit words: the histogram of every pass, the tile counters of every pass,
+// padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass tileCount x
+// RADIX status words ([tile][digit]).
 constexpr uint32_t histogramWords = SORT_MAX_PASSES * SORT_RADIX;
 constexpr uint32_t statusOffsetWords = histogramWords + 64;
 constexpr uint32_t histogramKeysPerGroup = 8192;
@@ -93,9 +89,8 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         throw gpu::Error("radix sort: no work group size fits this device's limits");
     }
     s.tileSize = s.workgroupSize * s.keysPerThread;
-    // The histogram pass binds every pass's status words (1 KB a tile) as one storage buffer range.
-    if (uint64_t(tileCountFor(capacity, s.tileSize)) * SORT_RADIX * 4 * SORT_MAX_PASSES >
-        limits.maxStorageBufferRange)
+    // Each pass binds its tiles' status words (1 KB a tile) as one storage buffer range.
+    if (uint64_t(tileCountFor(capacity, s.tileSize)) * SORT_RADIX * 4 > limits.maxStorageBufferRange)
         throw gpu::OutOfMemory("sorting " + std::to_string(capacity) + " pairs in tiles of " +
                                std::to_string(s.tileSize) +
                                " keys exceeds the device's storage buffer range");
@@ -117,7 +112,6 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, s.tileSize), usage, gpu::MemoryUse::Device);
-    gpu::fillBuffer(ctx, s.scratch, 0);
     if (s.phaseTiming)
         s.timing = gpu::createBuffer(ctx, SORT_MAX_PASSES * timingPassBytes(capacity, s.tileSize), usage,
                                      gpu::MemoryUse::Device);
@@ -149,13 +143,17 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
 
     {
-        // The last sort's passes are done with the scratch words: it ended with a compute barrier.
+        gpu::Scope scope(detail, cmd, "sort/clear");
+        // Earlier passes' reads and writes of the scratch words are done before the clear.
+        gpu::computeToTransferBarrier(cmd);
+        vkCmdFillBuffer(cmd, s.scratch.buffer, 0, 4ull * statusOffsetWords + passes * statusBytes, 0);
+        gpu::fillToComputeBarrier(cmd);
+    }
+    {
         gpu::Scope scope(detail, cmd, "sort/histogram");
         gpu::bindProgram(cmd, s.histogram,
-                         {keysIn, gpu::BufferRange(s.scratch, 0, histogramWords * 4), keysIn,
-                          gpu::BufferRange(s.scratch, 4ull * statusOffsetWords, passes * statusBytes)});
-        SortHistogramConstants push{
-            count, passes, histogramKeysPerGroup, keyMask, uint32_t(passes * statusBytes / 4), 0, 0, 0};
+                         {keysIn, gpu::BufferRange(s.scratch, 0, histogramWords * 4), keysIn});
+        SortHistogramConstants push{count, passes, histogramKeysPerGroup, keyMask};
         gpu::dispatchGroups(cmd, s.histogram, gpu::groupCount(count, histogramKeysPerGroup), push);
         // The histogram is complete before any pass reads it.
         gpu::computeBarrier(cmd);
@@ -170,7 +168,7 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
         const gpu::Buffer& dstKeys = toOutput ? keysOut : s.tempKeys;
         const gpu::Buffer& dstValues = toOutput ? valuesOut : s.tempValues;
         const gpu::BufferRange histogram(s.scratch, 0, histogramWords * 4);
-        const gpu::BufferRange counters(s.scratch, histogramWords * 4, 2 * SORT_MAX_PASSES * 4);
+        const gpu::BufferRange counters(s.scratch, histogramWords * 4, SORT_MAX_PASSES * 4);
         const gpu::BufferRange status(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes);
         if (s.phaseTiming) {
             const VkDeviceSize slice = timingPassBytes(s.capacity, s.tileSize);

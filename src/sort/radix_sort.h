@@ -8,8 +8,7 @@
 // to the output unchanged, so they cannot change the order.
 //
 // Buffers: the caller owns the input and output pairs; the sorter owns a ping-pong pair and a
-// scratch buffer, which every sort leaves zeroed for the next one (no clear of its own), so a
-// sorter's sorts must run in the order recorded. The input is never written. Passes alternate between the output and the
+// scratch buffer. The input is never written. Passes alternate between the output and the
 // sorter's pair so that the last pass always lands in the output. The sort records into the
 // caller's command buffer (no submission, no waiting) and ends with a compute-to-compute barrier.
 
@@ -67,7 +66,7 @@ Sorter createSorter(const gpu::Context& context, uint32_t capacity, const SortOp
 void destroySorter(const gpu::Context& context, Sorter& sorter);
 
 // Records the sort of `count` pairs (count <= capacity). Profiler scopes: "sort" and, inside it,
-// "sort/histogram", "sort/pass0".. when `detailed`.
+// "sort/clear", "sort/histogram", "sort/pass0".. when `detailed`.
 void recordSort(VkCommandBuffer cmd, const Sorter& sorter, const gpu::Buffer& keysIn,
                 const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut,
                 uint32_t count, uint32_t keyBits, gpu::Profiler* profiler = nullptr, bool detailed = false);
