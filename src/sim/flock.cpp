@@ -28,6 +28,16 @@ uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
                                ctx.properties.limits.maxComputeWorkGroupSize[0]});
 }
 
+// The flock pass's groups: 512 for scattered walks of slices or quarters and for coherent rows taken
+// four a step, 128 elsewhere. On the H200, groups of 512 made the pass 7% faster at 10.24M coherent
+// and 12% scattered (4.5% at 1M scattered), but 7% slower at 1M coherent, where rows are short
+// (docs/BENCHMARKS.md, run 45).
+uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
+    const bool large = coherent ? walk >= 5 : walk >= 3;
+    return std::min<uint32_t>({large ? 512u : 128u, ctx.properties.limits.maxComputeWorkGroupInvocations,
+                               ctx.properties.limits.maxComputeWorkGroupSize[0]});
+}
+
 } // namespace
 
 uint64_t flockBytes(uint32_t count) {
@@ -170,10 +180,15 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
         for (uint32_t shared = 0; shared < 2; ++shared) {
             const uint32_t subCellWalks = walk < 3 ? walk : 0;
             const uint32_t sliceRows = walk < 3 ? 0 : walk % 2 == 1 ? 1 : 4, fourAStep = walk >= 5 ? 1 : 0;
-            const std::vector<gpu::SpecConstant> specs = {
-                {0, f.workgroupSize}, {1, shared}, {2, subCellWalks}, {3, sliceRows}, {4, fourAStep}};
-            f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs);
-            f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs);
+            const auto specs = [&](bool coherent) {
+                return std::vector<gpu::SpecConstant>{{0, searchWorkgroupSize(ctx, walk, coherent)},
+                                                      {1, shared},
+                                                      {2, subCellWalks},
+                                                      {3, sliceRows},
+                                                      {4, fourAStep}};
+            };
+            f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
+            f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
         }
 
     // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
