@@ -28,12 +28,12 @@ uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
                                ctx.properties.limits.maxComputeWorkGroupSize[0]});
 }
 
-// The flock pass's groups: 512 for scattered walks of slices or quarters and for coherent rows taken
-// four a step, 128 elsewhere. On the H200, groups of 512 made the pass 7% faster at 10.24M coherent
-// and 12% scattered (4.5% at 1M scattered), but 7% slower at 1M coherent, where rows are short
-// (docs/BENCHMARKS.md, run 45).
+// The flock pass's groups: 512 for walks of slices or quarters, but 128 for coherent slices taken two
+// a step (cells under 48 boids). On the H200, groups of 512 made the pass 7% faster at 10.24M
+// coherent, 12% scattered, 4.5% at 1M scattered and 2% at 1M coherent with quarters, but 7% slower
+// at 1M coherent with slices, where rows are short (docs/BENCHMARKS.md, runs 45 to 48).
 uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
-    const bool large = coherent ? walk >= 5 : walk >= 3;
+    const bool large = walk >= 3 && !(coherent && walk == 3);
     return std::min<uint32_t>({large ? 512u : 128u, ctx.properties.limits.maxComputeWorkGroupInvocations,
                                ctx.properties.limits.maxComputeWorkGroupSize[0]});
 }
