@@ -44,9 +44,11 @@ void writeStarts(uint k, uint n, uint total) {
     if (hi - lo <= longGap)
         for (uint s = lo; s < hi; ++s) subRanges[s].x = k;
     bool pending = hi - lo > longGap;
-    const uvec4 present = subgroupBallot(true);
-    const uint lanes = subgroupBallotBitCount(present), rank = subgroupBallotExclusiveBitCount(present);
     while (subgroupAny(pending)) {
+        // The lanes here now share the work (counted each round: nothing promises that the lanes
+        // which split in the loops come back together).
+        const uvec4 present = subgroupBallot(true);
+        const uint lanes = subgroupBallotBitCount(present), rank = subgroupBallotExclusiveBitCount(present);
         const uint leader = subgroupBallotFindLSB(subgroupBallot(pending));
         const uint from = subgroupShuffle(lo, leader), to = subgroupShuffle(hi, leader);
         const uint start = subgroupShuffle(k, leader);
