@@ -296,7 +296,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                     }
                     sliced += gap;
                 }
-                // Gaps longer than 32 sub-keys are written by whole subgroups: the layouts have some.
+                // Runs of empty cells, whose starts the cells' own invocations write: the layouts have some.
                 uint32_t longest = sortedKeys.front() + 1;
                 for (uint32_t k = 1; k < n; ++k)
                     longest = std::max(longest, sortedKeys[k] - sortedKeys[k - 1]);
@@ -334,7 +334,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
         }
     EXPECT_GT(split, 10u) << "too few cells with several occupied sub-cells to test their order";
     EXPECT_GT(sliced, 10u) << "too few cells with empty slices between occupied ones";
-    EXPECT_GT(longestGap, 64u) << "no gap long enough for the subgroup-wide writes";
+    EXPECT_GT(longestGap, 64u) << "no run of empty cells between occupied ones";
 }
 
 // ---- Whole grid steps against the reference ---------------------------------------------------

@@ -5,9 +5,6 @@
 // (shared.h). With REORDER (the coherent mode) the same pass gathers positions, velocities and ids
 // into cell order.
 #extension GL_GOOGLE_include_directive : require
-#extension GL_KHR_shader_subgroup_ballot : require
-#extension GL_KHR_shader_subgroup_shuffle : require
-#extension GL_KHR_shader_subgroup_vote : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 #include "../shared.h"
@@ -30,41 +27,40 @@ layout(std430, binding = 2) buffer SubRanges { uvec2 subRanges[]; };
 #endif
 layout(push_constant) uniform Push { StepConstants c; };
 
-// Slices and quarters: sub-key s starts at the first sorted position whose key is s or more. Position
-// k (k <= n, with key `total` at n) starts the sub-keys after its predecessor's key up to its own.
-// Gaps of a few sub-keys each invocation writes; long ones (runs of empty cells) the subgroup writes
-// together, one gap after another, so that no invocation writes thousands of words alone.
-void writeStarts(uint k, uint n, uint total) {
-    const uint longGap = 32;
-    uint lo = 0, hi = 0;  // sub-keys [lo, hi) start at k
-    if (k <= n) {
-        lo = k == 0 ? 0 : sortedKeys[k - 1] + 1;
-        hi = (k == n ? total : sortedKeys[k]) + 1;
+// Where sub-key `key` would start among the n sorted keys: the first position whose key is key or more.
+uint lowerBound(uint key, uint n) {
+    uint lo = 0, hi = n;
+    while (lo < hi) {
+        const uint mid = (lo + hi) / 2;
+        if (sortedKeys[mid] < key) lo = mid + 1;
+        else hi = mid;
     }
-    if (hi - lo <= longGap)
-        for (uint s = lo; s < hi; ++s) subRanges[s].x = k;
-    bool pending = hi - lo > longGap;
-    while (subgroupAny(pending)) {
-        // The lanes here now share the work (counted each round: nothing promises that the lanes
-        // which split in the loops come back together).
-        const uvec4 present = subgroupBallot(true);
-        const uint lanes = subgroupBallotBitCount(present), rank = subgroupBallotExclusiveBitCount(present);
-        const uint leader = subgroupBallotFindLSB(subgroupBallot(pending));
-        const uint from = subgroupShuffle(lo, leader), to = subgroupShuffle(hi, leader);
-        const uint start = subgroupShuffle(k, leader);
-        for (uint s = from + rank; s < to; s += lanes) subRanges[s].x = start;
-        if (gl_SubgroupInvocationID == leader) pending = false;
-    }
+    return lo;
 }
 
 void main() {
     const uint k = linearInvocationIndex();
     const uint n = c.boidCount;
     const uint shift = c.subCells == SUB_CELLS_QUARTERS ? 5 : c.subCells != SUB_CELLS_NONE ? 3 : 0;
-    // Every invocation of the dispatch (n + 1 of them, and the rest of the last group) takes part.
-    if (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS)
-        writeStarts(k, n, (c.gridDim * c.gridDim * c.gridDim) << shift);
-    if (k >= n) return;
+    const bool starts = c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS;
+    const uint low = (1u << shift) - 1;
+    // Slices and quarters: sub-key s starts at the first sorted position whose key is s or more. The
+    // boids write the starts in their own cells (at most 8 or 32 words each); invocation n writes the
+    // entry past the last; then one invocation a cell (recordCellRanges dispatches them) fills an
+    // empty cell, found by binary search, so no invocation writes a long run of empty cells alone.
+    if (k >= n) {
+        const uint cellCount = c.gridDim * c.gridDim * c.gridDim;
+        if (!starts || k - n > cellCount) return;
+        if (k == n) {
+            subRanges[cellCount << shift].x = n;
+            return;
+        }
+        const uint first = (k - n - 1) << shift;
+        const uint p = lowerBound(first, n);
+        if (p < n && sortedKeys[p] >> shift == first >> shift) return;  // occupied: its boids write it
+        for (uint s = first; s <= (first | low); ++s) subRanges[s].x = p;
+        return;
+    }
     const uint key = sortedKeys[k];
     const uint before = k == 0 ? ~key : sortedKeys[k - 1];
     const uint after = k == n - 1 ? ~key : sortedKeys[k + 1];
@@ -73,6 +69,13 @@ void main() {
     if (c.subCells == SUB_CELLS_OCTANTS) {
         if (before != key) subRanges[key].x = k;
         if (after != key) subRanges[key].y = k + 1;
+    } else if (starts) {
+        // The first boid of a sub-key starts it and the empty sub-keys of its cell just below it; the
+        // last boid of a cell starts the empty ones above it.
+        if (before != key)
+            for (uint s = before >> shift == key >> shift ? before + 1 : key & ~low; s <= key; ++s) subRanges[s].x = k;
+        if (after >> shift != key >> shift)
+            for (uint s = key + 1; s <= (key | low); ++s) subRanges[s].x = k + 1;
     }
 #ifdef REORDER
     const uint slot = sortedSlots[k];

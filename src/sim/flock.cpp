@@ -272,7 +272,10 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     gpu::computeToTransferBarrier(cmd);
     const uint64_t cells = uint64_t(c.gridDim) * c.gridDim * c.gridDim;
     vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
-    // Slices need no clear: the pass writes the start of every sub-key (n + 1 invocations).
+    // Slices need no clear: the pass writes the start of every sub-key. Invocations: one a boid, one
+    // for the entry past the last, and with slices or quarters one a cell (empty cells' starts).
+    const uint64_t invocations =
+        f.count + 1ull + (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS ? cells : 0);
     if (c.subCells == SUB_CELLS_OCTANTS) vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
     gpu::fillToComputeBarrier(cmd);
     if (reorder) {
@@ -280,12 +283,12 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
         gpu::bindProgram(cmd, f.cellRangesReorder,
                          {f.sortedKeys, f.cellRanges, f.sortedSlots, f.pos[f.current], f.vel[f.current],
                           f.ids[f.idsCurrent], f.pos[alt], f.vel[alt], f.ids[idsAlt], f.subRanges});
-        gpu::dispatch(cmd, f.cellRangesReorder, f.count + 1ull, c);
+        gpu::dispatch(cmd, f.cellRangesReorder, invocations, c);
         f.current = alt; // the state, now in cell order
         f.idsCurrent = idsAlt;
     } else {
         gpu::bindProgram(cmd, f.cellRangesOnly, {f.sortedKeys, f.cellRanges, f.subRanges});
-        gpu::dispatch(cmd, f.cellRangesOnly, f.count + 1ull, c);
+        gpu::dispatch(cmd, f.cellRangesOnly, invocations, c);
     }
     // Ranges (and reordered state) are the search's input.
     gpu::computeBarrier(cmd);
