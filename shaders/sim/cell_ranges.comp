@@ -39,28 +39,30 @@ uint lowerBound(uint key, uint n) {
 }
 
 void main() {
-    const uint k = linearInvocationIndex();
     const uint n = c.boidCount;
     const uint shift = c.subCells == SUB_CELLS_QUARTERS ? 5 : c.subCells != SUB_CELLS_NONE ? 3 : 0;
     const bool starts = c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS;
     const uint low = (1u << shift) - 1;
     // Slices and quarters: sub-key s starts at the first sorted position whose key is s or more. The
-    // boids write the starts in their own cells (at most 8 or 32 words each); invocation n writes the
-    // entry past the last; then one invocation a cell (recordCellRanges dispatches them) fills an
-    // empty cell, found by binary search, so no invocation writes a long run of empty cells alone.
-    if (k >= n) {
-        const uint cellCount = c.gridDim * c.gridDim * c.gridDim;
-        if (!starts || k - n > cellCount) return;
-        if (k == n) {
+    // first invocations, one a cell, fill the empty cells, found by binary search (first, so that the
+    // searches' loads overlap the boids' work); the next writes the entry past the last; then the
+    // boids write the starts in their own cells (at most 8 or 32 words each). No invocation writes a
+    // long run of empty cells alone.
+    const uint cellCount = c.gridDim * c.gridDim * c.gridDim;
+    const uint i = linearInvocationIndex();
+    if (starts && i <= cellCount) {
+        if (i == cellCount) {
             subRanges[cellCount << shift].x = n;
             return;
         }
-        const uint first = (k - n - 1) << shift;
+        const uint first = i << shift;
         const uint p = lowerBound(first, n);
-        if (p < n && sortedKeys[p] >> shift == first >> shift) return;  // occupied: its boids write it
+        if (p < n && sortedKeys[p] >> shift == i) return;  // occupied: its boids write it
         for (uint s = first; s <= (first | low); ++s) subRanges[s].x = p;
         return;
     }
+    const uint k = starts ? i - cellCount - 1 : i;  // the boid's sorted position
+    if (k >= n) return;
     const uint key = sortedKeys[k];
     const uint before = k == 0 ? ~key : sortedKeys[k - 1];
     const uint after = k == n - 1 ? ~key : sortedKeys[k + 1];

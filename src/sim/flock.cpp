@@ -272,10 +272,10 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     gpu::computeToTransferBarrier(cmd);
     const uint64_t cells = uint64_t(c.gridDim) * c.gridDim * c.gridDim;
     vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
-    // Slices need no clear: the pass writes the start of every sub-key. Invocations: one a boid, one
-    // for the entry past the last, and with slices or quarters one a cell (empty cells' starts).
+    // Slices need no clear: the pass writes the start of every sub-key. Invocations: one a boid and,
+    // with slices or quarters, one a cell (empty cells' starts) and one for the entry past the last.
     const uint64_t invocations =
-        f.count + 1ull + (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS ? cells : 0);
+        f.count + (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS ? cells + 1 : 0);
     if (c.subCells == SUB_CELLS_OCTANTS) vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
     gpu::fillToComputeBarrier(cmd);
     if (reorder) {
