@@ -21,11 +21,16 @@ void endOfStepBarrier(VkCommandBuffer cmd) {
                            VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
 }
 
+// A group of `preferred` invocations, or as many as the device allows.
+uint32_t fitWorkgroupSize(const gpu::Context& ctx, uint32_t preferred) {
+    return std::min<uint32_t>({preferred, ctx.properties.limits.maxComputeWorkGroupInvocations,
+                               ctx.properties.limits.maxComputeWorkGroupSize[0]});
+}
+
 // 128 rather than 256: on the H200 the flock pass is 1 to 2% faster at 1M boids and in every
 // scattered grid, and about 1% slower in crowded coherent grids (docs/BENCHMARKS.md, runs 26 and 30).
 uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
-    return std::min<uint32_t>({128, ctx.properties.limits.maxComputeWorkGroupInvocations,
-                               ctx.properties.limits.maxComputeWorkGroupSize[0]});
+    return fitWorkgroupSize(ctx, 128);
 }
 
 // The flock pass's groups: 512 for walks of slices or quarters, but 128 for coherent slices taken two
@@ -34,8 +39,7 @@ uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
 // at 1M coherent with slices, where rows are short (docs/BENCHMARKS.md, runs 45 to 48).
 uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
     const bool large = walk >= 3 && !(coherent && walk == 3);
-    return std::min<uint32_t>({large ? 512u : 128u, ctx.properties.limits.maxComputeWorkGroupInvocations,
-                               ctx.properties.limits.maxComputeWorkGroupSize[0]});
+    return fitWorkgroupSize(ctx, large ? 512 : 128);
 }
 
 } // namespace
@@ -272,12 +276,13 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     gpu::computeToTransferBarrier(cmd);
     const uint64_t cells = uint64_t(c.gridDim) * c.gridDim * c.gridDim;
     vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
-    // Slices need no clear: the pass writes the start of every sub-key. Invocations: one a boid and,
-    // with slices or quarters, one a cell (empty cells' starts) and one for the entry past the last.
-    const uint64_t invocations =
-        f.count + (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS ? cells + 1 : 0);
+    // Slices and quarters need no clear: the pass writes the start of every sub-key.
     if (c.subCells == SUB_CELLS_OCTANTS) vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
     gpu::fillToComputeBarrier(cmd);
+    // One invocation a boid and, with slices or quarters, one a cell (empty cells' starts) and one for
+    // the entry past the last.
+    const uint64_t invocations =
+        f.count + (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS ? cells + 1 : 0);
     if (reorder) {
         const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
         gpu::bindProgram(cmd, f.cellRangesReorder,
