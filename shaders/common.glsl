@@ -103,17 +103,24 @@ uint sliceOf(float x, float L, float invCellWidth, uint cell) {
     return s > 0.0 ? min(uint(s), 7u) : 0u;  // NaN to 0
 }
 
-// The sort key of a position: its cell, and below that (c.subCells) its octant, its x slice, or its
-// quarter row and x slice.
+// The quarter row a position lies in (shared.h, SUB_CELLS_QUARTERS): its half of the domain's 2 dim
+// halves along z, then along y.
+uint quarterRowOf(vec3 p, uvec3 cell, StepConstants c) {
+    const uint hy = 2 * cell.y + subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y);
+    const uint hz = 2 * cell.z + subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z);
+    return hz * 2 * c.gridDim + hy;
+}
+
+// The sort key of a position: its cell, and below that (c.subCells) its octant or its x slice; or
+// its quarter row, then its cell along x and x slice.
 uint gridKey(vec3 p, StepConstants c) {
     const uvec3 cell = cellOf(p, c);
+    if (c.subCells == SUB_CELLS_QUARTERS)
+        return (quarterRowOf(p, cell, c) * c.gridDim + cell.x) * 8 +
+               sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x);
     const uint key = cellIndex(cell, c.gridDim);
     if (c.subCells == SUB_CELLS_NONE) return key;
     if (c.subCells == SUB_CELLS_SLICES) return key * 8 + sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x);
-    if (c.subCells == SUB_CELLS_QUARTERS)
-        return key * 32 + subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y) * 8 +
-               subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z) * 16 +
-               sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x);
     return key * 8 + subCellBit(p.x, c.halfDomain, c.invCellWidth, cell.x) +
            2 * subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y) +
            4 * subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z);

@@ -47,8 +47,10 @@ struct StepConstants {
 // x the boid lies in, and for every sub-key s, empty cells included, its start: the first sorted
 // position with a key of s or more (one more entry, n, past the last). A row of cells is then sorted
 // by x at an eighth of a cell, and any run of its sub-keys [a, b) is [start a, start b). QUARTERS:
-// cell * 32 + (2 * z half + y half) * 8 + x slice, with the same starts: each quarter row (a y half
-// and a z half of a row of cells) is sorted by x.
+// the domain cut into rows half a cell high and deep (quarter rows: (2 dim)^2 of them, z half-cell
+// major), each row sorted by x: (quarter row * dim + cell x) * 8 + x slice, with the same starts.
+// A quarter row's window is then one range across its cells; a cell's boids lie in four runs, so
+// quarters write no cell ranges.
 #define SUB_CELLS_NONE 0u
 #define SUB_CELLS_OCTANTS 1u
 #define SUB_CELLS_SLICES 2u

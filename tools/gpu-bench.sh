@@ -14,7 +14,9 @@
 # whole cells, x slices and octants (--subcells off, slices, octants) in two rounds; "quarters"
 # runs every GPU test, then times quarter rows against slices and octants the same way; "compare" runs
 # every GPU test, then times the grid steps and the sort of every .gpu/bin/vkboids* build, twice,
-# counterbalanced. The device tool returns at most 8 files from OUT, so plans that
+# counterbalanced; "qrows" runs every GPU test, then times quarters in every .gpu/bin/vkboids* build
+# against slices, twice, counterbalanced; "qauto" times slices against quarters where Auto's
+# thresholds lie, and every build's quarters at 1M and 2M, in two rounds. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
@@ -218,6 +220,36 @@ if [ "$plan" = compare ]; then  # every GPU test, then each .gpu/bin/vkboids* bu
     done
     for build in "${builds[@]}"; do
         step $run $build bench --pipeline-stats --modes coherent,scattered --boids 1e6 --cells 27 --frames 20 --warmup 5
+    done
+fi
+if [ "$plan" = qrows ]; then  # every GPU test, then each build's quarters against this build's slices, twice, counterbalanced
+    step $run gpu_tests --gtest_brief=1
+    builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
+    for i in 1 2; do
+        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))
+        for build in "${order[@]}" slices; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")
+            sub=quarters; [ $build = slices ] && { build=vkboids; sub=slices; }
+            say "build $build, --subcells $sub: $($run $build --version)"
+            step $run $build bench --modes coherent,scattered --boids 1e6,2e6,5.12e6,10.24e6 --cells 27,8 \
+                --frames 30 --warmup 10 --subcells $sub "${csv[@]}"
+        done
+    done
+fi
+if [ "$plan" = qauto ]; then  # auto's thresholds for quarter rows, then every build's quarters at 1M and 2M; two rounds
+    builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
+    for i in 1 2; do
+        subs=(slices quarters); [ $i = 2 ] && subs=(quarters slices)
+        for sub in "${subs[@]}"; do
+            step $run vkboids bench --modes coherent --boids 5e5,8e5 --cells 27 --frames 50 --warmup 10 --subcells $sub
+            step $run vkboids bench --modes coherent,scattered --boids 1e5,2e5,5e5 --cells 8 --frames 50 --warmup 10 \
+                --subcells $sub
+        done
+        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))
+        for build in "${order[@]}"; do
+            say "build $build: $($run $build --version)"
+            step $run $build bench --modes coherent --boids 1e6,2e6 --cells 27,8 --frames 50 --warmup 10 --subcells quarters
+        done
     done
 fi
 if [ "$plan" = check ]; then

@@ -2,8 +2,8 @@
 // Each cell's [start, end) in the sorted pairs, written where the sorted cells change (cells left
 // empty keep CELL_EMPTY from the clear before this pass); with octants, each sub-cell's too, and with
 // slices or quarters the start of every sub-key, empty cells included, and one past the last
-// (shared.h). With REORDER (the coherent mode) the same pass gathers positions, velocities and ids
-// into cell order.
+// (shared.h). Quarters write no cell ranges: a cell's boids lie in four runs. With REORDER (the
+// coherent mode) the same pass gathers positions, velocities and ids into sorted order.
 #extension GL_GOOGLE_include_directive : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
@@ -40,19 +40,23 @@ uint lowerBound(uint key, uint n) {
 
 void main() {
     const uint n = c.boidCount;
-    const uint shift = c.subCells == SUB_CELLS_QUARTERS ? 5 : c.subCells != SUB_CELLS_NONE ? 3 : 0;
-    const bool starts = c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS;
+    const bool quarters = c.subCells == SUB_CELLS_QUARTERS;
+    const bool starts = c.subCells == SUB_CELLS_SLICES || quarters;
+    // Sub-keys come in segments of 8 (octants, or the slices of a cell or of a quarter row's cell):
+    // with slices and octants a segment is a cell.
+    const uint shift = c.subCells != SUB_CELLS_NONE ? 3 : 0;
     const uint low = (1u << shift) - 1;
-    // Slices and quarters: sub-key s starts at the first sorted position whose key is s or more. The
-    // first invocations, one a cell, fill the empty cells, found by binary search (first, so that the
-    // searches' loads overlap the boids' work); the next writes the entry past the last; then the
-    // boids write the starts in their own cells (at most 8 or 32 words each). No invocation writes a
-    // long run of empty cells alone.
     const uint cellCount = c.gridDim * c.gridDim * c.gridDim;
+    const uint segments = quarters ? 4 * cellCount : cellCount;
+    // Slices and quarters: sub-key s starts at the first sorted position whose key is s or more. The
+    // first invocations, one a segment, fill the empty segments, found by binary search (first, so
+    // that the searches' loads overlap the boids' work); the next writes the entry past the last;
+    // then the boids write the starts in their own segments (at most 8 words each). No invocation
+    // writes a long run of empty segments alone.
     const uint i = linearInvocationIndex();
-    if (starts && i <= cellCount) {
-        if (i == cellCount) {
-            subRanges[cellCount << shift].x = n;
+    if (starts && i <= segments) {
+        if (i == segments) {
+            subRanges[segments << shift].x = n;
             return;
         }
         const uint first = i << shift;
@@ -61,19 +65,21 @@ void main() {
         for (uint s = first; s <= (first | low); ++s) subRanges[s].x = p;
         return;
     }
-    const uint k = starts ? i - cellCount - 1 : i;  // the boid's sorted position
+    const uint k = starts ? i - segments - 1 : i;  // the boid's sorted position
     if (k >= n) return;
     const uint key = sortedKeys[k];
     const uint before = k == 0 ? ~key : sortedKeys[k - 1];
     const uint after = k == n - 1 ? ~key : sortedKeys[k + 1];
-    if (before >> shift != key >> shift) cellRanges[key >> shift].x = k;
-    if (after >> shift != key >> shift) cellRanges[key >> shift].y = k + 1;
+    if (!quarters) {
+        if (before >> shift != key >> shift) cellRanges[key >> shift].x = k;
+        if (after >> shift != key >> shift) cellRanges[key >> shift].y = k + 1;
+    }
     if (c.subCells == SUB_CELLS_OCTANTS) {
         if (before != key) subRanges[key].x = k;
         if (after != key) subRanges[key].y = k + 1;
     } else if (starts) {
-        // The first boid of a sub-key starts it and the empty sub-keys of its cell just below it; the
-        // last boid of a cell starts the empty ones above it.
+        // The first boid of a sub-key starts it and the empty sub-keys of its segment just below it;
+        // the last boid of a segment starts the empty ones above it.
         if (before != key)
             for (uint s = before >> shift == key >> shift ? before + 1 : key & ~low; s <= key; ++s) subRanges[s].x = k;
         if (after >> shift != key >> shift)

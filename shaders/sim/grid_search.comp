@@ -21,10 +21,11 @@
 // candidate is one broadcast load. In a subgroup that straddles cells, each boid walks its own
 // sub-cells where cells are crowded (SUB_CELL_WALKS 2), or whole cells as above.
 //
-// SLICES: with keys ordered by eighth of the cell along x (and, for quarter rows, by y and z half
-// above that), each row of the block is sorted by x, and a boid walks a row only over the x it can
-// reach: sqrt(max(r)^2 - the row's y and z gaps^2) either side, in whole slices (SLICE_ROWS). Every
-// sub-key's start is stored, so a window is one range of sorted positions: two loads, no cell ranges.
+// SLICES: with keys ordered by eighth of the cell along x, each row of the block is sorted by x,
+// and a boid walks a row only over the x it can reach: sqrt(max(r)^2 - the row's y and z gaps^2)
+// either side, in whole slices. Every sub-key's start is stored, so a window is one range of
+// sorted positions: two loads, no cell ranges. QUARTERS: the same with rows half a cell high and
+// deep, each sorted by x across the whole domain (shared.h).
 //
 // The boid itself is met once, in its own cell, at d = 0: rather than test j != i for every
 // candidate, its contribution (one cohesion and one alignment count, v_i) is taken out afterwards.
@@ -40,8 +41,8 @@ layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;
 // together; 2: straddling subgroups also walk them, boid by boid (sim::Grid::straddleSubCells).
 layout(constant_id = 2) const uint SUB_CELL_WALKS = 0;
 const bool SUB_CELLS = SUB_CELL_WALKS != 0;
-// Rows of slices a row of cells is walked as, with SUB_CELL_WALKS 0: 0 (no slices), 1
-// (SUB_CELLS_SLICES) or 4 (SUB_CELLS_QUARTERS).
+// With SUB_CELL_WALKS 0: 0 (no slices), 1 (rows of slices, SUB_CELLS_SLICES) or 4 (quarter rows,
+// SUB_CELLS_QUARTERS).
 layout(constant_id = 3) const uint SLICE_ROWS = 0;
 // Coherent ranges of slices four candidates a step, where rows are long (sim::Grid::fourAStep).
 layout(constant_id = 4) const bool FOUR_A_STEP = false;
@@ -222,8 +223,7 @@ void searchSubCells(vec3 p, uvec3 cell, bool together, inout Neighbours sums) {
 
 // The search block row by row (3 or more cells per axis: fixed image shifts), each row only where
 // its x lies within rho = sqrt(max(r)^2 - the row's y and z gaps^2) of the boid. The window is taken
-// in slices, as the keys were (sliceOf): whole slices at either end, whole cells between them. With
-// quarter rows (SLICE_ROWS 4) each row of cells is walked as four, each with its own gaps and window.
+// in slices, as the keys were (sliceOf): whole slices at either end, whole cells between them.
 void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
     const int dim = int(c.gridDim);
     ivec3 first;
@@ -252,37 +252,75 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
             const float shiftY = imageShift(y, wy);
             const float gapY = cellGap(inside.y, dy);
             const int rowBase = dim * (wy + dim * wz);
-            for (uint q = 0; q < SLICE_ROWS; ++q) {
-                const float rowGap2 = SLICE_ROWS == 1
-                                          ? gapY * gapY + gapZ * gapZ
-                                          : halfGap2(inside.y, dy, q & 1) + halfGap2(inside.z, dz, q >> 1);
-                if (rowGap2 >= reach2) continue;
-                const float rho = sqrt(reach2 - rowGap2) * c.invCellWidth;
-                // Slices from the boid's cell's first one: the window, within the block.
-                const int lo = max(int(floor((fx - rho) * 8.0)), blockLo);
-                const int hi = min(int(floor((fx + rho) * 8.0)), blockHi);
-                // A run of sub-keys [runLo, runHi), contiguous and under one image shift: with slices
-                // the whole window unless it wraps around the domain.
-                uint runLo = 0, runHi = 0;
-                float runShift = 0.0;
-                for (uint ox = 0; ox < count.x; ++ox) {
-                    const int dx = first.x + int(ox);
-                    const int s0 = max(lo - 8 * dx, 0), s1 = min(hi - 8 * dx, 7);
-                    if (s0 > s1) continue;
-                    const int x = int(cell.x) + dx;
-                    const int wx = wrapCell(x);
-                    const float shiftX = imageShift(x, wx);
-                    const uint base = (uint(rowBase + wx) * SLICE_ROWS + q) * 8;
-                    if (base + s0 == runHi && shiftX == runShift) {
-                        runHi = base + s1 + 1;
-                        continue;
-                    }
-                    visitSubKeys(p - vec3(runShift, shiftY, shiftZ), runLo, runHi, sums);
-                    runLo = base + s0;
+            const float rowGap2 = gapY * gapY + gapZ * gapZ;
+            if (rowGap2 >= reach2) continue;
+            const float rho = sqrt(reach2 - rowGap2) * c.invCellWidth;
+            // Slices from the boid's cell's first one: the window, within the block.
+            const int lo = max(int(floor((fx - rho) * 8.0)), blockLo);
+            const int hi = min(int(floor((fx + rho) * 8.0)), blockHi);
+            // A run of sub-keys [runLo, runHi), contiguous and under one image shift: the whole
+            // window unless it wraps around the domain.
+            uint runLo = 0, runHi = 0;
+            float runShift = 0.0;
+            for (uint ox = 0; ox < count.x; ++ox) {
+                const int dx = first.x + int(ox);
+                const int s0 = max(lo - 8 * dx, 0), s1 = min(hi - 8 * dx, 7);
+                if (s0 > s1) continue;
+                const int x = int(cell.x) + dx;
+                const int wx = wrapCell(x);
+                const float shiftX = imageShift(x, wx);
+                const uint base = uint(rowBase + wx) * 8;
+                if (base + s0 == runHi && shiftX == runShift) {
                     runHi = base + s1 + 1;
-                    runShift = shiftX;
+                    continue;
                 }
                 visitSubKeys(p - vec3(runShift, shiftY, shiftZ), runLo, runHi, sums);
+                runLo = base + s0;
+                runHi = base + s1 + 1;
+                runShift = shiftX;
+            }
+            visitSubKeys(p - vec3(runShift, shiftY, shiftZ), runLo, runHi, sums);
+        }
+    }
+}
+
+// Distance, in cells, from f (a coordinate in cells) to half-cell h (which covers [h/2, (h+1)/2)).
+float halfRowGap(float f, int h) { return max(0.0, max(0.5 * float(h) - f, f - 0.5 * float(h + 1))); }
+
+// The quarter rows within reach (3 or more cells per axis: each is a distinct periodic image), each
+// only over the x within rho = sqrt(max(r)^2 - its y and z gaps^2) of the boid, in whole slices. A
+// quarter row is sorted by x across the domain, so its window is one range of sub-keys, or two
+// where it wraps around the domain along x. Rows, gaps and windows are in cells, from the products
+// the keys were made from; the reach's margin covers their rounding.
+void searchQuarterRows(vec3 p, inout Neighbours sums) {
+    const int dim = int(c.gridDim), halves = 2 * dim, slices = 8 * dim;
+    precise const vec3 f = (p + c.halfDomain) * c.invCellWidth;
+    const float reach = c.reach * c.invCellWidth, reach2 = reach * reach;
+    const int zLo = int(floor(2.0 * (f.z - reach))), zHi = int(floor(2.0 * (f.z + reach)));
+    const int yLo = int(floor(2.0 * (f.y - reach))), yHi = int(floor(2.0 * (f.y + reach)));
+    for (int hz = zLo; hz <= zHi; ++hz) {
+        const float gapZ = halfRowGap(f.z, hz);
+        const int wz = hz < 0 ? hz + halves : (hz >= halves ? hz - halves : hz);
+        const float shiftZ = float(hz - wz) / float(halves) * (2.0 * c.halfDomain);
+        for (int hy = yLo; hy <= yHi; ++hy) {
+            const float gapY = halfRowGap(f.y, hy);
+            const float rowGap2 = gapY * gapY + gapZ * gapZ;
+            if (rowGap2 >= reach2) continue;
+            const int wy = hy < 0 ? hy + halves : (hy >= halves ? hy - halves : hy);
+            const float shiftY = float(hy - wy) / float(halves) * (2.0 * c.halfDomain);
+            const uint rowBase = uint(wz * halves + wy) * uint(slices);
+            const float rho = sqrt(reach2 - rowGap2);
+            // The window in slices from the domain's low face: at most 2 max(r) + 1 slice wide, so
+            // shorter than the domain, and split only where it crosses the domain's face.
+            int lo = int(floor((f.x - rho) * 8.0));
+            const int hi = int(floor((f.x + rho) * 8.0));
+            while (lo <= hi) {
+                const int wrapped = lo < 0 ? lo + slices : (lo >= slices ? lo - slices : lo);
+                const int end = min(hi, lo - wrapped + slices - 1);  // last slice of this image
+                const float shiftX = float(lo - wrapped) / float(slices) * (2.0 * c.halfDomain);
+                visitSubKeys(p - vec3(shiftX, shiftY, shiftZ), rowBase + wrapped, rowBase + wrapped + (end - lo) + 1,
+                             sums);
+                lo = end + 1;
             }
         }
     }
@@ -353,7 +391,9 @@ void main() {
 
     Neighbours sums = noNeighbours();
     // SUB_CELLS pipelines run only for grids with sub-cells (sim::recordGridSearch).
-    if (SLICE_ROWS != 0)  // grids with slices have 3 or more cells per axis
+    if (SLICE_ROWS == 4)  // grids with slices or quarters have 3 or more cells per axis
+        searchQuarterRows(p, sums);
+    else if (SLICE_ROWS == 1)
         searchSlices(p, cell, sums);
     else if (SUB_CELLS && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))
         searchSubCells(p, cell, true, sums);

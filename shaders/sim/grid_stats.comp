@@ -12,15 +12,34 @@ layout(local_size_x_id = 0) in;
 
 layout(std430, binding = 0) readonly buffer CellRanges { uvec2 cellRanges[]; };
 layout(std430, binding = 1) buffer Stats { GridStats stats; };
+layout(std430, binding = 2) readonly buffer SubRanges { uvec2 subRanges[]; };
 layout(push_constant) uniform Push { StepConstants c; };
+
+// A cell's boids: from its range, or with quarters (no cell ranges) from the starts of its slices
+// in its four quarter rows.
+uint boidsIn(uint cell) {
+    if (c.subCells != SUB_CELLS_QUARTERS) {
+        const uvec2 range = cellRanges[cell];
+        return range.x == CELL_EMPTY ? 0u : range.y - range.x;
+    }
+    const uint dim = c.gridDim;
+    const uint x = cell % dim, y = cell / dim % dim, z = cell / (dim * dim);
+    uint count = 0;
+    for (uint q = 0; q < 4; ++q) {
+        const uint row = (2 * z + (q >> 1)) * 2 * dim + 2 * y + (q & 1);
+        const uint first = (row * dim + x) * 8;
+        count += subRanges[first + 8].x - subRanges[first].x;
+    }
+    return count;
+}
 
 void main() {
     const uint cell = linearInvocationIndex();
     const uint cells = c.gridDim * c.gridDim * c.gridDim;
-    const uvec2 range = cell < cells ? cellRanges[cell] : uvec2(CELL_EMPTY);
-    const bool occupied = range.x != CELL_EMPTY;
+    const uint boids = cell < cells ? boidsIn(cell) : 0u;
+    const bool occupied = boids > 0;
     const uint occupiedHere = subgroupBallotBitCount(subgroupBallot(occupied));
-    const uint largestHere = subgroupMax(occupied ? range.y - range.x : 0u);
+    const uint largestHere = subgroupMax(boids);
     if (subgroupElect() && occupiedHere > 0) {
         atomicAdd(stats.occupiedCells, occupiedHere);
         atomicMax(stats.largestCell, largestHere);

@@ -288,7 +288,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
             }
             const std::vector<int> shapes = mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells;
             for (int cells : shapes) {
-                const sim::Grid grid = sim::makeGrid(o.params, cells ? cells : 27, n, o.subCells);
+                const sim::Grid grid = sim::makeGrid(o.params, cells ? cells : 27, n, o.subCells, mode);
                 if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
                 sim::uploadState(ctx, flock, start);
                 std::vector<FrameRow> rows;

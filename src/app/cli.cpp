@@ -74,7 +74,8 @@ void checkParams(const sim::Params& p) {
 
 const char* const subCellsHelp =
     "order boids within cells by octant (skipping sub-cells out of reach) or by x slice (walking rows "
-    "only where in reach), or by y and z halves and x slice: auto, octants (or on), slices, quarters or off";
+    "only where in reach), or sort rows half a cell high and deep by x slice: auto, octants (or on), "
+    "slices, quarters or off";
 
 } // namespace
 

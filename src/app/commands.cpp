@@ -99,7 +99,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     sim::Flock flock =
         sim::createFlock(ctx, state.count(), {.halfFilter = !o.float32Filter, .naiveBoids = o.naiveBoids});
     sim::uploadState(ctx, flock, state);
-    const sim::Grid grid = sim::makeGrid(o.params, o.cells, flock.count, o.subCells);
+    const sim::Grid grid = sim::makeGrid(o.params, o.cells, flock.count, o.subCells, o.mode);
     if (o.mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
 
     Headless headless = createHeadless(ctx);

@@ -427,7 +427,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         if (pressed(GLFW_KEY_R)) st.resetCamera = true;
         if (pressed(GLFW_KEY_H)) showPanel = !showPanel;
         if (pressed(GLFW_KEY_M)) st.mode = sim::Mode((int(st.mode) + 1) % 3);
-        st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells);
+        st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells, st.mode);
         st.boids = flock.count;
         if (capture)
             st.captureRemaining = int(capture->warmupLeft + capture->framesLeft);
@@ -467,7 +467,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
                 }
             }
             st.reinitialize = st.domainChanged = false;
-            st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells);
+            st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells, st.mode);
         }
         if (st.presentModeChanged) {
             swapchainDirty = true;

@@ -275,14 +275,16 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     // The previous step's search has finished reading the ranges before they are cleared.
     gpu::computeToTransferBarrier(cmd);
     const uint64_t cells = uint64_t(c.gridDim) * c.gridDim * c.gridDim;
-    vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
-    // Slices and quarters need no clear: the pass writes the start of every sub-key.
+    // Quarters write no cell ranges (a cell's boids lie in four runs); slices and quarters need no
+    // clear of their starts: the pass writes every sub-key's.
+    if (c.subCells != SUB_CELLS_QUARTERS) vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
     if (c.subCells == SUB_CELLS_OCTANTS) vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
     gpu::fillToComputeBarrier(cmd);
-    // One invocation a boid and, with slices or quarters, one a cell (empty cells' starts) and one for
-    // the entry past the last.
+    // One invocation a boid and, with slices or quarters, one a segment of 8 sub-keys (empty
+    // segments' starts: a cell, or a cell of a quarter row) and one for the entry past the last.
+    const uint64_t segments = c.subCells == SUB_CELLS_QUARTERS ? 4 * cells : cells;
     const uint64_t invocations =
-        f.count + (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS ? cells + 1 : 0);
+        f.count + (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS ? segments + 1 : 0);
     if (reorder) {
         const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
         gpu::bindProgram(cmd, f.cellRangesReorder,
@@ -328,7 +330,7 @@ void recordGridStats(VkCommandBuffer cmd, Flock& f, const StepConstants& c, cons
                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     vkCmdFillBuffer(cmd, stats.buffer, 0, VK_WHOLE_SIZE, 0);
     gpu::fillToComputeBarrier(cmd);
-    gpu::bindProgram(cmd, f.gridStats, {f.cellRanges, stats});
+    gpu::bindProgram(cmd, f.gridStats, {f.cellRanges, stats, f.subRanges});
     gpu::dispatch(cmd, f.gridStats, uint64_t(c.gridDim) * c.gridDim * c.gridDim, c);
     // The host reads the counts once the frame's fence has signalled.
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,

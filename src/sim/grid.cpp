@@ -40,7 +40,7 @@ const char* subCellsName(SubCells s) {
     return "auto";
 }
 
-Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells) {
+Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells, Mode mode) {
     Grid g;
     g.searchCells = searchCells == 8 ? 8 : 27;
     const float width = (g.searchCells == 8 ? 2.0f : 1.0f) * maxRadius(p);
@@ -58,9 +58,10 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     const bool autoSlices = subCells == SubCells::Auto && n >= uint64_t(slicesFrom) * g.cellCount;
     g.subCells = allowed && subCells == SubCells::Octants;
     g.straddleSubCells = g.subCells && n >= uint64_t(straddleSubCellsFrom) * g.cellCount;
-    g.quarters =
-        allowedQuarters && (subCells == SubCells::Quarters ||
-                            (autoSlices && g.searchCells == 8 && n >= uint64_t(quartersFrom) * g.cellCount));
+    const bool autoQuarters =
+        autoSlices && (mode == Mode::Coherent ||
+                       (g.searchCells == 8 && n >= uint64_t(scatteredQuartersFrom) * g.cellCount));
+    g.quarters = allowedQuarters && (subCells == SubCells::Quarters || autoQuarters);
     // Quarters asked for where 32 sub-keys a cell do not fit fall back to slices.
     g.slices = g.quarters ||
                (allowed && (subCells == SubCells::Slices || subCells == SubCells::Quarters || autoSlices));

@@ -27,8 +27,8 @@ struct Grid {
     // cells is then sorted by x, and each boid walks a row only over the x it can reach, about two
     // thirds of the candidates of whole cells.
     bool slices = false;
-    // Slices within quarter rows: keys also hold the boid's y and z halves of its cell (5 bits in
-    // all), so each row of cells is four rows sorted by x, each walked over its own window.
+    // Slices within quarter rows: the domain is sorted by rows half a cell high and deep, each by x
+    // (5 more bits than the cell index), and each is walked over its own window, one range each.
     bool quarters = false;
     // With slices, coherent steps take a row's candidates four a step rather than two: from 48
     // boids a row of a cell (a cell's, or a quarter of it with quarters).
@@ -49,17 +49,20 @@ inline uint32_t subRangeCount(const Grid& g) {
 // Boids a cell on average from which straddling subgroups walk sub-cells (Grid::straddleSubCells).
 constexpr uint32_t straddleSubCellsFrom = 150;
 
-// Boids a cell on average from which Auto orders cells by slices, and, with 8 cells (cells 2 max(r)
-// wide), by quarter rows (docs/BENCHMARKS.md, runs 36 to 38).
+// Boids a cell on average from which Auto orders cells by slices or quarter rows: quarter rows in
+// coherent grids, and in scattered grids with 8 cells (cells 2 max(r) wide) from 96 boids a cell
+// (docs/BENCHMARKS.md, runs 36 to 38 and 54).
 constexpr uint32_t slicesFrom = 12;
-constexpr uint32_t quartersFrom = 96;
+constexpr uint32_t scatteredQuartersFrom = 96;
 constexpr uint32_t fourAStepFrom = 48; // boids a row of a cell (Grid::fourAStep)
 
 // Octants, slices and quarters need 3 or more cells per axis and at most 2^21 sub-keys (or one
-// per boid): 8 a cell, 32 for quarters. Within that, Auto takes slices from 12 boids a cell, and
-// quarters instead from 96 with 8 cells; below 12, the sort's extra bits cost more than the pairs
-// they save. Octants, measured slower than slices or quarters in every grid that has either, are
-// taken only when asked for. Octants, Slices and Quarters take them wherever allowed.
+// per boid): 8 a cell, 32 for quarters. Within that, Auto takes from 12 boids a cell quarters in
+// coherent grids, and slices in scattered ones but quarters from 96 with 8 cells; below 12, the
+// sort's extra bits cost more than the pairs they save. Scattered grids with 27 cells lose with
+// quarters (their many short ranges are gathered through the index). Octants, measured slower
+// than slices or quarters in every grid that has either, are taken only when asked for. Octants,
+// Slices and Quarters take them wherever allowed.
 enum class SubCells { Auto, Octants, Slices, Quarters, Off };
 
 std::optional<SubCells> parseSubCells(const std::string& text);
@@ -74,7 +77,9 @@ uint64_t maxSubCells(uint32_t boidCount);
 uint32_t maxGridCells(uint32_t boidCount);
 
 // cells per axis = floor(2L / w), at least 1, with w = 2 max(r) (8 cells) or max(r) (27 cells).
-Grid makeGrid(const Params& params, int searchCells, uint32_t boidCount, SubCells subCells = SubCells::Auto);
+// Auto's choice depends on the mode the grid steps (a live switch may change the grid).
+Grid makeGrid(const Params& params, int searchCells, uint32_t boidCount, SubCells subCells = SubCells::Auto,
+              Mode mode = Mode::Coherent);
 
 // Cell coordinate of a position in [-L, L) along one axis; positions that round up to dim go to dim-1.
 uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t dim);
