@@ -42,30 +42,30 @@ void main() {
     const uint n = c.boidCount;
     const bool quarters = c.subCells == SUB_CELLS_QUARTERS;
     const bool starts = c.subCells == SUB_CELLS_SLICES || quarters;
-    // Sub-keys come in segments of 8 (octants, or the slices of a cell or of a quarter row's cell):
-    // with slices and octants a segment is a cell.
+    // Sub-keys come 8 a cell (octants, slices) or 8 a cell of a quarter row.
     const uint shift = c.subCells != SUB_CELLS_NONE ? 3 : 0;
-    const uint low = (1u << shift) - 1;
     const uint cellCount = c.gridDim * c.gridDim * c.gridDim;
-    const uint segments = quarters ? 4 * cellCount : cellCount;
+    const uint total = (quarters ? 4 * cellCount : cellCount) << shift;  // sub-keys
     // Slices and quarters: sub-key s starts at the first sorted position whose key is s or more. The
-    // first invocations, one a segment, fill the empty segments, found by binary search (first, so
-    // that the searches' loads overlap the boids' work); the next writes the entry past the last;
-    // then the boids write the starts in their own segments (at most 8 words each). No invocation
-    // writes a long run of empty segments alone.
+    // first invocations, one a block of 64 sub-keys, fill the empty blocks, found by binary search
+    // (first, so that the searches' loads overlap the boids' work); the next writes the entry past
+    // the last; then the boids write the starts of their own sub-keys and of the empty ones around
+    // them in their block (at most 63 words each). No invocation writes a long run of empty cells
+    // alone, and blocks of 64 keep the searches few (one per 8 cells with slices).
+    const uint blockShift = 6, blocks = (total + 63) >> blockShift;
     const uint i = linearInvocationIndex();
-    if (starts && i <= segments) {
-        if (i == segments) {
-            subRanges[segments << shift].x = n;
+    if (starts && i <= blocks) {
+        if (i == blocks) {
+            subRanges[total].x = n;
             return;
         }
-        const uint first = i << shift;
+        const uint first = i << blockShift, end = min(first + 64, total);
         const uint p = lowerBound(first, n);
-        if (p < n && sortedKeys[p] >> shift == i) return;  // occupied: its boids write it
-        for (uint s = first; s <= (first | low); ++s) subRanges[s].x = p;
+        if (p < n && sortedKeys[p] < end) return;  // occupied: its boids write it
+        for (uint s = first; s < end; ++s) subRanges[s].x = p;
         return;
     }
-    const uint k = starts ? i - segments - 1 : i;  // the boid's sorted position
+    const uint k = starts ? i - blocks - 1 : i;  // the boid's sorted position
     if (k >= n) return;
     const uint key = sortedKeys[k];
     const uint before = k == 0 ? ~key : sortedKeys[k - 1];
@@ -78,12 +78,14 @@ void main() {
         if (before != key) subRanges[key].x = k;
         if (after != key) subRanges[key].y = k + 1;
     } else if (starts) {
-        // The first boid of a sub-key starts it and the empty sub-keys of its segment just below it;
-        // the last boid of a segment starts the empty ones above it.
+        // The first boid of a sub-key starts it and the empty sub-keys of its block just below it;
+        // the last boid of a block starts the empty ones above it.
+        const uint blockLow = (1u << blockShift) - 1;
         if (before != key)
-            for (uint s = before >> shift == key >> shift ? before + 1 : key & ~low; s <= key; ++s) subRanges[s].x = k;
-        if (after >> shift != key >> shift)
-            for (uint s = key + 1; s <= (key | low); ++s) subRanges[s].x = k + 1;
+            for (uint s = before >> blockShift == key >> blockShift ? before + 1 : key & ~blockLow; s <= key; ++s)
+                subRanges[s].x = k;
+        if (after >> blockShift != key >> blockShift)
+            for (uint s = key + 1; s <= min(key | blockLow, total - 1); ++s) subRanges[s].x = k + 1;
     }
 #ifdef REORDER
     const uint slot = sortedSlots[k];

@@ -280,11 +280,12 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, boo
     if (c.subCells != SUB_CELLS_QUARTERS) vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
     if (c.subCells == SUB_CELLS_OCTANTS) vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
     gpu::fillToComputeBarrier(cmd);
-    // One invocation a boid and, with slices or quarters, one a segment of 8 sub-keys (empty
-    // segments' starts: a cell, or a cell of a quarter row) and one for the entry past the last.
-    const uint64_t segments = c.subCells == SUB_CELLS_QUARTERS ? 4 * cells : cells;
+    // One invocation a boid and, with slices or quarters, one a block of 64 sub-keys (empty blocks'
+    // starts) and one for the entry past the last.
+    const uint64_t subKeys = 8 * (c.subCells == SUB_CELLS_QUARTERS ? 4 * cells : cells);
     const uint64_t invocations =
-        f.count + (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS ? segments + 1 : 0);
+        f.count +
+        (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS ? (subKeys + 63) / 64 + 1 : 0);
     if (reorder) {
         const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
         gpu::bindProgram(cmd, f.cellRangesReorder,
