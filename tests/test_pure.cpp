@@ -57,9 +57,8 @@ TEST(Grid, CellsDivideTheDomainExactly) {
     EXPECT_EQ(g8.dim, 20u);
     EXPECT_FLOAT_EQ(g8.cellWidth, 10.0f);
     EXPECT_EQ(sim::makeGrid(p, 8, 100000, sim::SubCells::Off).keyBits, 13u); // 8000 cells
-    EXPECT_TRUE(g8.slices && g8.quarters);                                   // 12.5 boids a cell, coherent
-    EXPECT_EQ(g8.keyBits, 18u);
-    EXPECT_EQ(sim::makeGrid(p, 8, 100000, sim::SubCells::Auto, sim::Mode::Scattered).keyBits, 16u); // slices
+    EXPECT_TRUE(g8.slices);                                                  // 12.5 boids a cell
+    EXPECT_EQ(g8.keyBits, 16u);
     p.domainHalf = 7.4f; // floor(14.8 / 5) = 2 cells for 27, floor(14.8 / 10) = 1 for 8
     EXPECT_EQ(sim::makeGrid(p, 27, 10).dim, 2u);
     EXPECT_EQ(sim::makeGrid(p, 8, 10).dim, 1u);
@@ -100,9 +99,9 @@ TEST(Grid, CellCoordinateClampsTheUpperEdge) {
     EXPECT_EQ(sim::cellIndex(1, 2, 3, 40), 1u + 40 * (2 + 40 * 3));
 }
 
-// Auto's choice of cell order (runs 36 to 38 and 54): from 12 boids a cell, quarter rows in coherent
-// grids, slices in scattered ones but quarter rows from 96 with 8 cells; octants only when asked
-// for; all of them only with 3 or more cells per axis.
+// Auto's choice of cell order (runs 36 to 38, 54 and 55): slices from 12 boids a cell, quarter rows
+// instead from 20 with 8 cells, and from 14 in coherent grids with 27; octants only when asked for;
+// all of them only with 3 or more cells per axis.
 TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
     sim::Params lab; // 40^3 cells with 27, 20^3 with 8
     const sim::SubCells automatic = sim::SubCells::Auto;
@@ -110,9 +109,16 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
         EXPECT_FALSE(sim::makeGrid(lab, 27, 100000, automatic, mode).slices);
         EXPECT_FALSE(sim::makeGrid(lab, 27, 12 * 64000 - 1, automatic, mode).slices);
         EXPECT_TRUE(sim::makeGrid(lab, 27, 12 * 64000, automatic, mode).slices);
+        EXPECT_FALSE(sim::makeGrid(lab, 27, 14 * 64000 - 1, automatic, mode).quarters);
         EXPECT_FALSE(sim::makeGrid(lab, 8, 12 * 8000 - 1, automatic, mode).slices);
-        EXPECT_TRUE(sim::makeGrid(lab, 8, 100000, automatic, mode).slices); // 12.5 boids a cell
+        const sim::Grid sparse8 = sim::makeGrid(lab, 8, 100000, automatic, mode); // 12.5 boids a cell
+        EXPECT_TRUE(sparse8.slices && !sparse8.quarters);
+        EXPECT_FALSE(sim::makeGrid(lab, 8, 20 * 8000 - 1, automatic, mode).quarters);
+        const sim::Grid dense8 = sim::makeGrid(lab, 8, 20 * 8000, automatic, mode);
+        EXPECT_TRUE(dense8.quarters && dense8.slices && !dense8.subCells);
+        EXPECT_EQ(dense8.keyBits, 13u + 5);
     }
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 14 * 64000, automatic, sim::Mode::Coherent).quarters);
     for (uint32_t n : {1000000u, 5120000u, 10240000u}) {
         const sim::Grid scattered = sim::makeGrid(lab, 27, n, automatic, sim::Mode::Scattered);
         EXPECT_TRUE(scattered.slices && !scattered.quarters && !scattered.subCells) << n;
@@ -121,11 +127,6 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
         EXPECT_TRUE(coherent.slices && coherent.quarters && !coherent.subCells) << n;
         EXPECT_EQ(coherent.keyBits, 21u) << n;
     }
-    EXPECT_TRUE(sim::makeGrid(lab, 8, 100000, automatic, sim::Mode::Coherent).quarters);
-    EXPECT_FALSE(sim::makeGrid(lab, 8, 96 * 8000 - 1, automatic, sim::Mode::Scattered).quarters);
-    const sim::Grid dense8 = sim::makeGrid(lab, 8, 96 * 8000, automatic, sim::Mode::Scattered);
-    EXPECT_TRUE(dense8.quarters && dense8.slices && !dense8.subCells);
-    EXPECT_EQ(dense8.keyBits, 13u + 5);
     // Four candidates a step from 48 boids a row of a cell.
     EXPECT_FALSE(sim::makeGrid(lab, 27, 48 * 64000 - 1, automatic, sim::Mode::Scattered).fourAStep);
     EXPECT_TRUE(sim::makeGrid(lab, 27, 48 * 64000, automatic, sim::Mode::Scattered).fourAStep);

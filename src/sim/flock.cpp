@@ -33,12 +33,13 @@ uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
     return fitWorkgroupSize(ctx, 128);
 }
 
-// The flock pass's groups: 512 for walks of slices or quarters, but 128 for coherent slices taken two
-// a step (cells under 48 boids). On the H200, groups of 512 made the pass 7% faster at 10.24M
-// coherent, 12% scattered, 4.5% at 1M scattered and 2% at 1M coherent with quarters, but 7% slower
-// at 1M coherent with slices, where rows are short (docs/BENCHMARKS.md, runs 45 to 48).
+// The flock pass's groups: 512 for walks of slices or quarters, but 128 for coherent rows taken two
+// a step (slices under 48 boids a cell, quarter rows under 192). On the H200, groups of 512 made the
+// pass 7% faster at 10.24M coherent slices, 12% scattered, 4.5% at 1M scattered, but 7% slower at
+// 1M coherent slices, where rows are short (docs/BENCHMARKS.md, runs 45 to 48); groups of 128 made
+// coherent quarter rows 8% faster at 5.12M and 10.24M with 27 cells (run 56).
 uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
-    const bool large = walk >= 3 && !(coherent && walk == 3);
+    const bool large = walk >= 3 && !(coherent && (walk == 3 || walk == 4));
     return fitWorkgroupSize(ctx, large ? 512 : 128);
 }
 

@@ -58,9 +58,10 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     const bool autoSlices = subCells == SubCells::Auto && n >= uint64_t(slicesFrom) * g.cellCount;
     g.subCells = allowed && subCells == SubCells::Octants;
     g.straddleSubCells = g.subCells && n >= uint64_t(straddleSubCellsFrom) * g.cellCount;
-    const bool autoQuarters =
-        autoSlices && (mode == Mode::Coherent ||
-                       (g.searchCells == 8 && n >= uint64_t(scatteredQuartersFrom) * g.cellCount));
+    const uint64_t quartersFrom = g.searchCells == 8       ? quartersFrom8
+                                  : mode == Mode::Coherent ? coherentQuartersFrom27
+                                                           : 0;
+    const bool autoQuarters = autoSlices && quartersFrom != 0 && n >= quartersFrom * g.cellCount;
     g.quarters = allowedQuarters && (subCells == SubCells::Quarters || autoQuarters);
     // Quarters asked for where 32 sub-keys a cell do not fit fall back to slices.
     g.slices = g.quarters ||
