@@ -99,8 +99,8 @@ TEST(Grid, CellCoordinateClampsTheUpperEdge) {
     EXPECT_EQ(sim::cellIndex(1, 2, 3, 40), 1u + 40 * (2 + 40 * 3));
 }
 
-// Auto's choice of cell order (runs 36 to 38, 54 and 55): slices from 12 boids a cell, quarter rows
-// instead from 20 with 8 cells, and from 14 in coherent grids with 27; octants only when asked for;
+// Auto's choice of cell order (runs 36 to 38, 54, 55 and 58): slices from 12 boids a cell, quarter rows
+// instead from 20 with 8 cells, and from 24 in coherent grids with 27; octants only when asked for;
 // all of them only with 3 or more cells per axis.
 TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
     sim::Params lab; // 40^3 cells with 27, 20^3 with 8
@@ -109,7 +109,7 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
         EXPECT_FALSE(sim::makeGrid(lab, 27, 100000, automatic, mode).slices);
         EXPECT_FALSE(sim::makeGrid(lab, 27, 12 * 64000 - 1, automatic, mode).slices);
         EXPECT_TRUE(sim::makeGrid(lab, 27, 12 * 64000, automatic, mode).slices);
-        EXPECT_FALSE(sim::makeGrid(lab, 27, 14 * 64000 - 1, automatic, mode).quarters);
+        EXPECT_FALSE(sim::makeGrid(lab, 27, 24 * 64000 - 1, automatic, mode).quarters);
         EXPECT_FALSE(sim::makeGrid(lab, 8, 12 * 8000 - 1, automatic, mode).slices);
         const sim::Grid sparse8 = sim::makeGrid(lab, 8, 100000, automatic, mode); // 12.5 boids a cell
         EXPECT_TRUE(sparse8.slices && !sparse8.quarters);
@@ -118,11 +118,14 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
         EXPECT_TRUE(dense8.quarters && dense8.slices && !dense8.subCells);
         EXPECT_EQ(dense8.keyBits, 13u + 5);
     }
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 14 * 64000, automatic, sim::Mode::Coherent).quarters);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 24 * 64000, automatic, sim::Mode::Coherent).quarters);
+    const sim::Grid coherent1M = sim::makeGrid(lab, 27, 1000000, automatic, sim::Mode::Coherent);
+    EXPECT_TRUE(coherent1M.slices && !coherent1M.quarters);
     for (uint32_t n : {1000000u, 5120000u, 10240000u}) {
         const sim::Grid scattered = sim::makeGrid(lab, 27, n, automatic, sim::Mode::Scattered);
         EXPECT_TRUE(scattered.slices && !scattered.quarters && !scattered.subCells) << n;
         EXPECT_EQ(scattered.keyBits, 19u) << n;
+        if (n == 1000000) continue;
         const sim::Grid coherent = sim::makeGrid(lab, 27, n, automatic, sim::Mode::Coherent);
         EXPECT_TRUE(coherent.slices && coherent.quarters && !coherent.subCells) << n;
         EXPECT_EQ(coherent.keyBits, 21u) << n;

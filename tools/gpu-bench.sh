@@ -16,7 +16,8 @@
 # every GPU test, then times the grid steps and the sort of every .gpu/bin/vkboids* build, twice,
 # counterbalanced; "qrows" runs every GPU test, then times quarters in every .gpu/bin/vkboids* build
 # against slices, twice, counterbalanced; "qauto" times slices against quarters where Auto's
-# thresholds lie, and every build's quarters at 1M and 2M, in two rounds. The device tool returns at most 8 files from OUT, so plans that
+# thresholds lie, and every build's quarters at 1M and 2M, in two rounds; "srows" runs every GPU test,
+# then times every build's slices, twice, counterbalanced. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
@@ -233,6 +234,19 @@ if [ "$plan" = qrows ]; then  # every GPU test, then each build's quarters again
             say "build $build, --subcells $sub: $($run $build --version)"
             step $run $build bench --modes coherent,scattered --boids 1e6,2e6,5.12e6,10.24e6 --cells 27,8 \
                 --frames 30 --warmup 10 --subcells $sub "${csv[@]}"
+        done
+    done
+fi
+if [ "$plan" = srows ]; then  # every GPU test, then each build's slices, twice, counterbalanced
+    step $run gpu_tests --gtest_brief=1
+    builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
+    for i in 1 2; do
+        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))
+        for build in "${order[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")
+            say "build $build: $($run $build --version)"
+            step $run $build bench --modes coherent,scattered --boids 1e6,2e6,5.12e6,10.24e6 --cells 27,8 \
+                --frames 30 --warmup 10 --subcells slices "${csv[@]}"
         done
     done
 fi

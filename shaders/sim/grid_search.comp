@@ -284,31 +284,48 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
     }
 }
 
-// Distance, in cells, from f (a coordinate in cells) to half-cell h (which covers [h/2, (h+1)/2)).
-float halfRowGap(float f, int h) { return max(0.0, max(0.5 * float(h) - f, f - 0.5 * float(h + 1))); }
+// Rows a cell is split into along y and z: 1 (slices) or 2 (quarter rows).
+const int ROWS_PER_CELL = SLICE_ROWS == 4 ? 2 : 1;
+// Quarter rows, and coherent slices taken two a step, walk rows with searchRows; other slices walk
+// each row of the block cell by cell (searchSlices). Each is the faster on the H200 where it is
+// used (docs/BENCHMARKS.md, run 58): the row walk made coherent slices at 1M 8% faster, but
+// scattered slices and long rows 6 to 25% slower.
+#ifdef COHERENT
+const bool ROW_WALK = SLICE_ROWS == 4 || !FOUR_A_STEP;
+#else
+const bool ROW_WALK = SLICE_ROWS == 4;
+#endif
 
-// The quarter rows within reach (3 or more cells per axis: each is a distinct periodic image), each
-// only over the x within rho = sqrt(max(r)^2 - its y and z gaps^2) of the boid, in whole slices. A
-// quarter row is sorted by x across the domain, so its window is one range of sub-keys, or two
-// where it wraps around the domain along x. Rows, gaps and windows are in cells, from the products
-// the keys were made from; the reach's margin covers their rounding.
-void searchQuarterRows(vec3 p, inout Neighbours sums) {
-    const int dim = int(c.gridDim), halves = 2 * dim, slices = 8 * dim;
+// Distance, in cells, from f (a coordinate in cells) to row h (which covers [h, h + 1) / ROWS_PER_CELL).
+float rowGap(float f, int h) {
+    const float rows = float(ROWS_PER_CELL);
+    return max(0.0, max(float(h) / rows - f, f - float(h + 1) / rows));
+}
+
+// The rows within reach (3 or more cells per axis: each is a distinct periodic image), each only
+// over the x within rho = sqrt(max(r)^2 - its y and z gaps^2) of the boid, in whole slices. A row is
+// sorted by x across the domain, so its window is one range of sub-keys, or two where it wraps
+// around the domain along x. Rows, gaps and windows are in cells, from the products the keys were
+// made from; the reach's margin covers their rounding. Every neighbour within max(r) lies in the
+// search block (3x3x3, or 2x2x2 on the boid's side), so the walk stays inside it.
+void searchRows(vec3 p, inout Neighbours sums) {
+    const int dim = int(c.gridDim), rows = ROWS_PER_CELL * dim, slices = 8 * dim;
     precise const vec3 f = (p + c.halfDomain) * c.invCellWidth;
     const float reach = c.reach * c.invCellWidth, reach2 = reach * reach;
-    const int zLo = int(floor(2.0 * (f.z - reach))), zHi = int(floor(2.0 * (f.z + reach)));
-    const int yLo = int(floor(2.0 * (f.y - reach))), yHi = int(floor(2.0 * (f.y + reach)));
+    const float perCell = float(ROWS_PER_CELL);
+    const int zLo = int(floor(perCell * (f.z - reach))), zHi = int(floor(perCell * (f.z + reach)));
+    const int yLo = int(floor(perCell * (f.y - reach))), yHi = int(floor(perCell * (f.y + reach)));
     for (int hz = zLo; hz <= zHi; ++hz) {
-        const float gapZ = halfRowGap(f.z, hz);
-        const int wz = hz < 0 ? hz + halves : (hz >= halves ? hz - halves : hz);
-        const float shiftZ = float(hz - wz) / float(halves) * (2.0 * c.halfDomain);
+        const float gapZ = rowGap(f.z, hz);
+        const int wz = hz < 0 ? hz + rows : (hz >= rows ? hz - rows : hz);
+        const float shiftZ = float(hz - wz) / float(rows) * (2.0 * c.halfDomain);
         for (int hy = yLo; hy <= yHi; ++hy) {
-            const float gapY = halfRowGap(f.y, hy);
+            const float gapY = rowGap(f.y, hy);
             const float rowGap2 = gapY * gapY + gapZ * gapZ;
             if (rowGap2 >= reach2) continue;
-            const int wy = hy < 0 ? hy + halves : (hy >= halves ? hy - halves : hy);
-            const float shiftY = float(hy - wy) / float(halves) * (2.0 * c.halfDomain);
-            const uint rowBase = uint(wz * halves + wy) * uint(slices);
+            const int wy = hy < 0 ? hy + rows : (hy >= rows ? hy - rows : hy);
+            const float shiftY = float(hy - wy) / float(rows) * (2.0 * c.halfDomain);
+            const uint rowBase = uint(wz * rows + wy) * uint(slices);
             const float rho = sqrt(reach2 - rowGap2);
             // The window in slices from the domain's low face: at most 2 max(r) + 1 slice wide, so
             // shorter than the domain, and split only where it crosses the domain's face.
@@ -391,8 +408,8 @@ void main() {
 
     Neighbours sums = noNeighbours();
     // SUB_CELLS pipelines run only for grids with sub-cells (sim::recordGridSearch).
-    if (SLICE_ROWS == 4)  // grids with slices or quarters have 3 or more cells per axis
-        searchQuarterRows(p, sums);
+    if (SLICE_ROWS != 0 && ROW_WALK)  // grids with slices or quarters have 3 or more cells per axis
+        searchRows(p, sums);
     else if (SLICE_ROWS == 1)
         searchSlices(p, cell, sums);
     else if (SUB_CELLS && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))

@@ -51,15 +51,15 @@ constexpr uint32_t straddleSubCellsFrom = 150;
 
 // Boids a cell on average from which Auto orders cells by slices, and by quarter rows instead: with 8
 // cells (cells 2 max(r) wide) from 20 in both grid modes, with 27 from 14 in coherent grids only
-// (docs/BENCHMARKS.md, runs 36 to 38, 54 and 55).
+// (docs/BENCHMARKS.md, runs 36 to 38, 54, 55 and 58).
 constexpr uint32_t slicesFrom = 12;
 constexpr uint32_t quartersFrom8 = 20;
-constexpr uint32_t coherentQuartersFrom27 = 14;
+constexpr uint32_t coherentQuartersFrom27 = 24;
 constexpr uint32_t fourAStepFrom = 48; // boids a row of a cell (Grid::fourAStep)
 
 // Octants, slices and quarters need 3 or more cells per axis and at most 2^21 sub-keys (or one
 // per boid): 8 a cell, 32 for quarters. Within that, Auto takes slices from 12 boids a cell, and
-// quarters from 20 with 8 cells or from 14 in coherent grids with 27; below those, the sort's extra
+// quarters from 20 with 8 cells or from 24 in coherent grids with 27; below those, the sort's extra
 // bits and the starts of many empty sub-keys cost more than the pairs they save. Scattered grids
 // with 27 cells lose with quarters (each of their many short ranges starts a chain of dependent
 // gathers through the index). Octants, measured slower
