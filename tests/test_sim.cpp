@@ -197,146 +197,158 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
     uint32_t split = 0;      // cells whose boids lie in more than one sub-cell: the order within cells
     uint32_t sliced = 0;     // occupied cells with empty slices between occupied ones
     uint32_t longestGap = 0; // sub-keys between consecutive sorted keys, with slices
-    for (sim::SubCells sub :
-         {sim::SubCells::Off, sim::SubCells::Octants, sim::SubCells::Slices, sim::SubCells::Quarters})
-        for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
-                               boxState(3001, 13, p, 2.0f, 0.5f)}) {
-            useGrid(sub);
-            SCOPED_TRACE(std::string("sub-cells ") + sim::subCellsName(sub));
-            ASSERT_EQ(grid.subCells, sub == sim::SubCells::Octants);
-            ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices || sub == sim::SubCells::Quarters);
-            ASSERT_EQ(grid.quarters, sub == sim::SubCells::Quarters);
-            const uint32_t n = s.count();
-            sim::Flock f = sim::createFlock(ctx(), n);
-            sim::uploadState(ctx(), f, s);
-            sim::prepareGrid(ctx(), f, grid);
-            for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges,
-                                   &f.subRanges, &f.pos[1], &f.vel[1], &f.ids[1]})
-                gpu::fillBuffer(ctx(), *b, 0xabababab);
-            test::runCommands([&](VkCommandBuffer cmd) {
-                sim::recordGridIndex(cmd, f, c, nullptr);
-                sim::recordSortPairs(cmd, f, grid, nullptr);
-                sim::recordCellRanges(cmd, f, c, true, nullptr);
-            });
-
-            // Cell index of every boid (times 8 plus its octant or its x slice), or with quarters its
-            // quarter row, cell x and x slice, as the CPU computes it; and each cell's boids.
-            std::vector<uint32_t> keys(n), cellOf(n), boidsIn(grid.cellCount, 0);
-            const uint32_t shift = grid.quarters ? 3 : std::bit_width(sim::subKeysPerCell(grid) - 1);
-            for (uint32_t i = 0; i < n; ++i) {
-                uint32_t xyz[3], octant = 0;
-                for (int a = 0; a < 3; ++a) {
-                    const float x = s.data[size_t(i) * 6 + a];
-                    xyz[a] = sim::cellCoordinate(x, p.domainHalf, c.invCellWidth, grid.dim);
-                    octant |= sim::subCellBit(x, p.domainHalf, c.invCellWidth, xyz[a]) << a;
+    // 8 cells per axis, and 7: then the sub-keys do not fill whole blocks of 64 (cell_ranges.comp).
+    for (float half : {20.0f, 17.5f}) {
+        p.domainHalf = half;
+        for (sim::SubCells sub :
+             {sim::SubCells::Off, sim::SubCells::Octants, sim::SubCells::Slices, sim::SubCells::Quarters})
+            for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
+                                   boxState(3001, 13, p, 2.0f, 0.5f)}) {
+                useGrid(sub);
+                SCOPED_TRACE(std::string("sub-cells ") + sim::subCellsName(sub) + ", L " +
+                             std::to_string(half));
+                if (grid.slices && half != 20.0f) {
+                    ASSERT_NE((sim::subRangeCount(grid) - 1) % 64, 0u);
                 }
-                const uint32_t slice =
-                    sim::sliceOf(s.data[size_t(i) * 6], p.domainHalf, c.invCellWidth, xyz[0]);
-                cellOf[i] = sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim);
-                boidsIn[cellOf[i]]++;
-                const uint32_t low = grid.subCells ? octant : grid.slices ? slice : 0;
-                const uint32_t row =
-                    (2 * xyz[2] + (octant >> 2)) * 2 * grid.dim + 2 * xyz[1] + (octant >> 1 & 1);
-                keys[i] = grid.quarters ? (row * grid.dim + xyz[0]) * 8 + slice : (cellOf[i] << shift) + low;
-            }
-            EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
-            std::vector<uint32_t> slots(n);
-            std::iota(slots.begin(), slots.end(), 0);
-            EXPECT_EQ(test::readBuffer<uint32_t>(f.slotValues, n), slots);
+                ASSERT_EQ(grid.subCells, sub == sim::SubCells::Octants);
+                ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices || sub == sim::SubCells::Quarters);
+                ASSERT_EQ(grid.quarters, sub == sim::SubCells::Quarters);
+                const uint32_t n = s.count();
+                sim::Flock f = sim::createFlock(ctx(), n);
+                sim::uploadState(ctx(), f, s);
+                sim::prepareGrid(ctx(), f, grid);
+                for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots,
+                                       &f.cellRanges, &f.subRanges, &f.pos[1], &f.vel[1], &f.ids[1]})
+                    gpu::fillBuffer(ctx(), *b, 0xabababab);
+                test::runCommands([&](VkCommandBuffer cmd) {
+                    sim::recordGridIndex(cmd, f, c, nullptr);
+                    sim::recordSortPairs(cmd, f, grid, nullptr);
+                    sim::recordCellRanges(cmd, f, c, true, nullptr);
+                });
 
-            // Sorted pairs: the stable order by cell.
-            std::stable_sort(slots.begin(), slots.end(),
-                             [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-            std::vector<uint32_t> sortedKeys(n);
-            for (uint32_t k = 0; k < n; ++k) sortedKeys[k] = keys[slots[k]];
-            EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedKeys, n), sortedKeys);
-            EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedSlots, n), slots);
-
-            // Start and end of every cell (and sub-cell); empty ones marked empty in both. Quarters
-            // leave the cell ranges alone (a cell's boids lie in four runs): there these are the
-            // ranges of segments, a quarter row's cells.
-            const uint32_t segmentCount = grid.quarters ? 4 * grid.cellCount : grid.cellCount;
-            std::vector<uint32_t> ranges(2 * segmentCount, CELL_EMPTY),
-                subRanges(2 * sim::subKeysPerCell(grid) * grid.cellCount, CELL_EMPTY);
-            for (uint32_t k = 0; k < n; ++k) {
-                const uint32_t cell = sortedKeys[k] >> shift;
-                if (k == 0 || sortedKeys[k - 1] >> shift != cell) ranges[2 * cell] = k;
-                if (k == n - 1 || sortedKeys[k + 1] >> shift != cell) ranges[2 * cell + 1] = k + 1;
-                if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) subRanges[2 * sortedKeys[k]] = k;
-                if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k])
-                    subRanges[2 * sortedKeys[k] + 1] = k + 1;
-            }
-            const std::vector<uint32_t> gotRanges =
-                test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.cellCount);
-            if (grid.quarters)
-                EXPECT_EQ(gotRanges, std::vector<uint32_t>(2 * grid.cellCount, 0xabababab));
-            else
-                EXPECT_EQ(gotRanges, ranges);
-            EXPECT_GT(std::count(boidsIn.begin(), boidsIn.end(), 0u), 0) << "no empty cells to check";
-            if (grid.subCells) {
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.subRanges, 16 * grid.cellCount), subRanges);
-                for (uint32_t cell = 0; cell < grid.cellCount; ++cell)
-                    split += ranges[2 * cell] != CELL_EMPTY &&
-                             subRanges[16 * cell + 2 * (sortedKeys[ranges[2 * cell]] & 7) + 1] !=
-                                 ranges[2 * cell + 1];
-            }
-            if (grid.slices) {
-                // Every sub-key starts where its keys are or would go, in empty cells too, and one
-                // more entry holds n.
-                const uint32_t per = sim::subKeysPerCell(grid), total = per * grid.cellCount;
-                ASSERT_EQ(sim::subRangeCount(grid), total + 1);
-                const std::vector<uint32_t> got = test::readBuffer<uint32_t>(f.subRanges, 2 * (total + 1));
-                for (uint32_t sub = 0; sub <= total; ++sub) {
-                    const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
-                    ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "sub-key " << sub;
-                }
-                // Segments of 8 sub-keys (a cell's slices, or those of a cell of a quarter row) with
-                // empty slices between occupied ones.
-                for (uint32_t segment = 0; segment < total / 8; ++segment) {
-                    if (ranges[2 * segment] == CELL_EMPTY) continue;
-                    bool gap = false, seen = false, emptyAfterSeen = false;
-                    for (uint32_t sub = 8 * segment; sub < 8 * segment + 8; ++sub) {
-                        const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
-                        const bool occupied = first != sortedKeys.end() && *first == sub;
-                        gap |= occupied && emptyAfterSeen;
-                        emptyAfterSeen |= seen && !occupied;
-                        seen |= occupied;
+                // Cell index of every boid (times 8 plus its octant or its x slice), or with quarters its
+                // quarter row, cell x and x slice, as the CPU computes it; and each cell's boids.
+                std::vector<uint32_t> keys(n), cellOf(n), boidsIn(grid.cellCount, 0);
+                const uint32_t shift = grid.quarters ? 3 : std::bit_width(sim::subKeysPerCell(grid) - 1);
+                for (uint32_t i = 0; i < n; ++i) {
+                    uint32_t xyz[3], octant = 0;
+                    for (int a = 0; a < 3; ++a) {
+                        const float x = s.data[size_t(i) * 6 + a];
+                        xyz[a] = sim::cellCoordinate(x, p.domainHalf, c.invCellWidth, grid.dim);
+                        octant |= sim::subCellBit(x, p.domainHalf, c.invCellWidth, xyz[a]) << a;
                     }
-                    sliced += gap;
+                    const uint32_t slice =
+                        sim::sliceOf(s.data[size_t(i) * 6], p.domainHalf, c.invCellWidth, xyz[0]);
+                    cellOf[i] = sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim);
+                    boidsIn[cellOf[i]]++;
+                    const uint32_t low = grid.subCells ? octant : grid.slices ? slice : 0;
+                    const uint32_t row =
+                        (2 * xyz[2] + (octant >> 2)) * 2 * grid.dim + 2 * xyz[1] + (octant >> 1 & 1);
+                    keys[i] =
+                        grid.quarters ? (row * grid.dim + xyz[0]) * 8 + slice : (cellOf[i] << shift) + low;
                 }
-                // Runs of empty cells, whose starts the cells' own invocations write: the layouts have some.
-                uint32_t longest = sortedKeys.front() + 1;
-                for (uint32_t k = 1; k < n; ++k)
-                    longest = std::max(longest, sortedKeys[k] - sortedKeys[k - 1]);
-                longestGap = std::max(longestGap, std::max(longest, total - sortedKeys.back()));
-            }
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
+                std::vector<uint32_t> slots(n);
+                std::iota(slots.begin(), slots.end(), 0);
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.slotValues, n), slots);
 
-            // Grid statistics from those ranges.
-            gpu::Buffer stats = gpu::createBuffer(ctx(), sizeof(gpudata::GridStats), gpu::storageUsage,
-                                                  gpu::MemoryUse::Readback);
-            test::runCommands([&](VkCommandBuffer cmd) { sim::recordGridStats(cmd, f, c, stats, nullptr); });
-            const uint32_t occupied =
-                uint32_t(grid.cellCount - std::count(boidsIn.begin(), boidsIn.end(), 0u));
-            const uint32_t largest = *std::max_element(boidsIn.begin(), boidsIn.end());
-            const auto* got = static_cast<const gpudata::GridStats*>(stats.mapped);
-            EXPECT_EQ(got->occupiedCells, occupied);
-            EXPECT_EQ(got->largestCell, largest);
-            gpu::destroyBuffer(ctx(), stats);
+                // Sorted pairs: the stable order by cell.
+                std::stable_sort(slots.begin(), slots.end(),
+                                 [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+                std::vector<uint32_t> sortedKeys(n);
+                for (uint32_t k = 0; k < n; ++k) sortedKeys[k] = keys[slots[k]];
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedKeys, n), sortedKeys);
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedSlots, n), slots);
 
-            // The state gathered into cell order, ids with it.
-            ASSERT_EQ(f.current, 1u);
-            const std::vector<float> pos = test::readBuffer<float>(f.pos[1], 4 * size_t(n));
-            const std::vector<float> vel = test::readBuffer<float>(f.vel[1], 4 * size_t(n));
-            const std::vector<uint32_t> ids = test::readBuffer<uint32_t>(f.ids[1], n);
-            for (uint32_t k = 0; k < n; ++k) {
-                ASSERT_EQ(ids[k], slots[k]);
-                for (int a = 0; a < 3; ++a) {
-                    ASSERT_EQ(pos[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + a]);
-                    ASSERT_EQ(vel[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + 3 + a]);
+                // Start and end of every cell (and sub-cell); empty ones marked empty in both. Quarters
+                // leave the cell ranges alone (a cell's boids lie in four runs): there these are the
+                // ranges of segments, a quarter row's cells.
+                const uint32_t segmentCount = grid.quarters ? 4 * grid.cellCount : grid.cellCount;
+                std::vector<uint32_t> ranges(2 * segmentCount, CELL_EMPTY),
+                    subRanges(2 * sim::subKeysPerCell(grid) * grid.cellCount, CELL_EMPTY);
+                for (uint32_t k = 0; k < n; ++k) {
+                    const uint32_t cell = sortedKeys[k] >> shift;
+                    if (k == 0 || sortedKeys[k - 1] >> shift != cell) ranges[2 * cell] = k;
+                    if (k == n - 1 || sortedKeys[k + 1] >> shift != cell) ranges[2 * cell + 1] = k + 1;
+                    if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) subRanges[2 * sortedKeys[k]] = k;
+                    if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k])
+                        subRanges[2 * sortedKeys[k] + 1] = k + 1;
                 }
+                const std::vector<uint32_t> gotRanges =
+                    test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.cellCount);
+                if (grid.quarters)
+                    EXPECT_EQ(gotRanges, std::vector<uint32_t>(2 * grid.cellCount, 0xabababab));
+                else
+                    EXPECT_EQ(gotRanges, ranges);
+                EXPECT_GT(std::count(boidsIn.begin(), boidsIn.end(), 0u), 0) << "no empty cells to check";
+                if (grid.subCells) {
+                    EXPECT_EQ(test::readBuffer<uint32_t>(f.subRanges, 16 * grid.cellCount), subRanges);
+                    for (uint32_t cell = 0; cell < grid.cellCount; ++cell)
+                        split += ranges[2 * cell] != CELL_EMPTY &&
+                                 subRanges[16 * cell + 2 * (sortedKeys[ranges[2 * cell]] & 7) + 1] !=
+                                     ranges[2 * cell + 1];
+                }
+                if (grid.slices) {
+                    // Every sub-key starts where its keys are or would go, in empty cells too, and one
+                    // more entry holds n.
+                    const uint32_t per = sim::subKeysPerCell(grid), total = per * grid.cellCount;
+                    ASSERT_EQ(sim::subRangeCount(grid), total + 1);
+                    const std::vector<uint32_t> got =
+                        test::readBuffer<uint32_t>(f.subRanges, 2 * (total + 1));
+                    for (uint32_t sub = 0; sub <= total; ++sub) {
+                        const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
+                        ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "sub-key " << sub;
+                    }
+                    // Segments of 8 sub-keys (a cell's slices, or those of a cell of a quarter row) with
+                    // empty slices between occupied ones.
+                    for (uint32_t segment = 0; segment < total / 8; ++segment) {
+                        if (ranges[2 * segment] == CELL_EMPTY) continue;
+                        bool gap = false, seen = false, emptyAfterSeen = false;
+                        for (uint32_t sub = 8 * segment; sub < 8 * segment + 8; ++sub) {
+                            const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
+                            const bool occupied = first != sortedKeys.end() && *first == sub;
+                            gap |= occupied && emptyAfterSeen;
+                            emptyAfterSeen |= seen && !occupied;
+                            seen |= occupied;
+                        }
+                        sliced += gap;
+                    }
+                    // Runs of empty cells, whose starts the cells' own invocations write: the layouts have
+                    // some.
+                    uint32_t longest = sortedKeys.front() + 1;
+                    for (uint32_t k = 1; k < n; ++k)
+                        longest = std::max(longest, sortedKeys[k] - sortedKeys[k - 1]);
+                    longestGap = std::max(longestGap, std::max(longest, total - sortedKeys.back()));
+                }
+
+                // Grid statistics from those ranges.
+                gpu::Buffer stats = gpu::createBuffer(ctx(), sizeof(gpudata::GridStats), gpu::storageUsage,
+                                                      gpu::MemoryUse::Readback);
+                test::runCommands(
+                    [&](VkCommandBuffer cmd) { sim::recordGridStats(cmd, f, c, stats, nullptr); });
+                const uint32_t occupied =
+                    uint32_t(grid.cellCount - std::count(boidsIn.begin(), boidsIn.end(), 0u));
+                const uint32_t largest = *std::max_element(boidsIn.begin(), boidsIn.end());
+                const auto* got = static_cast<const gpudata::GridStats*>(stats.mapped);
+                EXPECT_EQ(got->occupiedCells, occupied);
+                EXPECT_EQ(got->largestCell, largest);
+                gpu::destroyBuffer(ctx(), stats);
+
+                // The state gathered into cell order, ids with it.
+                ASSERT_EQ(f.current, 1u);
+                const std::vector<float> pos = test::readBuffer<float>(f.pos[1], 4 * size_t(n));
+                const std::vector<float> vel = test::readBuffer<float>(f.vel[1], 4 * size_t(n));
+                const std::vector<uint32_t> ids = test::readBuffer<uint32_t>(f.ids[1], n);
+                for (uint32_t k = 0; k < n; ++k) {
+                    ASSERT_EQ(ids[k], slots[k]);
+                    for (int a = 0; a < 3; ++a) {
+                        ASSERT_EQ(pos[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + a]);
+                        ASSERT_EQ(vel[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + 3 + a]);
+                    }
+                }
+                sim::destroyFlock(ctx(), f);
             }
-            sim::destroyFlock(ctx(), f);
-        }
+    }
     EXPECT_GT(split, 10u) << "too few cells with several occupied sub-cells to test their order";
     EXPECT_GT(sliced, 10u) << "too few cells with empty slices between occupied ones";
     EXPECT_GT(longestGap, 64u) << "no run of empty cells between occupied ones";

@@ -50,7 +50,7 @@ void main() {
     // first invocations, one a block of 64 sub-keys, fill the empty blocks, found by binary search
     // (first, so that the searches' loads overlap the boids' work); the next writes the entry past
     // the last; then the boids write the starts of their own sub-keys and of the empty ones around
-    // them in their block (at most 63 words each). No invocation writes a long run of empty cells
+    // them in their block (at most 64 words each). No invocation writes a long run of empty cells
     // alone, and blocks of 64 keep the searches few (one per 8 cells with slices).
     const uint blockShift = 6, blocks = (total + 63) >> blockShift;
     const uint i = linearInvocationIndex();

@@ -50,7 +50,7 @@ inline uint32_t subRangeCount(const Grid& g) {
 constexpr uint32_t straddleSubCellsFrom = 150;
 
 // Boids a cell on average from which Auto orders cells by slices, and by quarter rows instead: with 8
-// cells (cells 2 max(r) wide) from 20 in both grid modes, with 27 from 14 in coherent grids only
+// cells (cells 2 max(r) wide) from 20 in both grid modes, with 27 from 24 in coherent grids only
 // (docs/BENCHMARKS.md, runs 36 to 38, 54, 55 and 58).
 constexpr uint32_t slicesFrom = 12;
 constexpr uint32_t quartersFrom8 = 20;
