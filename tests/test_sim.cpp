@@ -531,7 +531,10 @@ TEST_F(SimTest, DispatchesSplitOverTwoDimensions) {
 TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
     Params p;
     p.domainHalf = 15;
-    const uint32_t n = 1500;
+    // 25 boids a cell with 27 cells: Auto orders coherent grids by quarter rows and scattered ones by
+    // slices, so switching modes also switches the grid's key, as in the demo.
+    const uint32_t n = 5400;
+    bool sawSlices = false, sawQuarters = false;
     sim::Flock f = sim::createFlock(ctx(), n);
     State state = uniformState(n, 50, p);
     sim::uploadState(ctx(), f, state);
@@ -541,7 +544,9 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
     for (const auto& [mode, cells] : schedule) {
         SCOPED_TRACE(std::string("step in ") + sim::modeName(mode) + " with " + std::to_string(cells) +
                      " cells");
-        const sim::Grid grid = sim::makeGrid(p, cells, n);
+        const sim::Grid grid = sim::makeGrid(p, cells, n, sim::SubCells::Auto, mode);
+        sawSlices |= mode != Mode::Naive && grid.slices && !grid.quarters;
+        sawQuarters |= mode != Mode::Naive && grid.quarters;
         sim::prepareGrid(ctx(), f, grid);
         test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
         const State next = sim::downloadState(ctx(), f); // in original boid order, through the ids
@@ -550,6 +555,7 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
         ASSERT_EQ(c.mismatches, 0u) << c.firstMismatch;
         state = next;
     }
+    EXPECT_TRUE(sawSlices && sawQuarters);
     sim::destroyFlock(ctx(), f);
 }
 
