@@ -223,33 +223,25 @@ if [ "$plan" = compare ]; then  # every GPU test, then each .gpu/bin/vkboids* bu
         step $run $build bench --pipeline-stats --modes coherent,scattered --boids 1e6 --cells 27 --frames 20 --warmup 5
     done
 fi
-if [ "$plan" = qrows ]; then  # every GPU test, then each build's quarters against this build's slices, twice, counterbalanced
+# order_builds SUB EXTRA: every GPU test, then each .gpu/bin/vkboids* build's grid steps with --subcells
+# SUB (and, with EXTRA, this build's with --subcells EXTRA), twice, counterbalanced; CSVs in round 1.
+order_builds() {
+    local builds=() b i build sub csv order
     step $run gpu_tests --gtest_brief=1
-    builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
+    for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
     for i in 1 2; do
         order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))
-        for build in "${order[@]}" slices; do
+        for build in "${order[@]}" ${2:+extra}; do
             csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")
-            sub=quarters; [ $build = slices ] && { build=vkboids; sub=slices; }
+            sub=$1; [ $build = extra ] && { build=vkboids; sub=$2; csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$sub.csv"); }
             say "build $build, --subcells $sub: $($run $build --version)"
             step $run $build bench --modes coherent,scattered --boids 1e6,2e6,5.12e6,10.24e6 --cells 27,8 \
                 --frames 30 --warmup 10 --subcells $sub "${csv[@]}"
         done
     done
-fi
-if [ "$plan" = srows ]; then  # every GPU test, then each build's slices, twice, counterbalanced
-    step $run gpu_tests --gtest_brief=1
-    builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
-    for i in 1 2; do
-        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))
-        for build in "${order[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")
-            say "build $build: $($run $build --version)"
-            step $run $build bench --modes coherent,scattered --boids 1e6,2e6,5.12e6,10.24e6 --cells 27,8 \
-                --frames 30 --warmup 10 --subcells slices "${csv[@]}"
-        done
-    done
-fi
+}
+[ "$plan" = qrows ] && order_builds quarters slices  # each build's quarters against this build's slices (run 54)
+[ "$plan" = srows ] && order_builds slices           # each build's slices (run 58)
 if [ "$plan" = qauto ]; then  # auto's thresholds for quarter rows, then every build's quarters at 1M and 2M; two rounds
     builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
     for i in 1 2; do
