@@ -103,12 +103,14 @@ uint sliceOf(float x, float L, float invCellWidth, uint cell) {
     return s > 0.0 ? min(uint(s), 7u) : 0u;  // NaN to 0
 }
 
-// The quarter row a position lies in (shared.h, SUB_CELLS_QUARTERS): its half of the domain's 2 dim
-// halves along z, then along y.
+// Quarter row (shared.h, SUB_CELLS_QUARTERS) of half-cells hy and hz (of 2 dim along each axis), z major.
+uint quarterRow(uint hy, uint hz, uint dim) { return hz * 2 * dim + hy; }
+
+// The quarter row a position lies in.
 uint quarterRowOf(vec3 p, uvec3 cell, StepConstants c) {
     const uint hy = 2 * cell.y + subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y);
     const uint hz = 2 * cell.z + subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z);
-    return hz * 2 * c.gridDim + hy;
+    return quarterRow(hy, hz, c.gridDim);
 }
 
 // The sort key of a position: its cell, and below that (c.subCells) its octant or its x slice; or

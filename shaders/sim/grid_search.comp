@@ -133,14 +133,15 @@ void visitSubKeys(vec3 origin, uint lo, uint hi, inout Neighbours sums) {
     visitRange(origin, subRanges[lo].x, subRanges[hi].x, false, BY_FOUR, sums);
 }
 
-// A cell coordinate at most one cell outside the grid, wrapped into it.
-int wrapCell(int x) {
-    const int dim = int(c.gridDim);
-    return x < 0 ? x + dim : (x >= dim ? x - dim : x);
-}
+// An index at most one period of n outside [0, n), wrapped into it.
+int wrapIndex(int x, int n) { return x < 0 ? x + n : (x >= n ? x - n : x); }
 
-// The shift of the periodic image in which the cell stored at wrapped coordinate wx is seen at x.
-float imageShift(int x, int wx) { return float(x - wx) / float(c.gridDim) * (2.0 * c.halfDomain); }
+// The shift of the periodic image in which the cell, row or slice stored at wrapped index wx (of n
+// across the domain) is seen at x.
+float periodShift(int x, int wx, int n) { return float(x - wx) / float(n) * (2.0 * c.halfDomain); }
+
+int wrapCell(int x) { return wrapIndex(x, int(c.gridDim)); }
+float imageShift(int x, int wx) { return periodShift(x, wx, int(c.gridDim)); }
 
 // Distance from a boid `inside` its cell (its offset from the cell's low face) to the cell at offset
 // d along one axis.
@@ -317,14 +318,14 @@ void searchRows(vec3 p, inout Neighbours sums) {
     const int yLo = int(floor(perCell * (f.y - reach))), yHi = int(floor(perCell * (f.y + reach)));
     for (int hz = zLo; hz <= zHi; ++hz) {
         const float gapZ = rowGap(f.z, hz);
-        const int wz = hz < 0 ? hz + rows : (hz >= rows ? hz - rows : hz);
-        const float shiftZ = float(hz - wz) / float(rows) * (2.0 * c.halfDomain);
+        const int wz = wrapIndex(hz, rows);
+        const float shiftZ = periodShift(hz, wz, rows);
         for (int hy = yLo; hy <= yHi; ++hy) {
             const float gapY = rowGap(f.y, hy);
             const float rowGap2 = gapY * gapY + gapZ * gapZ;
             if (rowGap2 >= reach2) continue;
-            const int wy = hy < 0 ? hy + rows : (hy >= rows ? hy - rows : hy);
-            const float shiftY = float(hy - wy) / float(rows) * (2.0 * c.halfDomain);
+            const int wy = wrapIndex(hy, rows);
+            const float shiftY = periodShift(hy, wy, rows);
             const uint rowBase = uint(wz * rows + wy) * uint(slices);
             const float rho = sqrt(reach2 - rowGap2);
             // The window in slices from the domain's low face: at most 2 max(r) + 1 slice wide, so
@@ -332,9 +333,9 @@ void searchRows(vec3 p, inout Neighbours sums) {
             int lo = int(floor((f.x - rho) * 8.0));
             const int hi = int(floor((f.x + rho) * 8.0));
             while (lo <= hi) {
-                const int wrapped = lo < 0 ? lo + slices : (lo >= slices ? lo - slices : lo);
+                const int wrapped = wrapIndex(lo, slices);
                 const int end = min(hi, lo - wrapped + slices - 1);  // last slice of this image
-                const float shiftX = float(lo - wrapped) / float(slices) * (2.0 * c.halfDomain);
+                const float shiftX = periodShift(lo, wrapped, slices);
                 visitSubKeys(p - vec3(shiftX, shiftY, shiftZ), rowBase + wrapped, rowBase + wrapped + (end - lo) + 1,
                              sums);
                 lo = end + 1;

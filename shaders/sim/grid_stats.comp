@@ -26,7 +26,7 @@ uint boidsIn(uint cell) {
     const uint x = cell % dim, y = cell / dim % dim, z = cell / (dim * dim);
     uint count = 0;
     for (uint q = 0; q < 4; ++q) {
-        const uint row = (2 * z + (q >> 1)) * 2 * dim + 2 * y + (q & 1);
+        const uint row = quarterRow(2 * y + (q & 1), 2 * z + (q >> 1), dim);
         const uint first = (row * dim + x) * 8;
         count += subRanges[first + 8].x - subRanges[first].x;
     }

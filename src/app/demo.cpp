@@ -467,7 +467,6 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
                 }
             }
             st.reinitialize = st.domainChanged = false;
-            st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells, st.mode);
         }
         if (st.presentModeChanged) {
             swapchainDirty = true;
@@ -489,9 +488,9 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         st.captureRequested = false;
         const bool simulate = paramError.empty() && (!st.paused || st.stepOnce);
         st.stepOnce = false;
-        // The panel may have changed the mode or the order after the grid was made above.
-        if (paramError.empty())
-            st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells, st.mode);
+        // The panel or a reinitialization may have changed the mode, the order or the flock since
+        // the grid the panel showed was made.
+        st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells, st.mode);
         if (simulate && st.mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, st.grid);
 
         // Record the frame.

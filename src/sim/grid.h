@@ -62,9 +62,8 @@ constexpr uint32_t fourAStepFrom = 48; // boids a row of a cell (Grid::fourAStep
 // quarters from 20 with 8 cells or from 24 in coherent grids with 27; below those, the sort's extra
 // bits and the starts of many empty sub-keys cost more than the pairs they save. Scattered grids
 // with 27 cells lose with quarters (each of their many short ranges starts a chain of dependent
-// gathers through the index). Octants, measured slower
-// than slices or quarters in every grid that has either, are taken only when asked for. Octants,
-// Slices and Quarters take them wherever allowed.
+// gathers through the index). Octants, measured slower than slices or quarters in every grid that
+// has either, are taken only when asked for. Octants, Slices and Quarters take them wherever allowed.
 enum class SubCells { Auto, Octants, Slices, Quarters, Off };
 
 std::optional<SubCells> parseSubCells(const std::string& text);
