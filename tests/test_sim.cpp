@@ -230,22 +230,23 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 // quarter row, cell x and x slice, as the CPU computes it; and each cell's boids.
                 std::vector<uint32_t> keys(n), cellOf(n), boidsIn(grid.cellCount, 0);
                 const uint32_t shift = grid.quarters ? 3 : std::bit_width(sim::subKeysPerCell(grid) - 1);
-                for (uint32_t i = 0; i < n; ++i) {
+                // The key of a position, and its cell.
+                const auto keyOf = [&](const float* position, uint32_t& cell) {
                     uint32_t xyz[3], octant = 0;
                     for (int a = 0; a < 3; ++a) {
-                        const float x = s.data[size_t(i) * 6 + a];
-                        xyz[a] = sim::cellCoordinate(x, p.domainHalf, c.invCellWidth, grid.dim);
-                        octant |= sim::subCellBit(x, p.domainHalf, c.invCellWidth, xyz[a]) << a;
+                        xyz[a] = sim::cellCoordinate(position[a], p.domainHalf, c.invCellWidth, grid.dim);
+                        octant |= sim::subCellBit(position[a], p.domainHalf, c.invCellWidth, xyz[a]) << a;
                     }
-                    const uint32_t slice =
-                        sim::sliceOf(s.data[size_t(i) * 6], p.domainHalf, c.invCellWidth, xyz[0]);
-                    cellOf[i] = sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim);
-                    boidsIn[cellOf[i]]++;
+                    const uint32_t slice = sim::sliceOf(position[0], p.domainHalf, c.invCellWidth, xyz[0]);
+                    cell = sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim);
                     const uint32_t low = grid.subCells ? octant : grid.slices ? slice : 0;
                     const uint32_t row =
                         (2 * xyz[2] + (octant >> 2)) * 2 * grid.dim + 2 * xyz[1] + (octant >> 1 & 1);
-                    keys[i] =
-                        grid.quarters ? (row * grid.dim + xyz[0]) * 8 + slice : (cellOf[i] << shift) + low;
+                    return grid.quarters ? (row * grid.dim + xyz[0]) * 8 + slice : (cell << shift) + low;
+                };
+                for (uint32_t i = 0; i < n; ++i) {
+                    keys[i] = keyOf(&s.data[size_t(i) * 6], cellOf[i]);
+                    boidsIn[cellOf[i]]++;
                 }
                 EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
                 std::vector<uint32_t> slots(n);
@@ -346,6 +347,25 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                         ASSERT_EQ(vel[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + 3 + a]);
                     }
                 }
+
+                // The search writes the next step's pairs: the key of each new position, and its slot.
+                for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues}) gpu::fillBuffer(ctx(), *b, 0xabababab);
+                test::runCommands([&](VkCommandBuffer cmd) {
+                    sim::recordGridSearch(cmd, f, c, grid, true, nullptr);
+                    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                       VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                       VK_ACCESS_2_TRANSFER_READ_BIT);
+                });
+                ASSERT_EQ(f.current, 0u);
+                const std::vector<float> stepped = test::readBuffer<float>(f.pos[0], 4 * size_t(n));
+                std::vector<uint32_t> nextKeys(n);
+                for (uint32_t k = 0; k < n; ++k) {
+                    uint32_t cell = 0;
+                    nextKeys[k] = keyOf(&stepped[4 * size_t(k)], cell);
+                }
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), nextKeys);
+                std::iota(slots.begin(), slots.end(), 0);
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.slotValues, n), slots);
                 sim::destroyFlock(ctx(), f);
             }
     }
@@ -557,6 +577,35 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
     }
     EXPECT_TRUE(sawSlices && sawQuarters);
     sim::destroyFlock(ctx(), f);
+}
+
+// A grid step on the grid of the step before it sorts the pairs its search wrote, without the
+// grid-index pass: the steps must be the same, bit for bit, as with that pass every time.
+TEST_F(SimTest, StepsOnTheSameGridReuseTheSearchsPairs) {
+    Params p;
+    p.domainHalf = 12.5f; // 5 cells of 5 per axis (27 cells), 24 boids a cell
+    const State in = edgeState(2999, 92, p);
+    for (sim::SubCells sub :
+         {sim::SubCells::Off, sim::SubCells::Octants, sim::SubCells::Slices, sim::SubCells::Quarters})
+        for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
+            SCOPED_TRACE(std::string(sim::subCellsName(sub)) + " " + sim::modeName(mode));
+            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub);
+            std::vector<State> results;
+            for (bool reuse : {true, false}) {
+                sim::Flock f = sim::createFlock(ctx(), in.count());
+                sim::uploadState(ctx(), f, in);
+                sim::prepareGrid(ctx(), f, grid);
+                for (int step = 0; step < 3; ++step) {
+                    if (!reuse) f.keysCurrent = false;
+                    test::runCommands(
+                        [&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
+                    EXPECT_TRUE(f.keysCurrent);
+                }
+                results.push_back(sim::downloadState(ctx(), f));
+                sim::destroyFlock(ctx(), f);
+            }
+            EXPECT_TRUE(results[0].data == results[1].data);
+        }
 }
 
 TEST_F(SimTest, TooManyBoidsIsAClearError) {

@@ -27,6 +27,9 @@
 // sorted positions: two loads, no cell ranges. QUARTERS: the same with rows half a cell high and
 // deep, each sorted by x across the whole domain (shared.h).
 //
+// The pass also writes the next step's (key, slot) pairs for this grid, so that the next step on the
+// same grid needs no grid-index pass.
+//
 // The boid itself is met once, in its own cell, at d = 0: rather than test j != i for every
 // candidate, its contribution (one cohesion and one alignment count, v_i) is taken out afterwards.
 #extension GL_GOOGLE_include_directive : require
@@ -57,6 +60,8 @@ layout(std430, binding = 2) readonly buffer CellRanges { uvec2 cellRanges[]; };
 layout(std430, binding = 3) writeonly buffer PosOut { vec4 posOut[]; };
 layout(std430, binding = 4) writeonly buffer VelOut { vec4 velOut[]; };
 layout(std430, binding = 5) readonly buffer SubRanges { uvec2 subRanges[]; };
+layout(std430, binding = 6) writeonly buffer KeysOut { uint keysOut[]; };
+layout(std430, binding = 7) writeonly buffer SlotsOut { uint slotsOut[]; };
 #define SLOT(k) (k)
 // Contiguous ranges go four a step only where they are long (octants, or long rows of slices): at
 // 16 boids a cell, two a step is faster (BENCHMARKS runs 19 to 22 and 40).
@@ -69,6 +74,8 @@ layout(std430, binding = 3) readonly buffer CellRanges { uvec2 cellRanges[]; };
 layout(std430, binding = 4) writeonly buffer PosOut { vec4 posOut[]; };
 layout(std430, binding = 5) writeonly buffer VelOut { vec4 velOut[]; };
 layout(std430, binding = 6) readonly buffer SubRanges { uvec2 subRanges[]; };
+layout(std430, binding = 7) writeonly buffer KeysOut { uint keysOut[]; };
+layout(std430, binding = 8) writeonly buffer SlotsOut { uint slotsOut[]; };
 #define SLOT(k) sortedSlots[k]
 #define BY_FOUR true  // gathered through an index: the more loads in flight the better
 #endif
@@ -433,4 +440,8 @@ void main() {
     integrate(p, v, sums, c, pNew, vNew);
     posOut[self] = vec4(pNew, 0);
     velOut[self] = vec4(vNew, 0);
+    // The next step's pairs, as grid_index.comp would make them from the new state (sim::recordStep
+    // skips that pass while the grid stays the same).
+    keysOut[self] = gridKey(pNew, c);
+    slotsOut[self] = self;
 }

@@ -43,6 +43,12 @@ uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
     return fitWorkgroupSize(ctx, large ? 512 : 128);
 }
 
+// Whether two steps' constants give every position the same grid key (common.glsl: gridKey).
+bool sameGridKeys(const StepConstants& a, const StepConstants& b) {
+    return a.halfDomain == b.halfDomain && a.invCellWidth == b.invCellWidth && a.gridDim == b.gridDim &&
+           a.subCells == b.subCells && a.boidCount == b.boidCount;
+}
+
 } // namespace
 
 uint64_t flockBytes(uint32_t count) {
@@ -146,6 +152,7 @@ void uploadState(const gpu::Context& ctx, Flock& f, const State& s) {
     }
     f.current = 0;
     f.idsCurrent = 0;
+    f.keysCurrent = false;
     gpu::uploadBuffer(ctx, f.pos[0], pos.data(), pos.size() * 4);
     gpu::uploadBuffer(ctx, f.vel[0], vel.data(), vel.size() * 4);
     gpu::uploadBuffer(ctx, f.ids[0], ids.data(), ids.size() * 4);
@@ -254,6 +261,7 @@ void recordNaiveStep(VkCommandBuffer cmd, Flock& f, const StepConstants& c, gpu:
     gpu::bindProgram(cmd, f.naive, {f.pos[f.current], f.vel[f.current], f.pos[next], f.vel[next]});
     gpu::dispatchGroups(cmd, f.naive, gpu::groupCount(f.count, f.naive.localSizeX * f.naiveBoids), c);
     f.current = next;
+    f.keysCurrent = false;
 }
 
 void recordGridIndex(VkCommandBuffer cmd, Flock& f, const StepConstants& c, gpu::Profiler* profiler) {
@@ -312,15 +320,17 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     const gpu::Program& program = coherent ? f.coherent[walk][shared] : f.scattered[walk][shared];
     CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the grid's walk
     if (coherent)
-        gpu::bindProgram(
-            cmd, program,
-            {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next], f.subRanges});
+        gpu::bindProgram(cmd, program,
+                         {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next],
+                          f.subRanges, f.cellKeys, f.slotValues});
     else
         gpu::bindProgram(cmd, program,
                          {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next],
-                          f.vel[next], f.subRanges});
+                          f.vel[next], f.subRanges, f.cellKeys, f.slotValues});
     gpu::dispatch(cmd, program, f.count, c);
     f.current = next;
+    f.keysCurrent = true; // the new state's pairs for this grid
+    f.keysFor = c;
 }
 
 void recordGridStats(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const gpu::Buffer& stats,
@@ -346,7 +356,7 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
         recordNaiveStep(cmd, f, c, profiler);
     } else {
         CHECK(f.cellCapacity >= grid.cellCount && f.subCellCapacity >= subRangeCount(grid));
-        recordGridIndex(cmd, f, c, profiler);
+        if (!f.keysCurrent || !sameGridKeys(f.keysFor, c)) recordGridIndex(cmd, f, c, profiler);
         recordSortPairs(cmd, f, grid, profiler);
         recordCellRanges(cmd, f, c, mode == Mode::Coherent, profiler);
         recordGridSearch(cmd, f, c, grid, mode == Mode::Coherent, profiler);

@@ -28,6 +28,11 @@ struct Flock {
     uint32_t cellCapacity = 0;
     gpu::Buffer subRanges; // each sub-key's range (octants) or start (slices), when the grid has them
     uint32_t subCellCapacity = 0;
+    // The grid search also writes the next step's (key, slot) pairs. While they hold the current
+    // state's pairs for the grid of keysFor (recorded, not yet run, counts), recordStep skips the
+    // grid-index pass; a naive step or an upload clears this.
+    bool keysCurrent = false;
+    gpudata::StepConstants keysFor{};
     sort::Sorter sorter;
 
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
@@ -81,6 +86,7 @@ void recordGridIndex(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConst
 void recordSortPairs(VkCommandBuffer cmd, Flock& flock, const Grid& grid, gpu::Profiler* profiler);
 void recordCellRanges(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, bool reorder,
                       gpu::Profiler* profiler);
+// Also writes the new state's (key, slot) pairs for this grid, as recordGridIndex would.
 void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, const Grid& grid,
                       bool coherent, gpu::Profiler* profiler);
 
@@ -90,8 +96,9 @@ void recordGridStats(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConst
                      const gpu::Buffer& stats, gpu::Profiler* profiler);
 
 // One step of `mode`: every boid reads the old state and writes the new one. Call prepareGrid()
-// first for the grid modes. Ends with a barrier that makes the new state visible to the next step,
-// to vertex shaders and to transfers.
+// first for the grid modes. A grid step records the grid-index pass only when the last step was not
+// one on a grid with the same keys (Flock::keysCurrent). Ends with a barrier that makes the new state visible
+// to the next step, to vertex shaders and to transfers.
 void recordStep(VkCommandBuffer cmd, Flock& flock, const Params& params, Mode mode, const Grid& grid,
                 gpu::Profiler* profiler);
 
