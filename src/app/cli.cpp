@@ -168,7 +168,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         ->add_option("--lookback-window", sbWindow, "predecessors a look-back step reads at once, 1 to 16")
         ->capture_default_str();
     sortBench->add_option("--workgroup", sbWorkgroup,
-                          "work-group size of a pass: 64, 128, 256 or 512 (default: chosen)");
+                          "work-group size of a pass: 64, 128, 256, 512 or 1024 (default: chosen)");
     sortBench->add_option("--keys-per-thread", sbKeys,
                           "keys per invocation in a pass, 1 to 15 (default: chosen)");
     sortBench->add_flag("--phase-times", cl.sortBench.phaseTimes,
@@ -228,10 +228,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         cl.sortBench.bits = parseCountList(sbBits, "--bits", 32);
         cl.sortBench.runs = uint32_t(parseCount(sbRuns, "--runs", 100000));
         if (sbWorkgroup != "0") {
-            cl.sortBench.workgroupSize = uint32_t(parseCount(sbWorkgroup, "--workgroup", 512));
+            cl.sortBench.workgroupSize = uint32_t(parseCount(sbWorkgroup, "--workgroup", 1024));
             if (cl.sortBench.workgroupSize & (cl.sortBench.workgroupSize - 1) ||
                 cl.sortBench.workgroupSize < 64)
-                throw InputError("--workgroup must be 64, 128, 256 or 512");
+                throw InputError("--workgroup must be 64, 128, 256, 512 or 1024");
         }
         if (sbKeys != "0") cl.sortBench.keysPerThread = uint32_t(parseCount(sbKeys, "--keys-per-thread", 15));
         cl.sortBench.lookbackWindow =
