@@ -17,7 +17,8 @@
 # counterbalanced; "qrows" runs every GPU test, then times quarters in every .gpu/bin/vkboids* build
 # against slices, twice, counterbalanced; "qauto" times slices against quarters where Auto's
 # thresholds lie, and every build's quarters at 1M and 2M, in two rounds; "srows" runs every GPU test,
-# then times every build's slices, twice, counterbalanced. The device tool returns at most 8 files from OUT, so plans that
+# then times every build's slices, twice, counterbalanced; "keys" runs every GPU test, times vkboids against
+# vkboids-base in two rounds, then the sort's 1,024-wide tile shapes, sampling nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
@@ -273,5 +274,28 @@ if [ "$plan" = quarters ]; then  # quarter rows against slices and octants: one 
     order_rounds "slices quarters octants" 1e6,2e6,5.12e6,10.24e6 30
     step $run vkboids bench --pipeline-stats --modes coherent --boids 1e6 --cells 27 --frames 20 --warmup 5 \
         --subcells quarters
+fi
+if [ "$plan" = keys ]; then  # every GPU test; grid steps of vkboids and vkboids-base, two rounds; sort tile shapes
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+        --format=csv -lms 250 > "$out/smi.csv" 2>&1 &
+    smi=$!
+    step $run gpu_tests --gtest_brief=1
+    for i in 1 2; do
+        order=(vkboids vkboids-base); [ $i = 2 ] && order=(vkboids-base vkboids)
+        for build in "${order[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")
+            say "build $build: $($run $build --version)"
+            step $run $build bench --modes coherent,scattered --boids 1e5,1e6,10.24e6 --cells 27,8 --frames 50 \
+                --warmup 10 "${csv[@]}"
+        done
+    done
+    step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"
+    for shape in 1024x8 1024x7 1024x9; do
+        step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --workgroup ${shape%x*} \
+            --keys-per-thread ${shape#*x}
+    done
+    step $run vkboids sort-bench --n 64e6 --bits 21 --runs 30
+    step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20 --workgroup 1024 --keys-per-thread 8
+    kill $smi
 fi
 say "$(date -u) done"
