@@ -17,8 +17,8 @@
 # counterbalanced; "qrows" runs every GPU test, then times quarters in every .gpu/bin/vkboids* build
 # against slices, twice, counterbalanced; "qauto" times slices against quarters where Auto's
 # thresholds lie, and every build's quarters at 1M and 2M, in two rounds; "srows" runs every GPU test,
-# then times every build's slices, twice, counterbalanced; "keys" runs every GPU test, times vkboids against
-# vkboids-base in two rounds, then the sort's 1,024-wide tile shapes, sampling nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
+# then times every build's slices, twice, counterbalanced; "keys" runs every GPU test and times vkboids against
+# vkboids-base in two rounds; "tiles" times the sort's 1,024-wide tile shapes; both sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
@@ -289,6 +289,12 @@ if [ "$plan" = keys ]; then  # every GPU test; grid steps of vkboids and vkboids
                 --warmup 10 "${csv[@]}"
         done
     done
+    kill $smi
+fi
+if [ "$plan" = tiles ]; then  # the sort's 1,024-wide tile shapes against the default, sampling nvidia-smi
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+        --format=csv -lms 250 > "$out/smi.csv" 2>&1 &
+    smi=$!
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"
     for shape in 1024x8 1024x7 1024x9; do
         step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --workgroup ${shape%x*} \
