@@ -154,9 +154,14 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     // sort-bench
     CLI::App* sortBench = app.add_subcommand("sort-bench", "check and time the GPU radix sort");
     addGlobalFlags(sortBench, cl.global, listDevices);
-    std::string sbSizes = "1e6,4e6,16e6,64e6", sbBits = "21,32", sbRuns = "20";
+    std::string sbSizes = "1e6,4e6,16e6,64e6", sbBits = "21,32", sbRuns = "20", sbWarmupMs = "1000";
     sortBench->add_option("--n", sbSizes, "pair counts, comma-separated")->capture_default_str();
     sortBench->add_option("--bits", sbBits, "key widths in bits, comma-separated")->capture_default_str();
+    sortBench
+        ->add_option("--warmup-ms", sbWarmupMs,
+                     "untimed sorts, back to back, for this long before each configuration's timed runs, so "
+                     "that the GPU's clock has risen from idle")
+        ->capture_default_str();
     sortBench->add_option("--runs", sbRuns, "timed runs per configuration (at least 20)")
         ->capture_default_str();
     sortBench->add_option("--seed", cl.sortBench.seed, "seed of the random keys")->capture_default_str();
@@ -180,13 +185,18 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     addGlobalFlags(bench, cl.global, listDevices);
     BenchOptions& bo = cl.bench;
     std::string bModes = "naive,scattered,coherent", bBoids = "1e5,1e6", bCells = "8,27", bFrames = "300",
-                bWarmup = "60", bNaiveMax = "2e6";
+                bWarmup = "60", bNaiveMax = "2e6", bWarmupMs = "1000";
     bench->add_option("--modes", bModes, "modes, comma-separated")->capture_default_str();
     bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
     bench->add_option("--cells", bCells, "search shapes, comma-separated (8, 27)")->capture_default_str();
     bench->add_option("--subcells", benchSubCells, subCellsHelp)->capture_default_str();
     bench->add_option("--frames", bFrames, "measured frames per configuration")->capture_default_str();
     bench->add_option("--warmup", bWarmup, "frames before measuring")->capture_default_str();
+    bench
+        ->add_option("--warmup-ms", bWarmupMs,
+                     "untimed steps for this long before each run (the run then restarts from its start "
+                     "state), so that the GPU's clock has risen from idle")
+        ->capture_default_str();
     bench->add_option("--seed", bo.seed, "seed of the random start")->capture_default_str();
     bench->add_option("--csv", bo.csv, "per-frame rows to FILE.csv");
     bench->add_option("--json", bo.json, "one summary per configuration to FILE.json");
@@ -227,6 +237,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         cl.sortBench.sizes = parseCountList(sbSizes, "--n", 0xffffffffu);
         cl.sortBench.bits = parseCountList(sbBits, "--bits", 32);
         cl.sortBench.runs = uint32_t(parseCount(sbRuns, "--runs", 100000));
+        cl.sortBench.warmupMs = sbWarmupMs == "0" ? 0 : parseCount(sbWarmupMs, "--warmup-ms", 600000);
         if (sbWorkgroup != "0") {
             cl.sortBench.workgroupSize = uint32_t(parseCount(sbWorkgroup, "--workgroup", 1024));
             if (cl.sortBench.workgroupSize & (cl.sortBench.workgroupSize - 1) ||
@@ -246,6 +257,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         bo.subCells = subCellsFromText(benchSubCells);
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
         bo.warmup = bWarmup == "0" ? 0 : parseCount(bWarmup, "--warmup", 1ull << 32);
+        bo.warmupMs = bWarmupMs == "0" ? 0 : parseCount(bWarmupMs, "--warmup-ms", 600000);
         bo.naiveLimit = double(parseCount(bNaiveMax, "--naive-max", maxBoids));
         checkParams(bo.params);
     } else {

@@ -65,7 +65,8 @@ struct SortBenchOptions {
     uint32_t workgroupSize = 0; // 0: the sorter's choice
     uint32_t keysPerThread = 0; // 0: the sorter's choice
     uint32_t lookbackWindow = 4;
-    bool phaseTimes = false; // after the timed runs, one sort that stamps each tile's phases
+    bool phaseTimes = false;  // after the timed runs, one sort that stamps each tile's phases
+    uint64_t warmupMs = 1000; // untimed sorts, back to back, before each configuration's timed runs
 };
 
 struct BenchOptions {
@@ -74,6 +75,7 @@ struct BenchOptions {
     std::vector<int> cells = {8, 27};
     sim::SubCells subCells = sim::SubCells::Auto;
     uint64_t frames = 300, warmup = 60;
+    uint64_t warmupMs = 1000; // untimed steps from the start state before each run's warm-up frames
     uint64_t seed = 1;
     std::string csv, json;
     bool render = false;
