@@ -66,13 +66,17 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
                                std::to_string(SORT_MAX_LOOKBACK_WINDOW) + " predecessors");
 
     const auto& limits = ctx.properties.limits;
-    const std::vector<uint32_t> sizes = options.workgroupSize ? std::vector<uint32_t>{options.workgroupSize}
-                                                              : std::vector<uint32_t>{512, 256, 128, 64};
+    const std::vector<uint32_t> sizes = options.workgroupSize
+                                            ? std::vector<uint32_t>{options.workgroupSize}
+                                            : std::vector<uint32_t>{1024, 512, 256, 128, 64};
     for (uint32_t wg : sizes) {
         if (wg > limits.maxComputeWorkGroupInvocations || wg > limits.maxComputeWorkGroupSize[0]) continue;
         if (wg % s.subgroupSize != 0 || wg / s.subgroupSize > ctx.maxComputeWorkgroupSubgroups) continue;
         const uint32_t subgroups = wg / s.subgroupSize;
-        uint32_t kpt = options.keysPerThread ? options.keysPerThread : 15;
+        // Groups of 1,024 take at most 8 keys an invocation: on the H200, 1024 x 8 sorts as fast as
+        // 512 x 15 at 1M pairs and 4% faster at 16M; 1024 x 9 is 6% faster at 16M and 64M but 2.5%
+        // slower at 1M (docs/BENCHMARKS.md, run 64).
+        uint32_t kpt = options.keysPerThread ? options.keysPerThread : wg == 1024 ? 8 : 15;
         // An explicit keys-per-invocation is kept as asked or refused, never lowered quietly.
         while (!options.keysPerThread && kpt > 1 &&
                sharedBytes(wg, subgroups, kpt) > limits.maxComputeSharedMemorySize)

@@ -22,8 +22,8 @@ namespace sort {
 struct SortOptions {
     bool allowPartitionNV = false; // rank with subgroupPartitionNV where the device has it (slower
                                    // than ballots on the H200: docs/BENCHMARKS.md)
-    uint32_t workgroupSize = 0;    // 0: the largest of 512/256/128/64 that fits the device
-    uint32_t keysPerThread = 0;    // 0: as many as shared memory allows, up to 15
+    uint32_t workgroupSize = 0;    // 0: the largest of 1024/512/256/128/64 that fits the device
+    uint32_t keysPerThread = 0;    // 0: as many as shared memory allows, up to 15 (8 in groups of 1024)
     uint32_t lookbackWindow = 4;   // predecessors a look-back step reads at once, 1 to
                                    // SORT_MAX_LOOKBACK_WINDOW (else gpu::Unsupported)
     uint32_t spinLimit = 4096;     // look-back polls before a group counts a stalled tile itself;
