@@ -56,6 +56,14 @@ order_rounds() {
     done
 }
 
+# sample_clocks: the GPU's clocks, power and throttle reasons every 250 ms into OUT/smi.csv, in the
+# background (pid in smi_pid): its clock rises from idle only over seconds (BENCHMARKS run 63).
+sample_clocks() {
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+        --format=csv -lms 250 > "$out/smi.csv" 2>&1 &
+    smi_pid=$!
+}
+
 say "$(date -u) plan $plan, binary $($run vkboids --version 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv 2>&1 | tee -a "$log"
 step $run vkboids --list-devices
@@ -275,10 +283,8 @@ if [ "$plan" = quarters ]; then  # quarter rows against slices and octants: one 
     step $run vkboids bench --pipeline-stats --modes coherent --boids 1e6 --cells 27 --frames 20 --warmup 5 \
         --subcells quarters
 fi
-if [ "$plan" = keys ]; then  # every GPU test; grid steps of vkboids and vkboids-base, two rounds; sort tile shapes
-    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
-        --format=csv -lms 250 > "$out/smi.csv" 2>&1 &
-    smi=$!
+if [ "$plan" = keys ]; then  # every GPU test; grid steps of vkboids and vkboids-base, two rounds
+    sample_clocks
     step $run gpu_tests --gtest_brief=1
     for i in 1 2; do
         order=(vkboids vkboids-base); [ $i = 2 ] && order=(vkboids-base vkboids)
@@ -289,12 +295,10 @@ if [ "$plan" = keys ]; then  # every GPU test; grid steps of vkboids and vkboids
                 --warmup 10 "${csv[@]}"
         done
     done
-    kill $smi
+    kill $smi_pid
 fi
 if [ "$plan" = tiles ]; then  # the sort's 1,024-wide tile shapes against the default, sampling nvidia-smi
-    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
-        --format=csv -lms 250 > "$out/smi.csv" 2>&1 &
-    smi=$!
+    sample_clocks
     step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --csv "$out/sort.csv"
     for shape in 1024x8 1024x7 1024x9; do
         step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --workgroup ${shape%x*} \
@@ -305,6 +309,6 @@ if [ "$plan" = tiles ]; then  # the sort's 1,024-wide tile shapes against the de
         step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30
     done
     step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20 --workgroup 1024 --keys-per-thread 8
-    kill $smi
+    kill $smi_pid
 fi
 say "$(date -u) done"
