@@ -311,23 +311,4 @@ if [ "$plan" = tiles ]; then  # the sort's 1,024-wide tile shapes against the de
     step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20 --workgroup 1024 --keys-per-thread 8
     kill $smi_pid
 fi
-if [ "$plan" = order ]; then  # experiments through environment variables: group order, eager velocities
-    sample_clocks
-    for i in 1 2; do
-        settings=(none stride132 stride264 stride66 eager); [ $i = 2 ] && settings=(eager stride66 stride264 stride132 none)
-        for s in "${settings[@]}"; do
-            env=(); case $s in stride*) env=(VKBOIDS_GROUP_STRIDE=${s#stride});; eager) env=(VKBOIDS_EAGER_VEL=1);; esac
-            say "setting $s"
-            step env "${env[@]}" $run vkboids bench --modes coherent,scattered --boids 1e6 --cells 27,8 --frames 50 --warmup 10
-        done
-    done
-    for s in none stride132 eager; do
-        env=(); case $s in stride*) env=(VKBOIDS_GROUP_STRIDE=${s#stride});; eager) env=(VKBOIDS_EAGER_VEL=1);; esac
-        say "setting $s"
-        step env "${env[@]}" $run vkboids bench --modes coherent --boids 1e5,10.24e6 --cells 27 --frames 30 --warmup 10
-    done
-    step env VKBOIDS_EAGER_VEL=1 $run vkboids bench --pipeline-stats --modes coherent --boids 1e6 --cells 27 --frames 5 --warmup 2
-    step $run vkboids bench --pipeline-stats --modes coherent --boids 1e6 --cells 27 --frames 5 --warmup 2
-    kill $smi_pid
-fi
 say "$(date -u) done"

@@ -49,10 +49,6 @@ const bool SUB_CELLS = SUB_CELL_WALKS != 0;
 layout(constant_id = 3) const uint SLICE_ROWS = 0;
 // Coherent ranges of slices four candidates a step, where rows are long (sim::Grid::fourAStep).
 layout(constant_id = 4) const bool FOUR_A_STEP = false;
-// EXPERIMENT: groups g and g + GROUP_STRIDE take neighbouring blocks of boids.
-layout(constant_id = 5) const uint GROUP_STRIDE = 1;
-// EXPERIMENT: candidates' velocities loaded with their positions.
-layout(constant_id = 6) const bool EAGER_VEL = false;
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -87,14 +83,14 @@ layout(push_constant) uniform Push { StepConstants c; };
 
 // Neighbour j at displacement d (minimum-imaged per pair when the grid is too small for fixed
 // image shifts).
-void visitOne(uint j, vec3 d, bool wrapPairs, inout Neighbours sums, vec3 vj) {
+void visitOne(uint j, vec3 d, bool wrapPairs, inout Neighbours sums) {
     if (wrapPairs) d = minImage(d, c.halfDomain);
     const float dist2 = d.x * d.x + d.y * d.y + d.z * d.z;
     if (COHESION_IS_ALIGNMENT) {
         if (dist2 < c.cohesionRadiusSq) {
             sums.cohesion += d;
             sums.cohesionCount += 1.0;
-            sums.alignment += EAGER_VEL ? vj : velIn[j].xyz;
+            sums.alignment += velIn[j].xyz;
         }
         if (dist2 < c.separationRadiusSq) sums.separation += d;
     } else {
@@ -104,7 +100,7 @@ void visitOne(uint j, vec3 d, bool wrapPairs, inout Neighbours sums, vec3 vj) {
         }
         if (dist2 < c.separationRadiusSq) sums.separation += d;
         if (dist2 < c.alignmentRadiusSq) {
-            sums.alignment += EAGER_VEL ? vj : velIn[j].xyz;
+            sums.alignment += velIn[j].xyz;
             sums.alignmentCount += 1.0;
         }
     }
@@ -119,34 +115,22 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, bool byFour, 
         for (; k + 3 < end; k += 4) {
             const uint j0 = SLOT(k), j1 = SLOT(k + 1), j2 = SLOT(k + 2), j3 = SLOT(k + 3);
             const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz, p2 = posIn[j2].xyz, p3 = posIn[j3].xyz;
-            vec3 v0 = vec3(0), v1 = vec3(0), v2 = vec3(0), v3 = vec3(0);
-            if (EAGER_VEL) {
-                v0 = velIn[j0].xyz;
-                v1 = velIn[j1].xyz;
-                v2 = velIn[j2].xyz;
-                v3 = velIn[j3].xyz;
-            }
-            visitOne(j0, p0 - origin, wrapPairs, sums, v0);
-            visitOne(j1, p1 - origin, wrapPairs, sums, v1);
-            visitOne(j2, p2 - origin, wrapPairs, sums, v2);
-            visitOne(j3, p3 - origin, wrapPairs, sums, v3);
+            visitOne(j0, p0 - origin, wrapPairs, sums);
+            visitOne(j1, p1 - origin, wrapPairs, sums);
+            visitOne(j2, p2 - origin, wrapPairs, sums);
+            visitOne(j3, p3 - origin, wrapPairs, sums);
         }
     } else {
         for (; k + 1 < end; k += 2) {
             const uint j0 = SLOT(k), j1 = SLOT(k + 1);
             const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz;
-            vec3 v0 = vec3(0), v1 = vec3(0);
-            if (EAGER_VEL) {
-                v0 = velIn[j0].xyz;
-                v1 = velIn[j1].xyz;
-            }
-            visitOne(j0, p0 - origin, wrapPairs, sums, v0);
-            visitOne(j1, p1 - origin, wrapPairs, sums, v1);
+            visitOne(j0, p0 - origin, wrapPairs, sums);
+            visitOne(j1, p1 - origin, wrapPairs, sums);
         }
     }
     for (; k < end; ++k) {
         const uint j = SLOT(k);
-        visitOne(j, posIn[j].xyz - origin, wrapPairs, sums, EAGER_VEL ? velIn[j].xyz : vec3(0));
+        visitOne(j, posIn[j].xyz - origin, wrapPairs, sums);
     }
 }
 
@@ -424,13 +408,7 @@ void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
 }
 
 void main() {
-    uint g = linearGroupIndex();
-    if (GROUP_STRIDE > 1) {
-        const uint blocks = (c.boidCount + gl_WorkGroupSize.x - 1) / gl_WorkGroupSize.x;
-        const uint q = (blocks + GROUP_STRIDE - 1) / GROUP_STRIDE;
-        g = (g % GROUP_STRIDE) * q + g / GROUP_STRIDE;
-    }
-    const uint i = g * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    const uint i = linearInvocationIndex();
     if (i >= c.boidCount) return;
     const uint self = SLOT(i);
     const vec3 p = posIn[self].xyz;

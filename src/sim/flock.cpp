@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <iterator>
 
 namespace sim {
@@ -39,11 +38,6 @@ uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
 // pass 7% faster at 10.24M coherent slices, 12% scattered, 4.5% at 1M scattered, but 7% slower at
 // 1M coherent slices, where rows are short (docs/BENCHMARKS.md, runs 45 to 48); groups of 128 made
 // coherent quarter rows 8% faster at 5.12M and 10.24M with 27 cells (run 56).
-uint32_t groupStride() {
-    const char* s = std::getenv("VKBOIDS_GROUP_STRIDE");
-    return s ? uint32_t(std::max(1, std::atoi(s))) : 1u;
-}
-
 uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
     const bool large = walk >= 3 && !(coherent && (walk == 3 || walk == 4));
     return fitWorkgroupSize(ctx, large ? 512 : 128);
@@ -203,9 +197,7 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
                                                       {1, shared},
                                                       {2, subCellWalks},
                                                       {3, sliceRows},
-                                                      {4, fourAStep},
-                                                      {5, groupStride()},
-                                                      {6, std::getenv("VKBOIDS_EAGER_VEL") ? 1u : 0u}};
+                                                      {4, fourAStep}};
             };
             f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
             f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
@@ -335,8 +327,7 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
         gpu::bindProgram(cmd, program,
                          {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next],
                           f.vel[next], f.subRanges, f.cellKeys, f.slotValues});
-    const uint32_t blocks = gpu::groupCount(f.count, program.localSizeX), stride = groupStride();
-    gpu::dispatchGroups(cmd, program, stride * gpu::groupCount(blocks, stride), c);
+    gpu::dispatch(cmd, program, f.count, c);
     f.current = next;
     f.keysCurrent = true; // the new state's pairs for this grid
     f.keysFor = c;
