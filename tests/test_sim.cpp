@@ -261,9 +261,9 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedKeys, n), sortedKeys);
                 EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedSlots, n), slots);
 
-                // Start and end of every cell (and sub-cell); empty ones marked empty in both. Quarters
-                // leave the cell ranges alone (a cell's boids lie in four runs): there these are the
-                // ranges of segments, a quarter row's cells.
+                // Start and end of every cell (and sub-cell); empty ones marked empty in both. Slices and
+                // quarters leave the cell ranges alone (their walks read the starts): there these are
+                // the ranges of segments, a cell or a quarter row's cell.
                 const uint32_t segmentCount = grid.quarters ? 4 * grid.cellCount : grid.cellCount;
                 std::vector<uint32_t> ranges(2 * segmentCount, CELL_EMPTY),
                     subRanges(2 * sim::subKeysPerCell(grid) * grid.cellCount, CELL_EMPTY);
@@ -277,7 +277,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 }
                 const std::vector<uint32_t> gotRanges =
                     test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.cellCount);
-                if (grid.quarters)
+                if (grid.slices)
                     EXPECT_EQ(gotRanges, std::vector<uint32_t>(2 * grid.cellCount, 0xabababab));
                 else
                     EXPECT_EQ(gotRanges, ranges);

@@ -2,7 +2,8 @@
 // Each cell's [start, end) in the sorted pairs, written where the sorted cells change (cells left
 // empty keep CELL_EMPTY from the clear before this pass); with octants, each sub-cell's too, and with
 // slices or quarters the start of every sub-key, empty cells included, and one past the last
-// (shared.h). Quarters write no cell ranges: a cell's boids lie in four runs. With REORDER (the
+// (shared.h). Slices and quarters write no cell ranges: their walks and the grid statistics read the
+// starts (with quarters a cell's boids lie in four runs). With REORDER (the
 // coherent mode) the same pass gathers positions, velocities and ids into sorted order.
 #extension GL_GOOGLE_include_directive : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
@@ -70,7 +71,7 @@ void main() {
     const uint key = sortedKeys[k];
     const uint before = k == 0 ? ~key : sortedKeys[k - 1];
     const uint after = k == n - 1 ? ~key : sortedKeys[k + 1];
-    if (!quarters) {
+    if (!starts) {
         if (before >> shift != key >> shift) cellRanges[key >> shift].x = k;
         if (after >> shift != key >> shift) cellRanges[key >> shift].y = k + 1;
     }

@@ -15,9 +15,10 @@ layout(std430, binding = 1) buffer Stats { GridStats stats; };
 layout(std430, binding = 2) readonly buffer SubRanges { uvec2 subRanges[]; };
 layout(push_constant) uniform Push { StepConstants c; };
 
-// A cell's boids: from its range, or with quarters (no cell ranges) from the starts of its slices
-// in its four quarter rows.
+// A cell's boids: from its range, or with slices and quarters (no cell ranges) from the starts of
+// its slices, in its four quarter rows.
 uint boidsIn(uint cell) {
+    if (c.subCells == SUB_CELLS_SLICES) return subRanges[8 * cell + 8].x - subRanges[8 * cell].x;
     if (c.subCells != SUB_CELLS_QUARTERS) {
         const uvec2 range = cellRanges[cell];
         return range.x == CELL_EMPTY ? 0u : range.y - range.x;

@@ -281,20 +281,23 @@ void recordSortPairs(VkCommandBuffer cmd, Flock& f, const Grid& grid, gpu::Profi
 void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, bool reorder,
                       gpu::Profiler* profiler) {
     gpu::Scope scope(profiler, cmd, reorder ? "cell ranges + reorder" : "cell ranges");
-    // The previous step's search has finished reading the ranges before they are cleared.
-    gpu::computeToTransferBarrier(cmd);
     const uint64_t cells = uint64_t(c.gridDim) * c.gridDim * c.gridDim;
-    // Quarters write no cell ranges (a cell's boids lie in four runs); slices and quarters need no
-    // clear of their starts: the pass writes every sub-key's.
-    if (c.subCells != SUB_CELLS_QUARTERS) vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
-    if (c.subCells == SUB_CELLS_OCTANTS) vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
-    gpu::fillToComputeBarrier(cmd);
+    // Slices and quarters write no cell ranges, and need no clear of their starts: the pass writes
+    // every sub-key's. Either way the previous step's search has finished reading what is rewritten.
+    const bool starts = c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS;
+    if (starts) {
+        gpu::computeBarrier(cmd);
+    } else {
+        gpu::computeToTransferBarrier(cmd);
+        vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
+        if (c.subCells == SUB_CELLS_OCTANTS)
+            vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
+        gpu::fillToComputeBarrier(cmd);
+    }
     // One invocation a boid and, with slices or quarters, one a block of 64 sub-keys (empty blocks'
     // starts) and one for the entry past the last.
     const uint64_t subKeys = 8 * (c.subCells == SUB_CELLS_QUARTERS ? 4 * cells : cells);
-    const uint64_t invocations =
-        f.count +
-        (c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS ? (subKeys + 63) / 64 + 1 : 0);
+    const uint64_t invocations = f.count + (starts ? (subKeys + 63) / 64 + 1 : 0);
     if (reorder) {
         const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
         gpu::bindProgram(cmd, f.cellRangesReorder,
