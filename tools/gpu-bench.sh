@@ -18,7 +18,8 @@
 # against slices, twice, counterbalanced; "qauto" times slices against quarters where Auto's
 # thresholds lie, and every build's quarters at 1M and 2M, in two rounds; "srows" runs every GPU test,
 # then times every build's slices, twice, counterbalanced; "keys" runs every GPU test and times vkboids against
-# vkboids-base in two rounds; "tiles" times the sort's 1,024-wide tile shapes; both sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
+# vkboids-base in two rounds; "tiles" times the sort's 1,024-wide tile shapes; "sizes" times 1,024 x 8
+# against 1,024 x 9 from 1M to 16M pairs; these three sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
@@ -309,6 +310,18 @@ if [ "$plan" = tiles ]; then  # the sort's 1,024-wide tile shapes against the de
         step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30
     done
     step $run vkboids sort-bench --pipeline-stats --n 1e6 --bits 21 --runs 20 --workgroup 1024 --keys-per-thread 8
+    kill $smi_pid
+fi
+if [ "$plan" = sizes ]; then  # 1,024 x 8 against 1,024 x 9 from 1M to 16M pairs, two rounds
+    sample_clocks
+    for i in 1 2; do
+        shapes=(8 9); [ $i = 2 ] && shapes=(9 8)
+        for k in "${shapes[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-1024x$k.csv")
+            step $run vkboids sort-bench --n 1e6,2e6,4e6,8e6,16e6 --bits 21 --runs 30 --workgroup 1024 \
+                --keys-per-thread $k "${csv[@]}"
+        done
+    done
     kill $smi_pid
 fi
 say "$(date -u) done"
