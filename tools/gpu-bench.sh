@@ -324,14 +324,4 @@ if [ "$plan" = sizes ]; then  # 1,024 x 8 against 1,024 x 9 from 1M to 16M pairs
     done
     kill $smi_pid
 fi
-if [ "$plan" = regs ]; then  # experiment: the search's group size and shared memory against its registers
-    step $run vkboids bench --modes coherent --boids 1e6 --cells 27,8 --frames 50 --warmup 10
-    for wg in 128 64 256; do
-        for pad in 0 6144 12288 24576; do
-            say "group $wg, shared pad $pad B"
-            step env VKBOIDS_SEARCH_WG=$wg VKBOIDS_SEARCH_PAD=$pad $run vkboids bench --pipeline-stats --modes coherent \
-                --boids 1e6 --cells 27,8 --frames 50 --warmup 10
-        done
-    done
-fi
 say "$(date -u) done"

@@ -49,9 +49,6 @@ const bool SUB_CELLS = SUB_CELL_WALKS != 0;
 layout(constant_id = 3) const uint SLICE_ROWS = 0;
 // Coherent ranges of slices four candidates a step, where rows are long (sim::Grid::fourAStep).
 layout(constant_id = 4) const bool FOUR_A_STEP = false;
-// EXPERIMENT: shared memory a group holds (words), to see how the driver's register budget follows it.
-layout(constant_id = 5) const uint PAD_WORDS = 1;
-shared uint pad[PAD_WORDS];
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -411,11 +408,8 @@ void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
 }
 
 void main() {
-    pad[gl_LocalInvocationID.x % PAD_WORDS] = gl_LocalInvocationID.x;
-    barrier();
-    const uint padRead = pad[(gl_LocalInvocationID.x + 1) % PAD_WORDS];
     const uint i = linearInvocationIndex();
-    if (i >= c.boidCount || padRead == 0xffffffffu) return;
+    if (i >= c.boidCount) return;
     const uint self = SLOT(i);
     const vec3 p = posIn[self].xyz;
     const uvec3 cell = cellOf(p, c);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <iterator>
 
 namespace sim {
@@ -39,13 +38,7 @@ uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
 // pass 7% faster at 10.24M coherent slices, 12% scattered, 4.5% at 1M scattered, but 7% slower at
 // 1M coherent slices, where rows are short (docs/BENCHMARKS.md, runs 45 to 48); groups of 128 made
 // coherent quarter rows 8% faster at 5.12M and 10.24M with 27 cells (run 56).
-uint32_t padWords() {
-    const char* s = std::getenv("VKBOIDS_SEARCH_PAD");
-    return s ? uint32_t(std::max(1, std::atoi(s) / 4)) : 1u;
-}
-
 uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
-    if (const char* s = std::getenv("VKBOIDS_SEARCH_WG")) return fitWorkgroupSize(ctx, uint32_t(std::atoi(s)));
     const bool large = walk >= 3 && !(coherent && (walk == 3 || walk == 4));
     return fitWorkgroupSize(ctx, large ? 512 : 128);
 }
@@ -204,8 +197,7 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
                                                       {1, shared},
                                                       {2, subCellWalks},
                                                       {3, sliceRows},
-                                                      {4, fourAStep},
-                                                      {5, padWords()}};
+                                                      {4, fourAStep}};
             };
             f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
             f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
