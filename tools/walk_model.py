@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A CPU model of the row walk's divergence (docs/BENCHMARKS.md, after run 65).
+"""A CPU model of the row walk's divergence (docs/BENCHMARKS.md, after run 65 and run 66).
 
 Uniform random boids in [-L, L)^3 are keyed and sorted as the GPU does with slices (1 row a cell)
 or quarter rows (2), and each boid's windows in the rows within reach are counted as searchRows()
@@ -7,13 +7,18 @@ takes them. For warps of 32 consecutive sorted boids it prints the steps of two 
 runs when every row is walked in lock-step (each row as long as its longest lane), when each lane
 walks all its rows as one sequence (as long as the longest lane's total), and the lanes' mean.
 
-usage: /usr/bin/python3 tools/walk_model.py BOIDS CELLS_PER_AXIS ROWS_PER_CELL  (e.g. 1e6 40 2)
+With a fourth argument W it also walks W random warps row by row in lock-step and prints, per
+warp, the distinct 128-byte lines of positions (16 bytes a boid) that each step's two loads touch,
+and the candidates of the union of its lanes' windows (what a warp walking together would test).
+
+usage: /usr/bin/python3 tools/walk_model.py BOIDS CELLS_PER_AXIS ROWS_PER_CELL [W]  (e.g. 1e6 40 1 1000)
 """
 import sys
 
 import numpy as np
 
 n, dim, per = int(float(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
+sampled = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 L, r = 100.0, 5.0
 w = 2 * L / dim
 f = (np.random.default_rng(1).uniform(-L, L, (n, 3)) + L) / w  # positions in cells
@@ -51,3 +56,30 @@ steps = np.ceil(c[: m * 32] / 2).reshape(m, 32, -1)
 print(f"candidates a boid {c.sum(1).mean():.1f}; steps of two a warp: rows in lock-step "
       f"{steps.max(1).sum(1).mean():.1f}, each lane's rows as one sequence {steps.sum(2).max(1).mean():.1f}, "
       f"lanes' mean {steps.sum(2).mean():.1f}")
+
+if sampled:
+    # Rows are taken by absolute index, each lane's window clipped at the domain's faces (the
+    # split windows of boids near a face are left out: a small effect on the means).
+    lines = union = walked = 0
+    for warp in np.random.default_rng(2).choice(m, sampled, replace=False):
+        fl = f[warp * 32:warp * 32 + 32]
+        for hz in range(int(np.floor(per * (fl[:, 2].min() - reach))), int(np.floor(per * (fl[:, 2].max() + reach))) + 1):
+            for hy in range(int(np.floor(per * (fl[:, 1].min() - reach))), int(np.floor(per * (fl[:, 1].max() + reach))) + 1):
+                g2 = gap(fl[:, 2], hz) ** 2 + gap(fl[:, 1], hy) ** 2
+                need = g2 < reach * reach
+                if not need.any():
+                    continue
+                rho = np.sqrt(np.maximum(reach * reach - g2, 0))
+                a = np.clip(np.floor((fl[:, 0] - rho) * 8).astype(int), 0, slices)
+                b = np.clip(np.floor((fl[:, 0] + rho) * 8).astype(int) + 1, 0, slices)
+                base = ((hz % rows) * rows + hy % rows) * slices
+                s, e = np.where(need, starts[base + a], 0), np.where(need, starts[base + b], 0)
+                for t in range(int(np.ceil((e - s).max() / 2))):
+                    k = np.concatenate([s + 2 * t, s + 2 * t + 1])
+                    k = k[k < np.concatenate([e, e])]
+                    lines += len(np.unique(k // 8))
+                    walked += 1
+                union += e[need].max() - s[need].min()
+    print(f"{sampled} warps: steps of two in lock-step {walked / sampled:.1f}, distinct position lines "
+          f"{lines / sampled:.1f} ({lines / walked:.2f} a step), union of the lanes' windows "
+          f"{union / sampled:.1f} candidates")
