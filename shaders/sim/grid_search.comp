@@ -49,8 +49,6 @@ const bool SUB_CELLS = SUB_CELL_WALKS != 0;
 layout(constant_id = 3) const uint SLICE_ROWS = 0;
 // Coherent ranges of slices four candidates a step, where rows are long (sim::Grid::fourAStep).
 layout(constant_id = 4) const bool FOUR_A_STEP = false;
-// EXPERIMENT: coherent row walks two a step take each boid's windows as one sequence.
-layout(constant_id = 5) const bool FLAT_WALK = false;
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -353,79 +351,6 @@ void searchRows(vec3 p, inout Neighbours sums) {
     }
 }
 
-// EXPERIMENT. The windows of searchRows, collected first (up to MAX_WINDOWS; any beyond are walked
-// at once), then walked as one sequence two candidates a step: a lane moves on to its next window in
-// the step after its last, so a warp runs as long as its longest lane's total rather than each row as
-// long as its longest lane's window (tools/walk_model.py: 129 steps against 167 at 1M, 27 cells).
-const uint MAX_WINDOWS = ROWS_PER_CELL == 2 ? 32 : 18;
-
-// An image shift of -2L, 0 or 2L per axis, as 2 bits each.
-uint shiftCode(int x, int wx, int y, int wy, int z, int wz) {
-    return uint(sign(x - wx) + 1) | uint(sign(y - wy) + 1) << 2 | uint(sign(z - wz) + 1) << 4;
-}
-vec3 codeShift(uint code) {
-    return (vec3(float(code & 3u), float((code >> 2) & 3u), float(code >> 4)) - 1.0) * (2.0 * c.halfDomain);
-}
-
-void searchRowsFlat(vec3 p, inout Neighbours sums) {
-    uvec2 windows[MAX_WINDOWS];
-    uint codes[MAX_WINDOWS];
-    uint count = 0;
-    const int dim = int(c.gridDim), rows = ROWS_PER_CELL * dim, slices = 8 * dim;
-    precise const vec3 f = (p + c.halfDomain) * c.invCellWidth;
-    const float reach = c.reach * c.invCellWidth, reach2 = reach * reach;
-    const float perCell = float(ROWS_PER_CELL);
-    const int zLo = int(floor(perCell * (f.z - reach))), zHi = int(floor(perCell * (f.z + reach)));
-    const int yLo = int(floor(perCell * (f.y - reach))), yHi = int(floor(perCell * (f.y + reach)));
-    for (int hz = zLo; hz <= zHi; ++hz) {
-        const float gapZ = rowGap(f.z, hz);
-        const int wz = wrapIndex(hz, rows);
-        for (int hy = yLo; hy <= yHi; ++hy) {
-            const float gapY = rowGap(f.y, hy);
-            const float rowGap2 = gapY * gapY + gapZ * gapZ;
-            if (rowGap2 >= reach2) continue;
-            const int wy = wrapIndex(hy, rows);
-            const uint rowBase = uint(wz * rows + wy) * uint(slices);
-            const float rho = sqrt(reach2 - rowGap2);
-            int lo = int(floor((f.x - rho) * 8.0));
-            const int hi = int(floor((f.x + rho) * 8.0));
-            while (lo <= hi) {
-                const int wrapped = wrapIndex(lo, slices);
-                const int end = min(hi, lo - wrapped + slices - 1);
-                const uint first = rowBase + wrapped, last = first + uint(end - lo) + 1;
-                const uint code = shiftCode(lo, wrapped, hy, wy, hz, wz);
-                const uint start = subRanges[first].x, stop = subRanges[last].x;
-                if (start < stop) {
-                    if (count < MAX_WINDOWS) {
-                        windows[count] = uvec2(start, stop);
-                        codes[count] = code;
-                        ++count;
-                    } else {
-                        visitRange(p - codeShift(code), start, stop, false, false, sums);
-                    }
-                }
-                lo = end + 1;
-            }
-        }
-    }
-    if (count == 0) return;
-    uint w = 0, k = windows[0].x, end = windows[0].y;
-    vec3 origin = p - codeShift(codes[0]);
-    while (true) {
-        if (k >= end) {
-            if (++w == count) break;
-            k = windows[w].x;
-            end = windows[w].y;
-            origin = p - codeShift(codes[w]);
-        }
-        const uint k1 = min(k + 1, end - 1);
-        const vec3 p0 = posIn[k].xyz, p1 = posIn[k1].xyz;
-        visitOne(k, p0 - origin, false, sums);
-        if (k + 1 < end) visitOne(k1, p1 - origin, false, sums);
-        k += 2;
-    }
-}
-
 // The search block cell by cell, each boid on its own.
 void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
     const int dim = int(c.gridDim);
@@ -492,12 +417,7 @@ void main() {
     Neighbours sums = noNeighbours();
     // SUB_CELLS pipelines run only for grids with sub-cells (sim::recordGridSearch).
     if (SLICE_ROWS != 0 && ROW_WALK)  // grids with slices or quarters have 3 or more cells per axis
-#ifdef COHERENT
-        if (FLAT_WALK && !FOUR_A_STEP)
-            searchRowsFlat(p, sums);
-        else
-#endif
-            searchRows(p, sums);
+        searchRows(p, sums);
     else if (SLICE_ROWS == 1)
         searchSlices(p, cell, sums);
     else if (SUB_CELLS && c.gridDim >= 3 && subgroupAllEqual(cellIndex(cell, c.gridDim)))

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <iterator>
 
 namespace sim {
@@ -198,8 +197,7 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
                                                       {1, shared},
                                                       {2, subCellWalks},
                                                       {3, sliceRows},
-                                                      {4, fourAStep},
-                                                      {5, std::getenv("VKBOIDS_FLAT_WALK") ? 1u : 0u}};
+                                                      {4, fourAStep}};
             };
             f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
             f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
