@@ -35,6 +35,7 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
+#extension GL_EXT_control_flow_attributes : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 // r1 == r3 (the lab's defaults): cohesion and alignment share one test and one count.
@@ -112,7 +113,7 @@ void visitOne(uint j, vec3 d, bool wrapPairs, inout Neighbours sums) {
 void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, bool byFour, inout Neighbours sums) {
     uint k = start;
     if (byFour) {
-        for (; k + 3 < end; k += 4) {
+        [[dont_unroll]] for (; k + 3 < end; k += 4) {
             const uint j0 = SLOT(k), j1 = SLOT(k + 1), j2 = SLOT(k + 2), j3 = SLOT(k + 3);
             const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz, p2 = posIn[j2].xyz, p3 = posIn[j3].xyz;
             visitOne(j0, p0 - origin, wrapPairs, sums);
@@ -121,14 +122,14 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, bool byFour, 
             visitOne(j3, p3 - origin, wrapPairs, sums);
         }
     } else {
-        for (; k + 1 < end; k += 2) {
+        [[dont_unroll]] for (; k + 1 < end; k += 2) {
             const uint j0 = SLOT(k), j1 = SLOT(k + 1);
             const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz;
             visitOne(j0, p0 - origin, wrapPairs, sums);
             visitOne(j1, p1 - origin, wrapPairs, sums);
         }
     }
-    for (; k < end; ++k) {
+    [[dont_unroll]] for (; k < end; ++k) {
         const uint j = SLOT(k);
         visitOne(j, posIn[j].xyz - origin, wrapPairs, sums);
     }
