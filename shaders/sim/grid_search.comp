@@ -35,7 +35,6 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
-#extension GL_EXT_control_flow_attributes : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 // r1 == r3 (the lab's defaults): cohesion and alignment share one test and one count.
@@ -107,55 +106,31 @@ void visitOne(uint j, vec3 d, bool wrapPairs, inout Neighbours sums) {
     }
 }
 
-// Candidates k.. k + 3, k and k + 1, or k alone, at displacements p_j - origin.
-void visitFour(uint k, vec3 origin, bool wrapPairs, inout Neighbours sums) {
-    const uint j0 = SLOT(k), j1 = SLOT(k + 1), j2 = SLOT(k + 2), j3 = SLOT(k + 3);
-    const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz, p2 = posIn[j2].xyz, p3 = posIn[j3].xyz;
-    visitOne(j0, p0 - origin, wrapPairs, sums);
-    visitOne(j1, p1 - origin, wrapPairs, sums);
-    visitOne(j2, p2 - origin, wrapPairs, sums);
-    visitOne(j3, p3 - origin, wrapPairs, sums);
-}
-void visitTwo(uint k, vec3 origin, bool wrapPairs, inout Neighbours sums) {
-    const uint j0 = SLOT(k), j1 = SLOT(k + 1);
-    const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz;
-    visitOne(j0, p0 - origin, wrapPairs, sums);
-    visitOne(j1, p1 - origin, wrapPairs, sums);
-}
-void visitAt(uint k, vec3 origin, bool wrapPairs, inout Neighbours sums) {
-    const uint j = SLOT(k);
-    visitOne(j, posIn[j].xyz - origin, wrapPairs, sums);
-}
-
-// Whether the candidate loops are kept from being unrolled. The driver's own choice is the faster
-// one for some walks and far the slower for others (BENCHMARKS run 70: not unrolling made coherent
-// slices two a step 1 to 16% faster, coherent quarter rows four a step 6% and scattered quarter rows
-// 4 to 9%, but scattered slices 33 to 52% slower), and it changes with the rest of the module.
-#ifdef COHERENT
-const bool PIN_LOOPS = (SLICE_ROWS == 1 && !FOUR_A_STEP) || (SLICE_ROWS == 4 && FOUR_A_STEP);
-#else
-const bool PIN_LOOPS = SLICE_ROWS == 4;
-#endif
-
 // Neighbours j in sorted positions [start, end), displacements p_j - origin. Several a step, so
 // that an invocation has several candidate loads in flight (the sums still add in order): four,
 // or two where ranges are short and a four-step would mostly be left over (BENCHMARKS runs 19-22).
 void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, bool byFour, inout Neighbours sums) {
     uint k = start;
-    if (PIN_LOOPS) {
-        if (byFour) {
-            [[dont_unroll]] for (; k + 3 < end; k += 4) visitFour(k, origin, wrapPairs, sums);
-        } else {
-            [[dont_unroll]] for (; k + 1 < end; k += 2) visitTwo(k, origin, wrapPairs, sums);
+    if (byFour) {
+        for (; k + 3 < end; k += 4) {
+            const uint j0 = SLOT(k), j1 = SLOT(k + 1), j2 = SLOT(k + 2), j3 = SLOT(k + 3);
+            const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz, p2 = posIn[j2].xyz, p3 = posIn[j3].xyz;
+            visitOne(j0, p0 - origin, wrapPairs, sums);
+            visitOne(j1, p1 - origin, wrapPairs, sums);
+            visitOne(j2, p2 - origin, wrapPairs, sums);
+            visitOne(j3, p3 - origin, wrapPairs, sums);
         }
-        [[dont_unroll]] for (; k < end; ++k) visitAt(k, origin, wrapPairs, sums);
     } else {
-        if (byFour) {
-            for (; k + 3 < end; k += 4) visitFour(k, origin, wrapPairs, sums);
-        } else {
-            for (; k + 1 < end; k += 2) visitTwo(k, origin, wrapPairs, sums);
+        for (; k + 1 < end; k += 2) {
+            const uint j0 = SLOT(k), j1 = SLOT(k + 1);
+            const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz;
+            visitOne(j0, p0 - origin, wrapPairs, sums);
+            visitOne(j1, p1 - origin, wrapPairs, sums);
         }
-        for (; k < end; ++k) visitAt(k, origin, wrapPairs, sums);
+    }
+    for (; k < end; ++k) {
+        const uint j = SLOT(k);
+        visitOne(j, posIn[j].xyz - origin, wrapPairs, sums);
     }
 }
 
