@@ -223,7 +223,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 test::runCommands([&](VkCommandBuffer cmd) {
                     sim::recordGridIndex(cmd, f, c, nullptr);
                     sim::recordSortPairs(cmd, f, grid, nullptr);
-                    sim::recordCellRanges(cmd, f, c, true, nullptr);
+                    sim::recordCellRanges(cmd, f, c, grid, true, nullptr);
                 });
 
                 // Cell index of every boid (times 8 plus its octant or its x slice), or with quarters its
@@ -454,7 +454,7 @@ TEST_F(SimTest, SliceWalksReadTheirStarts) {
                 test::runCommands([&](VkCommandBuffer cmd) {
                     sim::recordGridIndex(cmd, f, c, nullptr);
                     sim::recordSortPairs(cmd, f, grid, nullptr);
-                    sim::recordCellRanges(cmd, f, c, mode == Mode::Coherent, nullptr);
+                    sim::recordCellRanges(cmd, f, c, grid, mode == Mode::Coherent, nullptr);
                     if (spoil) { // every slice then starts at slot 0
                         gpu::computeToTransferBarrier(cmd);
                         vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, VK_WHOLE_SIZE, 0);

@@ -278,26 +278,24 @@ void recordSortPairs(VkCommandBuffer cmd, Flock& f, const Grid& grid, gpu::Profi
                      grid.keyBits, profiler);
 }
 
-void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, bool reorder,
+void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const Grid& grid, bool reorder,
                       gpu::Profiler* profiler) {
     gpu::Scope scope(profiler, cmd, reorder ? "cell ranges + reorder" : "cell ranges");
-    const uint64_t cells = uint64_t(c.gridDim) * c.gridDim * c.gridDim;
     // Slices and quarters write no cell ranges, and need no clear of their starts: the pass writes
     // every sub-key's. Either way the previous step's search has finished reading what is rewritten.
-    const bool starts = c.subCells == SUB_CELLS_SLICES || c.subCells == SUB_CELLS_QUARTERS;
-    if (starts) {
+    if (grid.slices) {
         gpu::computeBarrier(cmd);
     } else {
         gpu::computeToTransferBarrier(cmd);
-        vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8 * cells, CELL_EMPTY);
-        if (c.subCells == SUB_CELLS_OCTANTS)
-            vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 64 * cells, CELL_EMPTY);
+        vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * grid.cellCount, CELL_EMPTY);
+        if (grid.subCells)
+            vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 8ull * subRangeCount(grid), CELL_EMPTY);
         gpu::fillToComputeBarrier(cmd);
     }
     // One invocation a boid and, with slices or quarters, one a block of 64 sub-keys (empty blocks'
     // starts) and one for the entry past the last.
-    const uint64_t subKeys = 8 * (c.subCells == SUB_CELLS_QUARTERS ? 4 * cells : cells);
-    const uint64_t invocations = f.count + (starts ? (subKeys + 63) / 64 + 1 : 0);
+    const uint64_t subKeys = subRangeCount(grid) - 1;
+    const uint64_t invocations = f.count + (grid.slices ? (subKeys + 63) / 64 + 1 : 0);
     if (reorder) {
         const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
         gpu::bindProgram(cmd, f.cellRangesReorder,
@@ -361,7 +359,7 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
         CHECK(f.cellCapacity >= grid.cellCount && f.subCellCapacity >= subRangeCount(grid));
         if (!f.keysCurrent || !sameGridKeys(f.keysFor, c)) recordGridIndex(cmd, f, c, profiler);
         recordSortPairs(cmd, f, grid, profiler);
-        recordCellRanges(cmd, f, c, mode == Mode::Coherent, profiler);
+        recordCellRanges(cmd, f, c, grid, mode == Mode::Coherent, profiler);
         recordGridSearch(cmd, f, c, grid, mode == Mode::Coherent, profiler);
     }
     endOfStepBarrier(cmd);

@@ -84,8 +84,8 @@ void recordNaiveStep(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConst
 void recordGridIndex(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
                      gpu::Profiler* profiler);
 void recordSortPairs(VkCommandBuffer cmd, Flock& flock, const Grid& grid, gpu::Profiler* profiler);
-void recordCellRanges(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, bool reorder,
-                      gpu::Profiler* profiler);
+void recordCellRanges(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, const Grid& grid,
+                      bool reorder, gpu::Profiler* profiler);
 // Also writes the new state's (key, slot) pairs for this grid, as recordGridIndex would.
 void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, const Grid& grid,
                       bool coherent, gpu::Profiler* profiler);
