@@ -70,10 +70,14 @@ struct GridStats {
 #define SORT_MAX_PASSES 4
 
 struct SortHistogramConstants {
-    u32 count;     // pairs
-    u32 passCount; // digits to histogram
-    u32 tileSize;  // keys per work group
-    u32 keyMask;   // low keyBits bits set
+    u32 count;       // pairs
+    u32 passCount;   // digits to histogram
+    u32 tileSize;    // keys per work group
+    u32 keyMask;     // low keyBits bits set
+    u32 statusWords; // tile status words the passes will use, cleared here (a multiple of 4)
+    u32 groups;      // work groups that count keys (a dispatch may launch a few more)
+    u32 pad1;
+    u32 pad2;
 };
 
 struct SortPassConstants {
@@ -86,6 +90,10 @@ struct SortPassConstants {
     u32 pad1;
     u32 pad2;
 };
+
+// The sort's counters: one per pass that hands out its tiles, then the histogram's finished groups.
+#define SORT_HISTOGRAM_FINISHED SORT_MAX_PASSES
+#define SORT_COUNTER_WORDS (SORT_MAX_PASSES + 1)
 
 // Tile status words of the chained scan: 2 flag bits over a 30-bit count.
 #define SORT_FLAG_NONE 0u
@@ -125,7 +133,7 @@ struct DrawConstants {
 #ifdef __cplusplus
 static_assert(sizeof(StepConstants) == 80);
 static_assert(sizeof(GridStats) == 16);
-static_assert(sizeof(SortHistogramConstants) == 16);
+static_assert(sizeof(SortHistogramConstants) == 32);
 static_assert(sizeof(SortPassConstants) == 32);
 static_assert(sizeof(DrawConstants) == 96);
 } // namespace gpudata

@@ -124,9 +124,8 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
     if (o.runs < 20) throw sim::InputError("--runs must be at least 20 (medians of fewer runs are noise)");
     for (uint32_t b : o.bits)
         if (b < 1 || b > 32) throw sim::InputError("--bits: key widths must be between 1 and 32");
-    std::string csv =
-        "pairs,key_bits,passes,runs,median_us,p95_us,min_us,gpairs_per_s,gb_per_s,clear_us,histogram_us,"
-        "pass0_us,pass1_us,pass2_us,pass3_us\n";
+    std::string csv = "pairs,key_bits,passes,runs,median_us,p95_us,min_us,gpairs_per_s,gb_per_s,histogram_us,"
+                      "pass0_us,pass1_us,pass2_us,pass3_us\n";
     if (!o.csv.empty()) sim::checkWritable(o.csv);
 
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
@@ -244,7 +243,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                 std::to_string(s.min) + "," + std::to_string(seconds > 0 ? n / seconds * 1e-9 : 0) + "," +
                 std::to_string(seconds > 0 ? gbytes / seconds : 0);
             for (const char* name :
-                 {"sort/clear", "sort/histogram", "sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"}) {
+                 {"sort/histogram", "sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"}) {
                 auto it = dispatches.find(name);
                 const bool has = it != dispatches.end() && !it->second.empty();
                 const double median = has ? summarize(it->second).median : 0;

@@ -10,12 +10,26 @@ namespace {
 using gpudata::SortHistogramConstants;
 using gpudata::SortPassConstants;
 
-// Scratch layout, in 32-bit words: the histogram of every pass, the tile counters of every pass,
-// padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass tileCount x
-// RADIX status words ([tile][digit]).
+// Scratch layout, in 32-bit words: the histogram totals the passes read, the histogram pass's
+// accumulator (zero between sorts: created so, and left so by the histogram pass), the counters
+// (shared.h), padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass
+// tileCount x RADIX status words ([tile][digit]). The histogram pass clears the counters and the
+// status words the sort will use.
 constexpr uint32_t histogramWords = SORT_MAX_PASSES * SORT_RADIX;
-constexpr uint32_t statusOffsetWords = histogramWords + 64;
-constexpr uint32_t histogramKeysPerGroup = 8192;
+constexpr uint32_t accumulatorOffsetWords = histogramWords;
+constexpr uint32_t countersOffsetWords = 2 * histogramWords;
+constexpr uint32_t statusOffsetWords = countersOffsetWords + 64;
+static_assert(SORT_COUNTER_WORDS <= 64);
+
+// The histogram pass counts chunks of at least 8,192 keys, in at most 1,024 groups: each group ends
+// with a release that waits for its atomics, and that wait is paid once per group.
+constexpr uint32_t histogramMinKeysPerGroup = 8192;
+constexpr uint32_t histogramMaxGroups = 1024;
+
+uint32_t histogramKeysPerGroup(uint32_t count) {
+    const uint32_t spread = (gpu::groupCount(count, histogramMaxGroups) + 3) / 4 * 4;
+    return std::max(histogramMinKeysPerGroup, spread);
+}
 
 uint32_t tileCountFor(uint32_t count, uint32_t tileSize) {
     return gpu::groupCount(count, tileSize);
@@ -116,6 +130,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, s.tileSize), usage, gpu::MemoryUse::Device);
+    gpu::fillBuffer(ctx, s.scratch, 0);
     if (s.phaseTiming)
         s.timing = gpu::createBuffer(ctx, SORT_MAX_PASSES * timingPassBytes(capacity, s.tileSize), usage,
                                      gpu::MemoryUse::Device);
@@ -146,19 +161,22 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     const uint32_t keyMask = sortKeyMask(keyBits);
     const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
 
-    {
-        gpu::Scope scope(detail, cmd, "sort/clear");
-        // Earlier passes' reads and writes of the scratch words are done before the clear.
-        gpu::computeToTransferBarrier(cmd);
-        vkCmdFillBuffer(cmd, s.scratch.buffer, 0, 4ull * statusOffsetWords + passes * statusBytes, 0);
-        gpu::fillToComputeBarrier(cmd);
-    }
+    const gpu::BufferRange histogram(s.scratch, 0, histogramWords * 4);
+    const gpu::BufferRange counters(s.scratch, countersOffsetWords * 4, SORT_COUNTER_WORDS * 4);
+    // The sort before this one and the caller's work before it (which may read the outputs, or
+    // write the input) are done.
+    gpu::computeBarrier(cmd);
     {
         gpu::Scope scope(detail, cmd, "sort/histogram");
         gpu::bindProgram(cmd, s.histogram,
-                         {keysIn, gpu::BufferRange(s.scratch, 0, histogramWords * 4), keysIn});
-        SortHistogramConstants push{count, passes, histogramKeysPerGroup, keyMask};
-        gpu::dispatchGroups(cmd, s.histogram, gpu::groupCount(count, histogramKeysPerGroup), push);
+                         {keysIn, histogram, keysIn, counters,
+                          gpu::BufferRange(s.scratch, 4ull * statusOffsetWords, passes * statusBytes),
+                          gpu::BufferRange(s.scratch, accumulatorOffsetWords * 4, histogramWords * 4)});
+        const uint32_t keysPerGroup = histogramKeysPerGroup(count);
+        const uint32_t groups = gpu::groupCount(count, keysPerGroup);
+        SortHistogramConstants push{count, passes, keysPerGroup, keyMask, passes * tiles * SORT_RADIX, groups,
+                                    0,     0};
+        gpu::dispatchGroups(cmd, s.histogram, groups, push);
         // The histogram is complete before any pass reads it.
         gpu::computeBarrier(cmd);
     }
@@ -171,8 +189,6 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
         const gpu::Buffer& srcValues = p == 0 ? valuesIn : (toOutput ? s.tempValues : valuesOut);
         const gpu::Buffer& dstKeys = toOutput ? keysOut : s.tempKeys;
         const gpu::Buffer& dstValues = toOutput ? valuesOut : s.tempValues;
-        const gpu::BufferRange histogram(s.scratch, 0, histogramWords * 4);
-        const gpu::BufferRange counters(s.scratch, histogramWords * 4, SORT_MAX_PASSES * 4);
         const gpu::BufferRange status(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes);
         if (s.phaseTiming) {
             const VkDeviceSize slice = timingPassBytes(s.capacity, s.tileSize);
@@ -183,7 +199,7 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
             gpu::bindProgram(cmd, s.onesweep,
                              {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
         }
-        SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
+        SortPassConstants push{count, p * radixBits, p, tiles, keyMask, p == passes - 1, 0, 0};
         gpu::dispatchGroups(cmd, s.onesweep, tiles, push);
         // This pass's output is the next pass's (or the caller's) input.
         gpu::computeBarrier(cmd);

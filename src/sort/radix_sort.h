@@ -66,7 +66,8 @@ Sorter createSorter(const gpu::Context& context, uint32_t capacity, const SortOp
 void destroySorter(const gpu::Context& context, Sorter& sorter);
 
 // Records the sort of `count` pairs (count <= capacity). Profiler scopes: "sort" and, inside it,
-// "sort/clear", "sort/histogram", "sort/pass0".. when `detailed`.
+// "sort/histogram", "sort/pass0".. when `detailed`. It begins with a compute-to-compute barrier:
+// the scratch is the sort before's, and the caller's compute work before it is done.
 void recordSort(VkCommandBuffer cmd, const Sorter& sorter, const gpu::Buffer& keysIn,
                 const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut,
                 uint32_t count, uint32_t keyBits, gpu::Profiler* profiler = nullptr, bool detailed = false);
