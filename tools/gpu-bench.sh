@@ -19,7 +19,8 @@
 # thresholds lie, and every build's quarters at 1M and 2M, in two rounds; "srows" runs every GPU test,
 # then times every build's slices, twice, counterbalanced; "keys" runs every GPU test and times vkboids against
 # vkboids-base in two rounds; "tiles" times the sort's 1,024-wide tile shapes; "sizes" times 1,024 x 8
-# against 1,024 x 9 from 1M to 16M pairs; these three sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
+# against 1,024 x 9 from 1M to 16M pairs; "sorts" runs every GPU test, then times the sort and the
+# grid steps (1e5 and 1e6) of every .gpu/bin/vkboids* build, twice, counterbalanced; these four sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
@@ -320,6 +321,28 @@ if [ "$plan" = sizes ]; then  # 1,024 x 8 against 1,024 x 9 from 1M to 16M pairs
             csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-1024x$k.csv")
             step $run vkboids sort-bench --n 1e6,2e6,4e6,8e6,16e6 --bits 21 --runs 30 --workgroup 1024 \
                 --keys-per-thread $k "${csv[@]}"
+        done
+    done
+    kill $smi_pid
+fi
+if [ "$plan" = sorts ]; then  # every GPU test; each build's sort, then its grid steps, two rounds each
+    sample_clocks
+    step $run gpu_tests --gtest_brief=1
+    builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
+    for i in 1 2; do
+        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))  # counterbalanced
+        for build in "${order[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-$build.csv")
+            step $run $build sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50 "${csv[@]}"
+        done
+    done
+    for i in 1 2; do
+        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))
+        for build in "${order[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")
+            say "build $build: $($run $build --version)"
+            step $run $build bench --modes coherent,scattered --boids 1e5,1e6 --cells 27,8 --frames 50 --warmup 10 \
+                "${csv[@]}"
         done
     done
     kill $smi_pid
