@@ -5,14 +5,15 @@
 // read, and leaves the accumulator zero for the next sort.
 //
 // The pass also clears what the passes after it count on finding zero: their tile counters and the
-// tile status words they will use. Together that replaces a clear before the sort (a dispatch of
-// about 5 us at every size on the H200; BENCHMARKS run 72). Run 44 ended every tile of every pass
-// with the release instead, which waits for the tile's scattered writes: 5% slower at 16M.
+// tile status words they will use. Together that replaces a clear before the sort, a dispatch of its
+// own (BENCHMARKS run 72). Run 44 ended every tile of every pass with the release instead, which
+// waits for the tile's scattered writes: 5% slower at 16M.
 //
 // Aggregation: an invocation's four keys often share a digit (the grid's keys arrive nearly sorted),
 // and then one atomic counts all four. Subgroup-wide aggregation measured slower on the H200
 // (subgroupPartitionNV: 1.34 ms for 64M keys; ballots with an all-equal test: 0.25 ms) than it saves.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_memory_scope_semantics : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
@@ -58,11 +59,18 @@ void main() {
     if (linearGroupIndex() == 0 && tid < SORT_MAX_PASSES) counters[tid] = 0;  // the passes' tile counters
     barrier();
 
-    // The chunk is a multiple of 4 keys; the last one may end in 1 to 3 keys read one by one.
+    // The chunk is a multiple of 4 keys; the last one may end in 1 to 3 keys read one by one. An
+    // invocation loads four words before it counts any, so that its loads are in flight together.
     const uint start = linearGroupIndex() * c.tileSize;
     const uint end = min(start + c.tileSize, c.count);
     const uint wholeEnd = start + (end - start) / 4 * 4;
-    for (uint i = start / 4 + tid; i < wholeEnd / 4; i += gl_WorkGroupSize.x) countFour(keys4[i]);
+    const uint W = gl_WorkGroupSize.x;
+    for (uint i = start / 4 + tid; i < wholeEnd / 4; i += 4 * W) {
+        uvec4 k[4];
+        [[unroll]] for (uint j = 0; j < 4; ++j) k[j] = i + j * W < wholeEnd / 4 ? keys4[i + j * W] : uvec4(0);
+        [[unroll]] for (uint j = 0; j < 4; ++j)
+            if (i + j * W < wholeEnd / 4) countFour(k[j]);
+    }
     const uint tail = wholeEnd + tid;
     if (tail < end) {
         const uint key = keys[tail] & c.keyMask;
