@@ -20,7 +20,9 @@
 # then times every build's slices, twice, counterbalanced; "keys" runs every GPU test and times vkboids against
 # vkboids-base in two rounds; "tiles" times the sort's 1,024-wide tile shapes; "sizes" times 1,024 x 8
 # against 1,024 x 9 from 1M to 16M pairs; "sorts" runs every GPU test, then times the sort and the
-# grid steps (1e5 and 1e6) of every .gpu/bin/vkboids* build, twice, counterbalanced; these four sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
+# grid steps (1e5 and 1e6) of every .gpu/bin/vkboids* build, twice, counterbalanced; "snapshot" runs every
+# GPU test, then times the sort (windows 4, 8, 16, and tile phases) and the grid steps against
+# vkboids-base; these five sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
@@ -343,6 +345,34 @@ if [ "$plan" = sorts ]; then  # every GPU test; each build's sort, then its grid
             say "build $build: $($run $build --version)"
             step $run $build bench --modes coherent,scattered --boids 1e5,1e6 --cells 27,8 --frames 50 --warmup 10 \
                 "${csv[@]}"
+        done
+    done
+    kill $smi_pid
+fi
+if [ "$plan" = snapshot ]; then  # every GPU test; the sort and grid steps of vkboids against vkboids-base,
+    # two rounds; vkboids at look-back windows 8 and 16; both builds' tile phases
+    sample_clocks
+    step $run gpu_tests --gtest_brief=1
+    for i in 1 2; do
+        order=(vkboids vkboids-base); [ $i = 2 ] && order=(vkboids-base vkboids)
+        for build in "${order[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-$build.csv")
+            step $run $build sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50 "${csv[@]}"
+        done
+    done
+    for window in 8 16; do
+        step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21 --runs 50 --lookback-window $window \
+            --csv "$out/sort-window$window.csv"
+    done
+    for build in vkboids vkboids-base; do
+        step $run $build sort-bench --n 1e6,16e6 --bits 21 --runs 20 --phase-times
+    done
+    for i in 1 2; do
+        order=(vkboids vkboids-base); [ $i = 2 ] && order=(vkboids-base vkboids)
+        for build in "${order[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")
+            say "build $build: $($run $build --version)"
+            step $run $build bench --modes coherent,scattered --boids 1e6 --cells 27,8 --frames 50 --warmup 10 "${csv[@]}"
         done
     done
     kill $smi_pid
