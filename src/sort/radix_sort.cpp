@@ -194,11 +194,11 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
         if (s.phaseTiming) {
             const VkDeviceSize slice = timingPassBytes(s.capacity, s.tileSize);
             gpu::bindProgram(cmd, s.onesweep,
-                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status, status,
+                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status,
                               gpu::BufferRange(s.timing, p * slice, slice)});
         } else {
             gpu::bindProgram(cmd, s.onesweep,
-                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status, status});
+                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
         }
         SortPassConstants push{count, p * radixBits, p, tiles, keyMask, p == passes - 1, 0, 0};
         gpu::dispatchGroups(cmd, s.onesweep, tiles, push);
