@@ -293,6 +293,15 @@ TEST_F(SortTest, TooManyPairsIsAClearError) {
     EXPECT_THROW(sort::createSorter(ctx(), sort::maxSortPairs(ctx()) + 1), gpu::Error);
 }
 
+// Tiles of 64 keys, so that each pass's status words (1 KB a tile) fill half a storage buffer range:
+// one pass's fit a binding, but the histogram pass binds every pass's at once.
+TEST_F(SortTest, StatusWordsBeyondTheStorageBufferRangeAreAClearError) {
+    const uint64_t range = ctx().properties.limits.maxStorageBufferRange;
+    const uint32_t capacity = uint32_t(std::min<uint64_t>(sort::maxSortPairs(ctx()), range / 2 / 1024 * 64));
+    EXPECT_THROW(sort::createSorter(ctx(), capacity, {.workgroupSize = 64, .keysPerThread = 1}),
+                 gpu::OutOfMemory);
+}
+
 TEST_F(SortTest, LookbackWindowOutOfRangeIsRefused) {
     EXPECT_THROW(sort::createSorter(ctx(), 1000, {.lookbackWindow = 0}), gpu::Unsupported);
     EXPECT_THROW(sort::createSorter(ctx(), 1000, {.lookbackWindow = SORT_MAX_LOOKBACK_WINDOW + 1}),

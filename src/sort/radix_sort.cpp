@@ -108,8 +108,9 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         throw gpu::Error("radix sort: no work group size fits this device's limits");
     }
     s.tileSize = s.workgroupSize * s.keysPerThread;
-    // Each pass binds its tiles' status words (1 KB a tile) as one storage buffer range.
-    if (uint64_t(tileCountFor(capacity, s.tileSize)) * SORT_RADIX * 4 > limits.maxStorageBufferRange)
+    // The histogram pass binds every pass's status words (1 KB a tile a pass) as one storage buffer range.
+    if (uint64_t(tileCountFor(capacity, s.tileSize)) * SORT_RADIX * 4 * SORT_MAX_PASSES >
+        limits.maxStorageBufferRange)
         throw gpu::OutOfMemory("sorting " + std::to_string(capacity) + " pairs in tiles of " +
                                std::to_string(s.tileSize) +
                                " keys exceeds the device's storage buffer range");
@@ -200,7 +201,7 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
             gpu::bindProgram(cmd, s.onesweep,
                              {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
         }
-        SortPassConstants push{count, p * radixBits, p, tiles, keyMask, p == passes - 1, 0, 0};
+        SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
         gpu::dispatchGroups(cmd, s.onesweep, tiles, push);
         // This pass's output is the next pass's (or the caller's) input.
         gpu::computeBarrier(cmd);
