@@ -35,7 +35,7 @@ struct SortOptions {
 struct Sorter {
     gpu::Program histogram, onesweep;
     gpu::Buffer tempKeys, tempValues;
-    gpu::Buffer scratch; // global histogram, tile counters, tile status words
+    gpu::Buffer scratch; // histogram totals and accumulator (zero between sorts), counters, tile status words
     gpu::Buffer timing;  // phaseTiming only: per pass, a row of SORT_TIMING_STAMPS words per tile
     uint32_t capacity = 0;
     uint32_t workgroupSize = 0;
