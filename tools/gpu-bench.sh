@@ -68,6 +68,23 @@ sample_clocks() {
     smi_pid=$!
 }
 
+# two_rounds PREFIX BUILD... -- ARGS...: each build runs ARGS twice, in opposite orders (counterbalanced),
+# with a CSV ($out/PREFIX-BUILD.csv) in round 1 only.
+two_rounds() {
+    local prefix=$1 builds=() i build order csv
+    shift
+    while [ "$1" != -- ]; do builds+=("$1"); shift; done
+    shift
+    for i in 1 2; do
+        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))
+        for build in "${order[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/$prefix-$build.csv")
+            say "build $build: $($run $build --version)"
+            step $run $build "$@" "${csv[@]}"
+        done
+    done
+}
+
 say "$(date -u) plan $plan, binary $($run vkboids --version 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv 2>&1 | tee -a "$log"
 step $run vkboids --list-devices
@@ -290,15 +307,8 @@ fi
 if [ "$plan" = keys ]; then  # every GPU test; grid steps of vkboids and vkboids-base, two rounds
     sample_clocks
     step $run gpu_tests --gtest_brief=1
-    for i in 1 2; do
-        order=(vkboids vkboids-base); [ $i = 2 ] && order=(vkboids-base vkboids)
-        for build in "${order[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")
-            say "build $build: $($run $build --version)"
-            step $run $build bench --modes coherent,scattered --boids 1e5,1e6,10.24e6 --cells 27,8 --frames 50 \
-                --warmup 10 "${csv[@]}"
-        done
-    done
+    two_rounds bench vkboids vkboids-base -- bench --modes coherent,scattered --boids 1e5,1e6,10.24e6 --cells 27,8 \
+        --frames 50 --warmup 10
     kill $smi_pid
 fi
 if [ "$plan" = tiles ]; then  # the sort's 1,024-wide tile shapes against the default, sampling nvidia-smi
@@ -331,35 +341,16 @@ if [ "$plan" = sorts ]; then  # every GPU test; each build's sort, then its grid
     sample_clocks
     step $run gpu_tests --gtest_brief=1
     builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
-    for i in 1 2; do
-        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))  # counterbalanced
-        for build in "${order[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-$build.csv")
-            step $run $build sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50 "${csv[@]}"
-        done
-    done
-    for i in 1 2; do
-        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))
-        for build in "${order[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")
-            say "build $build: $($run $build --version)"
-            step $run $build bench --modes coherent,scattered --boids 1e5,1e6 --cells 27,8 --frames 50 --warmup 10 \
-                "${csv[@]}"
-        done
-    done
+    two_rounds sort "${builds[@]}" -- sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50
+    two_rounds bench "${builds[@]}" -- bench --modes coherent,scattered --boids 1e5,1e6 --cells 27,8 --frames 50 \
+        --warmup 10
     kill $smi_pid
 fi
 if [ "$plan" = snapshot ]; then  # every GPU test; the sort and grid steps of vkboids against vkboids-base,
     # two rounds; vkboids at look-back windows 8 and 16; both builds' tile phases
     sample_clocks
     step $run gpu_tests --gtest_brief=1
-    for i in 1 2; do
-        order=(vkboids vkboids-base); [ $i = 2 ] && order=(vkboids-base vkboids)
-        for build in "${order[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-$build.csv")
-            step $run $build sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50 "${csv[@]}"
-        done
-    done
+    two_rounds sort vkboids vkboids-base -- sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50
     for window in 8 16; do
         step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21 --runs 50 --lookback-window $window \
             --csv "$out/sort-window$window.csv"
@@ -367,14 +358,8 @@ if [ "$plan" = snapshot ]; then  # every GPU test; the sort and grid steps of vk
     for build in vkboids vkboids-base; do
         step $run $build sort-bench --n 1e6,16e6 --bits 21 --runs 20 --phase-times
     done
-    for i in 1 2; do
-        order=(vkboids vkboids-base); [ $i = 2 ] && order=(vkboids-base vkboids)
-        for build in "${order[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$build.csv")
-            say "build $build: $($run $build --version)"
-            step $run $build bench --modes coherent,scattered --boids 1e6 --cells 27,8 --frames 50 --warmup 10 "${csv[@]}"
-        done
-    done
+    two_rounds bench vkboids vkboids-base -- bench --modes coherent,scattered --boids 1e6 --cells 27,8 --frames 50 \
+        --warmup 10
     kill $smi_pid
 fi
 say "$(date -u) done"
