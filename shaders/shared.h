@@ -74,7 +74,7 @@ struct SortHistogramConstants {
     u32 passCount;   // digits to histogram
     u32 tileSize;    // keys per work group
     u32 keyMask;     // low keyBits bits set
-    u32 statusWords; // status and count words the passes will use, cleared here (a multiple of 4)
+    u32 statusWords; // tile status words the passes will use, cleared here (a multiple of 4)
     u32 groups;      // work groups that count keys (a dispatch may launch a few more)
     u32 pad1;
     u32 pad2;
@@ -86,7 +86,7 @@ struct SortPassConstants {
     u32 pass;  // index into the global histogram
     u32 tileCount;
     u32 keyMask;
-    u32 directTiles; // tiles below this sum their predecessors' count rows instead of looking back
+    u32 pad0;
     u32 pad1;
     u32 pad2;
 };

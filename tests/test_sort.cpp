@@ -188,21 +188,6 @@ TEST_F(SortTest, DispatchesSplitOverTwoDimensions) {
     check(20011, 21, Layout::Sorted, 5, options);
 }
 
-// The first tiles sum their predecessors' counts directly and the rest look back: wherever the
-// boundary falls (no direct tiles, tile 1 or 2 only, a few, all of them), with one tile a
-// predecessor per look-back step or sixteen, and with no waiting (every unpublished count sends a
-// direct tile to the look-back, and every look-back counts its stalled predecessor itself).
-TEST_F(SortTest, DirectTilesAndLookbackMeetAnywhere) {
-    for (uint32_t direct : {0u, 1u, 2u, 3u, 9u, 1024u}) {
-        SCOPED_TRACE(testing::Message() << "direct tiles " << direct);
-        for (uint32_t bits : {8u, 21u, 32u})
-            check(20011, bits, Layout::Uniform, bits + direct, {.keysPerThread = 1, .directTiles = direct});
-        check(20011, 21, Layout::FewDistinct, direct,
-              {.keysPerThread = 1, .lookbackWindow = 16, .directTiles = direct});
-        check(20011, 13, Layout::Sorted, direct, {.keysPerThread = 1, .directTiles = direct, .spinLimit = 0});
-    }
-}
-
 // The instrumented pass sorts like the others, and every tile of every pass stamps each phase, in
 // order, and counts its look-back rounds (with spin limit 0 too, where every wait falls back).
 TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
@@ -212,53 +197,41 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
     const uint32_t tiles = 4, n = 3 * probe.tileSize + 17;
     sort::destroySorter(ctx(), probe);
     const std::pair<uint32_t, uint32_t> windowAndBits[] = {{1, 4}, {3, 13}, {1, 21}, {3, 32}};
-    for (uint32_t direct : {0u, 2u, 128u})
-        for (uint32_t spinLimit : {4096u, 0u})
-            for (const auto& [window, bits] : windowAndBits) {
-                SCOPED_TRACE(testing::Message() << "direct tiles " << direct << ", spin limit " << spinLimit
-                                                << ", window " << window);
-                check(n, bits, Layout::Uniform, bits,
-                      {.lookbackWindow = window,
-                       .directTiles = direct,
-                       .spinLimit = spinLimit,
-                       .phaseTiming = true});
-                ASSERT_EQ(stamps.size(), sort::sortPassCount(bits));
-                for (uint32_t p = 0; p < stamps.size(); ++p) {
-                    ASSERT_EQ(stamps[p].size(), tiles * SORT_TIMING_STAMPS);
-                    for (uint32_t t = 0; t < tiles; ++t) {
-                        const uint64_t* row = &stamps[p][t * SORT_TIMING_STAMPS];
-                        for (uint32_t i = 0; i <= SORT_STAMP_END; ++i) {
-                            EXPECT_NE(row[i], UINT64_MAX) << "pass " << p << " tile " << t << " stamp " << i;
-                            if (i > 0) {
-                                EXPECT_LE(row[i - 1], row[i])
-                                    << "pass " << p << " tile " << t << " stamp " << i;
-                            }
+    for (uint32_t spinLimit : {4096u, 0u})
+        for (const auto& [window, bits] : windowAndBits) {
+            SCOPED_TRACE(testing::Message() << "spin limit " << spinLimit << ", window " << window);
+            check(n, bits, Layout::Uniform, bits,
+                  {.lookbackWindow = window, .spinLimit = spinLimit, .phaseTiming = true});
+            ASSERT_EQ(stamps.size(), sort::sortPassCount(bits));
+            for (uint32_t p = 0; p < stamps.size(); ++p) {
+                ASSERT_EQ(stamps[p].size(), tiles * SORT_TIMING_STAMPS);
+                for (uint32_t t = 0; t < tiles; ++t) {
+                    const uint64_t* row = &stamps[p][t * SORT_TIMING_STAMPS];
+                    for (uint32_t i = 0; i <= SORT_STAMP_END; ++i) {
+                        EXPECT_NE(row[i], UINT64_MAX) << "pass " << p << " tile " << t << " stamp " << i;
+                        if (i > 0) {
+                            EXPECT_LE(row[i - 1], row[i]) << "pass " << p << " tile " << t << " stamp " << i;
                         }
-                        const uint64_t rounds = row[SORT_STAMP_ROUNDS] & 0xffffffffu;
-                        const uint64_t steps = (row[SORT_STAMP_ROUNDS] >> 32) & 0xffff;
-                        const uint64_t walked = row[SORT_STAMP_ROUNDS] >> 48;
-                        if (t == 0) {
-                            EXPECT_EQ(row[SORT_STAMP_ROUNDS], 0u) << "pass " << p;
-                        } else if (t < direct && rounds == 1) {
-                            // Summed directly: every predecessor once, at least one at a time.
-                            EXPECT_EQ(walked, t) << "pass " << p << " tile " << t;
-                            EXPECT_TRUE(steps >= 1 && steps <= t)
-                                << "pass " << p << " tile " << t << ": " << steps;
-                        } else {
-                            // Looked back (a direct tile after finding a count unpublished: one more round).
-                            EXPECT_TRUE(rounds >= 1 && rounds < 100)
-                                << "pass " << p << " tile " << t << ": " << rounds;
-                            // Digit 0 always walks in the first round; it adds each predecessor's
-                            // word at most once, at most a window's worth a step, and each step adds
-                            // at least one word or ends its round.
-                            EXPECT_GE(steps, 1u) << "pass " << p << " tile " << t;
-                            EXPECT_LE(walked, t) << "pass " << p << " tile " << t;
-                            EXPECT_LE(walked, window * steps) << "pass " << p << " tile " << t;
-                            EXPECT_LE(steps, walked + rounds) << "pass " << p << " tile " << t;
-                        }
+                    }
+                    const uint64_t rounds = row[SORT_STAMP_ROUNDS] & 0xffffffffu;
+                    const uint64_t steps = (row[SORT_STAMP_ROUNDS] >> 32) & 0xffff;
+                    const uint64_t walked = row[SORT_STAMP_ROUNDS] >> 48;
+                    if (t == 0) {
+                        EXPECT_EQ(row[SORT_STAMP_ROUNDS], 0u) << "pass " << p;
+                    } else {
+                        EXPECT_TRUE(rounds >= 1 && rounds < 100)
+                            << "pass " << p << " tile " << t << ": " << rounds;
+                        // Digit 0 always walks in the first round; it adds each predecessor's
+                        // word at most once, at most a window's worth a step, and each step adds
+                        // at least one word or ends its round.
+                        EXPECT_GE(steps, 1u) << "pass " << p << " tile " << t;
+                        EXPECT_LE(walked, t) << "pass " << p << " tile " << t;
+                        EXPECT_LE(walked, window * steps) << "pass " << p << " tile " << t;
+                        EXPECT_LE(steps, walked + rounds) << "pass " << p << " tile " << t;
                     }
                 }
             }
+        }
 }
 
 // One sorter sorts pairs of several sizes and widths (1 to 4 passes) one after another, in one

@@ -5,7 +5,7 @@
 // read, and leaves the accumulator zero for the next sort.
 //
 // The pass also clears what the passes after it count on finding zero: their tile counters and the
-// status and count words they will use. Together that replaces a clear before the sort, a dispatch of its
+// tile status words they will use. Together that replaces a clear before the sort, a dispatch of its
 // own (BENCHMARKS run 72). Run 44 ended every tile of every pass with the release instead, which
 // waits for the tile's scattered writes: 5% slower at 16M.
 //

@@ -8,17 +8,10 @@
 // counts the stalled tile's digits itself from the input keys and carries on.
 //
 // Tile 0 publishes, as its inclusive prefix, the global start of each digit plus its own count, so
-// a look-back ends with each digit's output position.
-//
-// Status words are [tile][digit]: each tile a look-back step reads is one coalesced 1 KB load across
-// the 256 digit invocations. The look-back runs after the keys are placed in shared memory. Each
-// digit publishes its inclusive prefix as soon as it is known.
-//
-// The first c.directTiles tiles skip the chain: each also publishes its counts in a row of its own
-// that is never overwritten (tile 0 its inclusive prefix), and sums the rows of all its
-// predecessors at once. In a pass of one wave every tile starts together and would otherwise wait
-// for the prefixes to cross the wave tile by tile (BENCHMARKS, after run 77). Later tiles look back
-// as before; a row still unpublished after SPIN_LIMIT polls sends the tile to the look-back too.
+// a look-back ends with each digit's output position. Status words are [tile][digit]: each tile a
+// look-back step reads is one coalesced 1 KB load across the 256 digit invocations. The look-back
+// runs after the keys are placed in shared memory. Each digit publishes its inclusive prefix as soon
+// as it is known.
 //
 // Ranking is stable: subgroup g owns keys [g*S*K, (g+1)*S*K) of the tile, row k of lane l is key
 // k*S + l, rows are ranked in order, and lanes with equal digits are ranked by lane index. Every
@@ -43,7 +36,6 @@ layout(constant_id = 2) const uint MAX_SUBGROUPS = 8;  // local size / subgroup 
 layout(constant_id = 3) const uint SPIN_LIMIT = 4096;
 layout(constant_id = 4) const uint SUBGROUP_SIZE = 32;  // the pinned size: ballots fit in .x up to 32
 layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // predecessors read per look-back step (1 to SORT_MAX_LOOKBACK_WINDOW)
-const uint DIRECT_LOADS = 8;  // count rows an invocation has in flight in the direct sum
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -53,8 +45,7 @@ layout(std430, binding = 2) writeonly buffer KeysOut { uint keysOut[]; };
 layout(std430, binding = 3) writeonly buffer ValuesOut { uint valuesOut[]; };
 layout(std430, binding = 4) readonly buffer Histogram { uint globalHistogram[]; };  // [pass][digit]
 layout(std430, binding = 5) buffer TileCounters { uint tileCounters[]; };        // [pass]
-// [tile][digit] of this pass, then [tile][digit] for the first min(c.tileCount, c.directTiles) tiles'
-// counts (countWord). Stores and polls are relaxed atomics (storeStatus, loadStatus), so a
+// [tile][digit] of this pass. Stores and polls are relaxed atomics (storeStatus, loadStatus), so a
 // poll sees what other groups have stored since. The first read of a step's window is a plain
 // coherent load (3% faster on the H200, BENCHMARKS run 14; plain loads of a second, non-coherent
 // binding were 2 to 3% slower, run 75). That formally races the stores, and it relies on an aligned
@@ -84,7 +75,6 @@ shared uint sNext[SORT_RADIX];                            // tiles below this ar
 shared uint sFallbackCounts[SORT_RADIX];
 shared uint sScanTotals[MAX_SUBGROUPS];
 shared uint sTileIndex, sStallTile, sCarry;
-shared bool sDirectStalled;
 
 // The timed variant's phase stamps (shared.h); nothing in the untimed one. Each use follows a barrier,
 // so the stamp marks the whole group's arrival (but tile 0's look-back stamp: it has no look-back).
@@ -103,9 +93,6 @@ uint loadStatus(uint i) {
 void storeStatus(uint i, uint word) {
     atomicStore(status[i], word, gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
 }
-
-// Where tile t's row of counts holds digit d (t < c.directTiles).
-uint countWord(uint t, uint d) { return (c.tileCount + t) * SORT_RADIX + d; }
 
 uint digitOf(uint key) { return ((key & c.keyMask) >> c.shift) & (SORT_RADIX - 1); }
 
@@ -202,42 +189,6 @@ uvec2 lookback(uint d) {
     return walk;
 }
 
-// A tile below c.directTiles: each digit's exclusive prefix is the sum of its predecessors' count rows
-// (row 0 holds tile 0's inclusive prefix), added into sLookback, which starts at zero. Each digit has
-// `lanes` invocations, each taking every lanes-th predecessor, DIRECT_LOADS loads at a time. Returns
-// the rounds of loads the invocation took for its first digit (digit 0's: the phase stamps). Sets
-// sDirectStalled where a row stayed unpublished, and then sLookback is incomplete.
-uint directSum(uint tile) {
-    const uint lanes = max(1u, gl_WorkGroupSize.x / SORT_RADIX);
-    const uint digitsAtOnce = gl_WorkGroupSize.x / lanes;
-    const uint q = gl_LocalInvocationID.x / digitsAtOnce;
-    uint rounds = 0;
-    for (uint base = 0; base < SORT_RADIX; base += digitsAtOnce) {
-        const uint d = base + gl_LocalInvocationID.x % digitsAtOnce;
-        if (d >= SORT_RADIX || q >= lanes) continue;
-        uint sum = 0;
-        bool stalled = false;
-        for (uint s = q; s < tile; s += lanes * DIRECT_LOADS) {
-            if (base == 0) ++rounds;
-            uint words[DIRECT_LOADS];
-            [[unroll]] for (uint k = 0; k < DIRECT_LOADS; ++k) {
-                const uint t = s + k * lanes;
-                words[k] = t < tile ? status[countWord(t, d)] : (SORT_FLAG_AGGREGATE << SORT_FLAG_SHIFT);
-            }
-            [[unroll]] for (uint k = 0; k < DIRECT_LOADS; ++k) {
-                uint word = words[k];
-                for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin)
-                    word = loadStatus(countWord(s + k * lanes, d));
-                stalled = stalled || (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE;
-                sum += word & SORT_VALUE_MASK;
-            }
-        }
-        if (stalled) sDirectStalled = true;
-        atomicAdd(sLookback[d], sum);
-    }
-    return rounds;
-}
-
 void main() {
     const uint tid = gl_LocalInvocationID.x;
     const uint groupSize = gl_WorkGroupSize.x;
@@ -310,19 +261,12 @@ void main() {
         sScan[d] = tile == 0 ? globalHistogram[c.pass * SORT_RADIX + d] : total;
         sLookback[d] = 0;
         sNext[d] = tile;
-        if (tile > 0) {
-            const uint word = (SORT_FLAG_AGGREGATE << SORT_FLAG_SHIFT) | total;
-            storeStatus(tile * SORT_RADIX + d, word);
-            if (tile < c.directTiles) storeStatus(countWord(tile, d), word);
-        }
+        if (tile > 0) storeStatus(tile * SORT_RADIX + d, (SORT_FLAG_AGGREGATE << SORT_FLAG_SHIFT) | total);
     }
-    if (tid == 0) sDirectStalled = false;
     if (tile == 0) {
         exclusiveScanDigits();  // the global start of every digit
         for (uint d = tid; d < SORT_RADIX; d += groupSize) {
-            const uint word = (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sScan[d] + sTotal[d]);
-            storeStatus(d, word);
-            if (c.directTiles > 0) storeStatus(countWord(0, d), word);
+            storeStatus(d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sScan[d] + sTotal[d]));
             sLookback[d] = sScan[d];  // tile 0's exclusive prefix
             sScan[d] = sTotal[d];
         }
@@ -340,27 +284,10 @@ void main() {
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
         if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
 
+    // Look-back: one walk per digit, and another round only after a stall.
     uint rounds = 0;
     uvec2 walk = uvec2(0);  // digit 0's look-back steps and predecessors added (invocation 0 only)
-    bool lookingBack = tile > 0;
-    if (tile > 0 && tile < c.directTiles) {
-        walk = uvec2(directSum(tile), tile);
-        rounds = 1;
-        barrier();
-        lookingBack = sDirectStalled;  // uniform: read after the barrier
-        if (lookingBack) walk = uvec2(0);
-        for (uint d = tid; d < SORT_RADIX; d += groupSize) {
-            if (lookingBack) {
-                sLookback[d] = 0;  // the look-back starts over
-            } else {
-                sNext[d] = 0;
-                publishPrefix(d);
-            }
-        }
-    }
-
-    // Look-back: one walk per digit, and another round only after a stall.
-    while (lookingBack) {
+    while (tile > 0) {
         ++rounds;
         if (tid == 0) sStallTile = 0;
         barrier();

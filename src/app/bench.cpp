@@ -153,15 +153,13 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                                         {.allowPartitionNV = o.partitionNV,
                                          .workgroupSize = o.workgroupSize,
                                          .keysPerThread = o.keysPerThread,
-                                         .lookbackWindow = o.lookbackWindow,
-                                         .directTiles = o.directTiles});
+                                         .lookbackWindow = o.lookbackWindow});
             // Ranks by ballots whatever --partition-nv says: the timed variant has only those.
             if (o.phaseTimes)
                 phaseSorter = sort::createSorter(ctx, n,
                                                  {.workgroupSize = o.workgroupSize,
                                                   .keysPerThread = o.keysPerThread,
                                                   .lookbackWindow = o.lookbackWindow,
-                                                  .directTiles = o.directTiles,
                                                   .phaseTiming = true});
         } catch (const gpu::OutOfMemory& e) {
             throw sim::InputError("--n " + std::to_string(n) + " does not fit in GPU memory (" + e.what() +
@@ -169,10 +167,9 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
         }
         if (!printedConfig) {
             std::printf(
-                "work group %u, %u keys per invocation (tile %u), ranking by %s, look-back window %u, "
-                "direct tiles %u\n",
+                "work group %u, %u keys per invocation (tile %u), ranking by %s, look-back window %u\n",
                 sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize,
-                sorter.partitionNV ? "subgroupPartitionNV" : "ballots", o.lookbackWindow, o.directTiles);
+                sorter.partitionNV ? "subgroupPartitionNV" : "ballots", o.lookbackWindow);
             if (o.phaseTimes)
                 std::printf("phase times, after each row: device clock ticks (a rate documented nowhere; "
                             "ticks/us compares a pass's span with its GPU timestamps)\n");

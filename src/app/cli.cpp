@@ -168,14 +168,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     sortBench->add_option("--csv", cl.sortBench.csv, "write the results to FILE.csv");
     sortBench->add_flag("--partition-nv", cl.sortBench.partitionNV,
                         "rank with subgroupPartitionNV where the device has it (default: ballots)");
-    std::string sbWorkgroup = "0", sbKeys = "0", sbWindow = "4", sbDirect = "128";
+    std::string sbWorkgroup = "0", sbKeys = "0", sbWindow = "4";
     sortBench
         ->add_option("--lookback-window", sbWindow, "predecessors a look-back step reads at once, 1 to 16")
-        ->capture_default_str();
-    sortBench
-        ->add_option("--direct-tiles", sbDirect,
-                     "the first tiles of a pass, which sum all their predecessors' counts rather than look "
-                     "back, 0 to 1024")
         ->capture_default_str();
     sortBench->add_option("--workgroup", sbWorkgroup,
                           "work-group size of a pass: 64, 128, 256, 512 or 1024 (default: chosen)");
@@ -252,8 +247,6 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (sbKeys != "0") cl.sortBench.keysPerThread = uint32_t(parseCount(sbKeys, "--keys-per-thread", 15));
         cl.sortBench.lookbackWindow =
             uint32_t(parseCount(sbWindow, "--lookback-window", SORT_MAX_LOOKBACK_WINDOW));
-        cl.sortBench.directTiles =
-            sbDirect == "0" ? 0 : uint32_t(parseCount(sbDirect, "--direct-tiles", 1024));
     } else if (bench->parsed()) {
         cl.command = Command::Bench;
         bo.modes.clear();

@@ -13,8 +13,8 @@ using gpudata::SortPassConstants;
 // Scratch layout, in 32-bit words: the histogram totals the passes read, the histogram pass's
 // accumulator (zero between sorts: created so, and left so by the histogram pass), the counters
 // (shared.h), padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass
-// tileCount x RADIX status words ([tile][digit]) and min(tileCount, directTiles) x RADIX count words.
-// The histogram pass clears the counters and the status and count words the sort will use.
+// tileCount x RADIX status words ([tile][digit]). The histogram pass clears the counters and the
+// status words the sort will use.
 constexpr uint32_t histogramWords = SORT_MAX_PASSES * SORT_RADIX;
 constexpr uint32_t accumulatorOffsetWords = histogramWords;
 constexpr uint32_t countersOffsetWords = 2 * histogramWords;
@@ -36,15 +36,9 @@ uint32_t tileCountFor(uint32_t count, uint32_t tileSize) {
     return gpu::groupCount(count, tileSize);
 }
 
-// Rows of RADIX words a pass's status range holds: a status row per tile, and a count row per tile
-// that sums its predecessors directly.
-uint64_t statusRows(uint32_t tiles, uint32_t directTiles) {
-    return uint64_t(tiles) + std::min(tiles, directTiles);
-}
-
-uint64_t scratchBytes(uint32_t capacity, uint32_t tileSize, uint32_t directTiles) {
-    return 4ull * (statusOffsetWords +
-                   SORT_MAX_PASSES * statusRows(tileCountFor(capacity, tileSize), directTiles) * SORT_RADIX);
+uint64_t scratchBytes(uint32_t capacity, uint32_t tileSize) {
+    return 4ull *
+           (statusOffsetWords + uint64_t(SORT_MAX_PASSES) * tileCountFor(capacity, tileSize) * SORT_RADIX);
 }
 
 // One pass's slice of the timing buffer, a multiple of 256 bytes so that every slice may be bound.
@@ -114,9 +108,8 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         throw gpu::Error("radix sort: no work group size fits this device's limits");
     }
     s.tileSize = s.workgroupSize * s.keysPerThread;
-    s.directTiles = options.directTiles;
-    // The histogram pass binds every pass's status and count words (1 KB a row) as one storage buffer range.
-    if (statusRows(tileCountFor(capacity, s.tileSize), s.directTiles) * SORT_RADIX * 4 * SORT_MAX_PASSES >
+    // The histogram pass binds every pass's status words (1 KB a tile a pass) as one storage buffer range.
+    if (uint64_t(tileCountFor(capacity, s.tileSize)) * SORT_RADIX * 4 * SORT_MAX_PASSES >
         limits.maxStorageBufferRange)
         throw gpu::OutOfMemory("sorting " + std::to_string(capacity) + " pairs in tiles of " +
                                std::to_string(s.tileSize) +
@@ -138,8 +131,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     const VkBufferUsageFlags usage = gpu::storageUsage;
     s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
-    s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, s.tileSize, s.directTiles), usage,
-                                  gpu::MemoryUse::Device);
+    s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, s.tileSize), usage, gpu::MemoryUse::Device);
     gpu::fillBuffer(ctx, s.scratch, 0);
     if (s.phaseTiming)
         s.timing = gpu::createBuffer(ctx, SORT_MAX_PASSES * timingPassBytes(capacity, s.tileSize), usage,
@@ -169,8 +161,7 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     const uint32_t passes = sortPassCount(keyBits);
     const uint32_t tiles = tileCountFor(count, s.tileSize);
     const uint32_t keyMask = sortKeyMask(keyBits);
-    const uint64_t rows = statusRows(tiles, s.directTiles);
-    const VkDeviceSize statusBytes = rows * SORT_RADIX * 4;
+    const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
 
     const gpu::BufferRange histogram(s.scratch, 0, histogramWords * 4);
     const gpu::BufferRange counters(s.scratch, countersOffsetWords * 4, SORT_COUNTER_WORDS * 4);
@@ -185,8 +176,8 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
                           gpu::BufferRange(s.scratch, accumulatorOffsetWords * 4, histogramWords * 4)});
         const uint32_t keysPerGroup = histogramKeysPerGroup(count);
         const uint32_t groups = gpu::groupCount(count, keysPerGroup);
-        SortHistogramConstants push{
-            count, passes, keysPerGroup, keyMask, uint32_t(passes * rows * SORT_RADIX), groups, 0, 0};
+        SortHistogramConstants push{count, passes, keysPerGroup, keyMask, passes * tiles * SORT_RADIX, groups,
+                                    0,     0};
         gpu::dispatchGroups(cmd, s.histogram, groups, push);
         // The histogram is complete before any pass reads it.
         gpu::computeBarrier(cmd);
@@ -210,7 +201,7 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
             gpu::bindProgram(cmd, s.onesweep,
                              {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
         }
-        SortPassConstants push{count, p * radixBits, p, tiles, keyMask, s.directTiles, 0, 0};
+        SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
         gpu::dispatchGroups(cmd, s.onesweep, tiles, push);
         // This pass's output is the next pass's (or the caller's) input.
         gpu::computeBarrier(cmd);

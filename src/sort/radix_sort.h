@@ -26,8 +26,6 @@ struct SortOptions {
     uint32_t keysPerThread = 0;    // 0: as many as shared memory allows, up to 15 (8 in groups of 1024)
     uint32_t lookbackWindow = 4;   // predecessors a look-back step reads at once, 1 to
                                    // SORT_MAX_LOOKBACK_WINDOW (else gpu::Unsupported)
-    uint32_t directTiles = 128;    // the first tiles of a pass, which sum every predecessor's counts at
-                                   // once rather than look back (0: none; docs/BENCHMARKS.md)
     uint32_t spinLimit = 4096;     // look-back polls before a group counts a stalled tile itself;
                                    // 0 (for tests) always counts predecessors itself
     bool phaseTiming = false;      // passes stamp each tile's phases with the device clock (slower;
@@ -43,7 +41,6 @@ struct Sorter {
     uint32_t workgroupSize = 0;
     uint32_t keysPerThread = 0;
     uint32_t tileSize = 0; // keys per work group in a pass
-    uint32_t directTiles = 0;
     uint32_t subgroupSize = 0;
     bool partitionNV = false;
     bool phaseTiming = false;
