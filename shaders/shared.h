@@ -110,12 +110,13 @@ struct SortPassConstants {
 #define SORT_STAMP_LOADED 1u   // its keys and values are in registers
 #define SORT_STAMP_RANKED 2u   // ranked within subgroups
 #define SORT_STAMP_SCANNED 3u  // its counts published and scanned within the tile
-#define SORT_STAMP_LOOKBACK 4u // keys placed in shared memory, its exclusive prefix known (tile 0: at once)
-#define SORT_STAMP_KEYS_OUT 5u // keys written out
-#define SORT_STAMP_END 6u      // values written out
-#define SORT_STAMP_ROUNDS 7u   // not a clock: .x look-back rounds (1 + stalls; tile 0: 0); .y digit 0's
+#define SORT_STAMP_PLACED 4u   // its keys placed in shared memory in tile order
+#define SORT_STAMP_LOOKBACK 5u // its exclusive prefix known (tile 0: at once)
+#define SORT_STAMP_KEYS_OUT 6u // keys written out
+#define SORT_STAMP_END 7u      // values written out
+#define SORT_STAMP_ROUNDS 8u   // not a clock: .x look-back rounds (1 + stalls; tile 0: 0); .y digit 0's
                                // look-back steps (low 16 bits) and predecessors it added (high 16)
-#define SORT_TIMING_STAMPS 8u
+#define SORT_TIMING_STAMPS 9u
 
 // Rendering: one push-constant block for the boid points and the domain box.
 struct DrawConstants {

@@ -44,7 +44,9 @@ TEST(Stats, PhaseSummaryOfStampedTiles) {
     // 2 and 4 steps over 5 and 9 tiles (tile 0's walk, which never happens, is left out).
     std::vector<uint64_t> rows;
     const uint64_t walks[] = {(99ull << 16) | 99, (5ull << 16) | 2, (9ull << 16) | 4};
-    for (uint64_t start : {100, 150, 310}) {
+    const uint64_t lifetime = 10 * SORT_STAMP_END * (SORT_STAMP_END + 1) / 2;
+    const uint64_t toLookback = 10 * SORT_STAMP_LOOKBACK * (SORT_STAMP_LOOKBACK + 1) / 2;
+    for (uint64_t start : {uint64_t(100), uint64_t(150), 100 + lifetime}) {
         uint64_t t = start;
         for (uint32_t i = 0; i <= SORT_STAMP_END; ++i) rows.push_back(t += 10 * i);
         const uint64_t tile = rows.size() / SORT_TIMING_STAMPS;
@@ -54,11 +56,13 @@ TEST(Stats, PhaseSummaryOfStampedTiles) {
     EXPECT_EQ(s.tiles, 3u);
     ASSERT_EQ(s.phases.size(), size_t(SORT_STAMP_END));
     for (uint32_t i = 0; i < SORT_STAMP_END; ++i) EXPECT_DOUBLE_EQ(s.phases[i], 10.0 * (i + 1));
-    EXPECT_DOUBLE_EQ(s.lifetime, 210);
-    EXPECT_DOUBLE_EQ(s.span, 520 - 100);
+    EXPECT_DOUBLE_EQ(s.lifetime, double(lifetime));
+    EXPECT_DOUBLE_EQ(s.span, double(2 * lifetime));
     EXPECT_EQ(s.mostInFlight, 2u);
-    // Tile 0's look-back stamp (200) comes 50 after tile 1's start, tile 1's (250) 60 before tile 2's.
-    EXPECT_DOUBLE_EQ(s.startToPredecessor, -5);
+    // Tile 0's look-back stamp comes toLookback - 50 after tile 1's start, tile 1's toLookback + 50 -
+    // lifetime after tile 2's.
+    EXPECT_DOUBLE_EQ(s.startToPredecessor,
+                     ((double(toLookback) - 50) + (double(toLookback) + 50 - double(lifetime))) / 2);
     EXPECT_DOUBLE_EQ(s.rounds, 2);
     EXPECT_EQ(s.mostRounds, 3u);
     EXPECT_DOUBLE_EQ(s.walkSteps, 3);

@@ -4,7 +4,7 @@
 # PLAN: "all" (default) runs the correctness tests on the GPU, then every benchmark of
 # docs/BENCHMARKS.md; "sort", "sim" and "naive" run one part; "check" runs the GPU tests, the naive
 # variants and a short sort and coherent check; "stats" prints the driver's statistics of every
-# compute pipeline; "phases" times each phase of the sort's tiles with the device clock; "lookback" compares look-back windows;
+# compute pipeline; "phases" runs every GPU test, then times each phase of the sort's tiles with the device clock; "lookback" compares look-back windows;
 # "walk" measures look-back walks and tile shapes' residency; "shapes" compares tile shapes;
 # "flock" times the grid steps against vkboids-base; "early" times the sort against vkboids-base;
 # "variant" times the grid steps of each .gpu/bin/vkboids-variant* against vkboids-base; "subwalk"
@@ -132,8 +132,9 @@ if [ "$plan" = subcells ]; then  # sub-cells against none, and the previous buil
     done
     step $run vkboids bench --modes coherent --boids 1e6 --cells 27 --frames 50 --warmup 10 --subcells on
 fi
-if [ "$plan" = phases ]; then  # where a tile's lifetime goes, per pass (device clock stamps)
-    step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 20 --phase-times
+if [ "$plan" = phases ]; then  # every GPU test, then where a tile's lifetime goes, per pass (device clock stamps)
+    step $run gpu_tests --gtest_brief=1
+    step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21 --runs 20 --phase-times
 fi
 if [ "$plan" = lookback ]; then  # look-back windows, against the previous build in the same run
     step $run gpu_tests --gtest_brief=1 --gtest_filter='SortTest.*'

@@ -283,6 +283,10 @@ void main() {
     barrier();
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
         if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
+#ifdef SORT_TIMING
+    barrier();  // only here: the untimed pass goes straight on to the look-back
+    STAMP(SORT_STAMP_PLACED);
+#endif
 
     // Look-back: one walk per digit, and another round only after a stall.
     uint rounds = 0;

@@ -95,9 +95,9 @@ bool printPhaseTimes(const gpu::Context& ctx, Headless& headless, const sort::So
         for (const gpu::ScopeTime& t : times)
             if (t.valid && t.name == "sort/pass" + std::to_string(p)) passUs = t.ms * 1000;
         std::printf("  %u bits, pass %u: %zu tiles; median ticks of a tile: load %.0f rank %.0f scan %.0f "
-                    "look-back %.0f keys-out %.0f values-out %.0f, lifetime %.0f\n",
+                    "place %.0f look-back %.0f keys-out %.0f values-out %.0f, lifetime %.0f\n",
                     bits, p, s.tiles, s.phases[0], s.phases[1], s.phases[2], s.phases[3], s.phases[4],
-                    s.phases[5], s.lifetime);
+                    s.phases[5], s.phases[6], s.lifetime);
         std::printf("    span %.0f ticks in a %.1f us dispatch (%.1f ticks/us), at most %u tiles in flight, "
                     "predecessor's prefix %.0f ticks after a start, look-back rounds median %.0f max %u, "
                     "digit 0's walk median %.0f steps over %.0f tiles\n",
