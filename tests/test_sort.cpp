@@ -181,6 +181,16 @@ TEST_F(SortTest, SmallestWorkgroup) {
     for (uint32_t bits : {8u, 21u}) check(70001, bits, Layout::Uniform, bits, options);
 }
 
+// Five subgroups a group: not a power of two, and not a multiple of the 8 subgroups whose counts a
+// digit's invocation loads at once.
+TEST_F(SortTest, FiveSubgroupsAGroup) {
+    sort::Sorter probe = sort::createSorter(ctx(), 1);
+    const sort::SortOptions options{.workgroupSize = 5 * probe.subgroupSize, .keysPerThread = 3};
+    sort::destroySorter(ctx(), probe);
+    for (uint32_t bits : {8u, 21u}) check(30011, bits, Layout::Uniform, bits, options);
+    check(30011, 13, Layout::FewDistinct, 5, options);
+}
+
 TEST_F(SortTest, DispatchesSplitOverTwoDimensions) {
     maxGroupsX = 7; // e.g. 33 tiles become 7 x 5 = 35 groups: the 2 spare groups must do nothing
     const sort::SortOptions options{.keysPerThread = 1};

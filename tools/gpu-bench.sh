@@ -22,7 +22,7 @@
 # against 1,024 x 9 from 1M to 16M pairs; "sorts" runs every GPU test, then times the sort and the
 # grid steps (1e5 and 1e6) of every .gpu/bin/vkboids* build, twice, counterbalanced; "snapshot" runs every
 # GPU test, then times the sort (windows 4, 8, 16, and tile phases) and the grid steps against
-# vkboids-base; these five sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
+# vkboids-base; "compare" does the same without the windows; these six sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run.
@@ -347,12 +347,13 @@ if [ "$plan" = sorts ]; then  # every GPU test; each build's sort, then its grid
         --warmup 10
     kill $smi_pid
 fi
-if [ "$plan" = snapshot ]; then  # every GPU test; the sort and grid steps of vkboids against vkboids-base,
-    # two rounds; vkboids at look-back windows 8 and 16; both builds' tile phases
+if [ "$plan" = snapshot ] || [ "$plan" = compare ]; then  # every GPU test; the sort and grid steps of
+    # vkboids against vkboids-base, two rounds; (snapshot only) vkboids at look-back windows 8 and 16; both
+    # builds' tile phases
     sample_clocks
     step $run gpu_tests --gtest_brief=1
     two_rounds sort vkboids vkboids-base -- sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50
-    for window in 8 16; do
+    [ "$plan" = snapshot ] && for window in 8 16; do
         step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21 --runs 50 --lookback-window $window \
             --csv "$out/sort-window$window.csv"
     done
