@@ -181,8 +181,8 @@ TEST_F(SortTest, SmallestWorkgroup) {
     for (uint32_t bits : {8u, 21u}) check(70001, bits, Layout::Uniform, bits, options);
 }
 
-// Five subgroups a group: not a power of two, and not a multiple of the 8 subgroups whose counts a
-// digit's invocation loads at once.
+// Five subgroups a group, a count that is not a power of two: the scans over subgroups' counts and
+// totals must not assume one.
 TEST_F(SortTest, FiveSubgroupsAGroup) {
     sort::Sorter probe = sort::createSorter(ctx(), 1);
     const sort::SortOptions options{.workgroupSize = 5 * probe.subgroupSize, .keysPerThread = 3};

@@ -130,11 +130,8 @@ void exclusiveScanDigits() {
         if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) sScanTotals[gl_SubgroupID] = inclusive;
         barrier();
         if (gl_LocalInvocationID.x == 0) {
-            // Only the subgroups holding digits have totals to add: one at a time, so no more.
-            const uint digits = min(gl_WorkGroupSize.x, SORT_RADIX - base);
-            const uint holding = (digits + gl_SubgroupSize - 1) / gl_SubgroupSize;
             uint run = carry;
-            for (uint s = 0; s < min(holding, gl_NumSubgroups); ++s) {
+            for (uint s = 0; s < gl_NumSubgroups; ++s) {
                 const uint t = sScanTotals[s];
                 sScanTotals[s] = run;
                 run += t;
@@ -254,16 +251,11 @@ void main() {
     // Per digit: offsets of the subgroups within the tile and the tile's count, published at once
     // for the tiles after this one (tile 0 publishes the digit's global start plus its count).
     for (uint d = tid; d < SORT_RADIX; d += groupSize) {
-        // Eight subgroups' counts loaded before any is stored: one wait for eight steps, not eight.
         uint total = 0;
-        for (uint s0 = 0; s0 < gl_NumSubgroups; s0 += 8) {
-            uint n[8];
-            [[unroll]] for (uint j = 0; j < 8; ++j)
-                n[j] = s0 + j < gl_NumSubgroups ? sSubgroupCounts[(s0 + j) * SORT_RADIX + d] : 0u;
-            [[unroll]] for (uint j = 0; j < 8; ++j) {
-                if (s0 + j < gl_NumSubgroups) sSubgroupCounts[(s0 + j) * SORT_RADIX + d] = total;
-                total += n[j];
-            }
+        for (uint s = 0; s < gl_NumSubgroups; ++s) {
+            const uint n = sSubgroupCounts[s * SORT_RADIX + d];
+            sSubgroupCounts[s * SORT_RADIX + d] = total;
+            total += n;
         }
         sTotal[d] = total;
         sScan[d] = tile == 0 ? globalHistogram[c.pass * SORT_RADIX + d] : total;
