@@ -114,7 +114,8 @@ struct SortPassConstants {
 #define SORT_STAMP_LOOKBACK 5u // its exclusive prefix known (tile 0: at once)
 #define SORT_STAMP_KEYS_OUT 6u // keys written out
 #define SORT_STAMP_END 7u      // values written out
-#define SORT_STAMP_ROUNDS 8u   // not a clock: .x look-back rounds (1 + stalls; tile 0: 0); .y digit 0's
+#define SORT_STAMP_ROUNDS 8u   // not a clock: .x look-back rounds (1 + stalls; tile 0: 0; low 16 bits)
+                               // and digit 0's polls of unpublished words (high 16); .y digit 0's
                                // look-back steps (low 16 bits) and predecessors it added (high 16)
 #define SORT_TIMING_STAMPS 9u
 

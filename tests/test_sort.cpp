@@ -223,7 +223,8 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
                             EXPECT_LE(row[i - 1], row[i]) << "pass " << p << " tile " << t << " stamp " << i;
                         }
                     }
-                    const uint64_t rounds = row[SORT_STAMP_ROUNDS] & 0xffffffffu;
+                    const uint64_t rounds = row[SORT_STAMP_ROUNDS] & 0xffff;
+                    const uint64_t polls = (row[SORT_STAMP_ROUNDS] >> 16) & 0xffff;
                     const uint64_t steps = (row[SORT_STAMP_ROUNDS] >> 32) & 0xffff;
                     const uint64_t walked = row[SORT_STAMP_ROUNDS] >> 48;
                     if (t == 0) {
@@ -238,6 +239,10 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
                         EXPECT_LE(walked, t) << "pass " << p << " tile " << t;
                         EXPECT_LE(walked, window * steps) << "pass " << p << " tile " << t;
                         EXPECT_LE(steps, walked + rounds) << "pass " << p << " tile " << t;
+                        // With a spin limit of 0 a walk never polls.
+                        if (spinLimit == 0) {
+                            EXPECT_EQ(polls, 0u) << "pass " << p << " tile " << t;
+                        }
                     }
                 }
             }

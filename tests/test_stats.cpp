@@ -41,7 +41,8 @@ TEST(Stats, FpsAverageAndOnePercentLow) {
 TEST(Stats, PhaseSummaryOfStampedTiles) {
     // Three tiles, each phase 10 ticks longer than the last; tile 1 starts while tile 0 runs, tile 2
     // as tile 0 ends (not overlapping it), with 1, 2 and 3 look-back rounds; tiles 1 and 2 walk
-    // 2 and 4 steps over 5 and 9 tiles (tile 0's walk, which never happens, is left out).
+    // 2 and 4 steps over 5 and 9 tiles with 0 and 6 polls (tile 0's walk, which never happens, is left
+    // out).
     std::vector<uint64_t> rows;
     const uint64_t walks[] = {(99ull << 16) | 99, (5ull << 16) | 2, (9ull << 16) | 4};
     const uint64_t lifetime = 10 * SORT_STAMP_END * (SORT_STAMP_END + 1) / 2;
@@ -50,7 +51,12 @@ TEST(Stats, PhaseSummaryOfStampedTiles) {
         uint64_t t = start;
         for (uint32_t i = 0; i <= SORT_STAMP_END; ++i) rows.push_back(t += 10 * i);
         const uint64_t tile = rows.size() / SORT_TIMING_STAMPS;
-        rows.push_back((walks[tile] << 32) | (tile + 1));
+        rows.push_back((walks[tile] << 32) |
+                       (uint64_t(tile == 2   ? 6
+                                 : tile == 0 ? 99
+                                             : 0)
+                        << 16) |
+                       (tile + 1));
     }
     const app::PhaseSummary s = app::summarizePhases(rows);
     EXPECT_EQ(s.tiles, 3u);
@@ -67,6 +73,8 @@ TEST(Stats, PhaseSummaryOfStampedTiles) {
     EXPECT_EQ(s.mostRounds, 3u);
     EXPECT_DOUBLE_EQ(s.walkSteps, 3);
     EXPECT_DOUBLE_EQ(s.walkTiles, 7);
+    EXPECT_DOUBLE_EQ(s.walkPolls, 3);
+    EXPECT_NEAR(s.walkPolls90, 5.4, 1e-9);
 }
 
 TEST(Capture, CsvHasTheDocumentedColumns) {

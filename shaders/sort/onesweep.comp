@@ -154,11 +154,11 @@ void publishPrefix(uint d) {
 // Walks digit d back from tile sNext[d] - 1, adding aggregates until an inclusive prefix (done:
 // sNext[d] = 0) or a tile that has published nothing after SPIN_LIMIT polls (stalled there:
 // sNext[d] = that tile + 1, and the group may count it). Each step reads LOOKBACK_WINDOW
-// predecessors at once, each read coalesced across the digits. Returns its steps and the
-// predecessors whose words it added, for the phase stamps.
-uvec2 lookback(uint d) {
+// predecessors at once, each read coalesced across the digits. Returns its steps, the
+// predecessors whose words it added and its polls of unpublished words, for the phase stamps.
+uvec3 lookback(uint d) {
     uint t = sNext[d], sum = 0;
-    uvec2 walk = uvec2(0);
+    uvec3 walk = uvec3(0);
     while (t > 0) {
         ++walk.x;
         uint words[LOOKBACK_WINDOW];
@@ -168,8 +168,10 @@ uvec2 lookback(uint d) {
         [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w) {
             if (stop || t == 0) continue;
             uint word = words[w];
-            for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin)
+            for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin) {
                 word = loadStatus((t - 1) * SORT_RADIX + d);
+                ++walk.z;
+            }
             const uint flag = word >> SORT_FLAG_SHIFT;
             if (flag == SORT_FLAG_NONE) {
                 atomicMax(sStallTile, t);
@@ -290,14 +292,14 @@ void main() {
 
     // Look-back: one walk per digit, and another round only after a stall.
     uint rounds = 0;
-    uvec2 walk = uvec2(0);  // digit 0's look-back steps and predecessors added (invocation 0 only)
+    uvec3 walk = uvec3(0);  // digit 0's look-back steps, predecessors added, polls (invocation 0 only)
     while (tile > 0) {
         ++rounds;
         if (tid == 0) sStallTile = 0;
         barrier();
         for (uint d = tid; d < SORT_RADIX; d += groupSize)
             if (sNext[d] != 0) {
-                const uvec2 w = lookback(d);
+                const uvec3 w = lookback(d);
                 if (d == 0) walk += w;
             }
         barrier();
@@ -354,6 +356,6 @@ void main() {
     STAMP(SORT_STAMP_END);
     if (tid == 0)
         timing[tile * SORT_TIMING_STAMPS + SORT_STAMP_ROUNDS] =
-            uvec2(rounds, min(walk.x, 0xffffu) | (min(walk.y, 0xffffu) << 16));
+            uvec2(rounds | (min(walk.z, 0xffffu) << 16), min(walk.x, 0xffffu) | (min(walk.y, 0xffffu) << 16));
 #endif
 }

@@ -100,9 +100,9 @@ bool printPhaseTimes(const gpu::Context& ctx, Headless& headless, const sort::So
                     s.phases[5], s.phases[6], s.lifetime);
         std::printf("    span %.0f ticks in a %.1f us dispatch (%.1f ticks/us), at most %u tiles in flight, "
                     "predecessor's prefix %.0f ticks after a start, look-back rounds median %.0f max %u, "
-                    "digit 0's walk median %.0f steps over %.0f tiles\n",
+                    "digit 0's walk median %.0f steps over %.0f tiles, polls median %.0f p90 %.0f\n",
                     s.span, passUs, passUs > 0 ? s.span / passUs : 0, s.mostInFlight, s.startToPredecessor,
-                    s.rounds, s.mostRounds, s.walkSteps, s.walkTiles);
+                    s.rounds, s.mostRounds, s.walkSteps, s.walkTiles, s.walkPolls, s.walkPolls90);
     }
     std::fflush(stdout);
     return true;

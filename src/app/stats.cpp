@@ -55,7 +55,7 @@ PhaseSummary summarizePhases(const std::vector<uint64_t>& rows) {
     const auto at = [&](size_t tile, uint32_t slot) { return rows[tile * SORT_TIMING_STAMPS + slot]; };
     const auto ticks = [](uint64_t from, uint64_t to) { return double(int64_t(to - from)); };
     std::vector<std::vector<double>> phases(SORT_STAMP_END);
-    std::vector<double> lifetimes, toPredecessor, rounds, walkSteps, walkTiles;
+    std::vector<double> lifetimes, toPredecessor, rounds, walkSteps, walkTiles, walkPolls;
     std::vector<std::pair<uint64_t, int>> events; // (time, +1 start or -1 end)
     uint64_t first = UINT64_MAX, last = 0;
     for (size_t t = 0; t < s.tiles; ++t) {
@@ -66,9 +66,10 @@ PhaseSummary summarizePhases(const std::vector<uint64_t>& rows) {
             toPredecessor.push_back(ticks(at(t, SORT_STAMP_START), at(t - 1, SORT_STAMP_LOOKBACK)));
             walkSteps.push_back(double(walk & 0xffff));
             walkTiles.push_back(double(walk >> 16));
+            walkPolls.push_back(double((at(t, SORT_STAMP_ROUNDS) >> 16) & 0xffff));
         }
-        rounds.push_back(double(at(t, SORT_STAMP_ROUNDS) & 0xffffffffu));
-        s.mostRounds = std::max(s.mostRounds, uint32_t(at(t, SORT_STAMP_ROUNDS) & 0xffffffffu));
+        rounds.push_back(double(at(t, SORT_STAMP_ROUNDS) & 0xffff));
+        s.mostRounds = std::max(s.mostRounds, uint32_t(at(t, SORT_STAMP_ROUNDS) & 0xffff));
         events.push_back({at(t, SORT_STAMP_START), 1});
         events.push_back({at(t, SORT_STAMP_END), -1});
         first = std::min(first, at(t, SORT_STAMP_START));
@@ -81,6 +82,8 @@ PhaseSummary summarizePhases(const std::vector<uint64_t>& rows) {
     s.rounds = percentile(rounds, 50);
     s.walkSteps = percentile(walkSteps, 50);
     s.walkTiles = percentile(walkTiles, 50);
+    s.walkPolls = percentile(walkPolls, 50);
+    s.walkPolls90 = percentile(walkPolls, 90);
     // Ends sort before starts at the same time: a tile that starts as another ends does not overlap it.
     std::sort(events.begin(), events.end());
     int inFlight = 0;

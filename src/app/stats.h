@@ -33,8 +33,10 @@ struct PhaseSummary {
     double startToPredecessor = 0; // median of the predecessor's look-back stamp - the tile's start
     double rounds = 0;             // median look-back rounds
     uint32_t mostRounds = 0;
-    double walkSteps = 0; // median over tiles after the first: digit 0's look-back steps
-    double walkTiles = 0; // and the predecessors whose words it added
+    double walkSteps = 0;   // median over tiles after the first: digit 0's look-back steps
+    double walkTiles = 0;   // and the predecessors whose words it added
+    double walkPolls = 0;   // and its polls of unpublished words: median
+    double walkPolls90 = 0; // and 90th percentile
 };
 PhaseSummary summarizePhases(const std::vector<uint64_t>& rows);
 
