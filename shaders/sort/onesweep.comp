@@ -8,8 +8,8 @@
 // counts the stalled tile's digits itself from the input keys and carries on.
 //
 // Tile 0 publishes, as its inclusive prefix, the global start of each digit plus its own count, so
-// a look-back ends with each digit's output position. Status words are [digit][tile]: a look-back
-// step reads 4 predecessors' words of its digit as one 16-byte load. The look-back
+// a look-back ends with each digit's output position. Status words are [tile][digit]: each tile a
+// look-back step reads is one coalesced 1 KB load across the 256 digit invocations. The look-back
 // runs after the keys are placed in shared memory. Each digit publishes its inclusive prefix as soon
 // as it is known.
 //
@@ -36,7 +36,6 @@ layout(constant_id = 2) const uint MAX_SUBGROUPS = 8;  // local size / subgroup 
 layout(constant_id = 3) const uint SPIN_LIMIT = 4096;
 layout(constant_id = 4) const uint SUBGROUP_SIZE = 32;  // the pinned size: ballots fit in .x up to 32
 layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // predecessors read per look-back step (1 to SORT_MAX_LOOKBACK_WINDOW)
-const uint WINDOW_BLOCKS = (LOOKBACK_WINDOW + 3) / 4;    // aligned blocks of 4 tiles' words a step reads
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -46,18 +45,16 @@ layout(std430, binding = 2) writeonly buffer KeysOut { uint keysOut[]; };
 layout(std430, binding = 3) writeonly buffer ValuesOut { uint valuesOut[]; };
 layout(std430, binding = 4) readonly buffer Histogram { uint globalHistogram[]; };  // [pass][digit]
 layout(std430, binding = 5) buffer TileCounters { uint tileCounters[]; };        // [pass]
-// [digit][tile] of this pass (statusIndex). Stores and polls are relaxed atomics (storeStatus, loadStatus), so a
+// [tile][digit] of this pass. Stores and polls are relaxed atomics (storeStatus, loadStatus), so a
 // poll sees what other groups have stored since. The first read of a step's window is a plain
 // coherent load (3% faster on the H200, BENCHMARKS run 14; plain loads of a second, non-coherent
 // binding were 2 to 3% slower, run 75). That formally races the stores, and it relies on an aligned
 // 32-bit load returning either the old word or the new one. Both are usable: an aggregate and a
 // prefix are each a correct count to add, and a word not yet published is polled again atomically.
 layout(std430, binding = 6) coherent buffer Status { uint status[]; };
-// The same words 16 bytes at a time: a look-back step's one load per block (BENCHMARKS, after run 82).
-layout(std430, binding = 7) readonly coherent buffer StatusWindows { uvec4 statusWindows[]; };
 layout(push_constant) uniform Push { SortPassConstants c; };
 #ifdef SORT_TIMING
-layout(std430, binding = 8) writeonly buffer Timing { uvec2 timing[]; };  // [tile][SORT_TIMING_STAMPS]
+layout(std430, binding = 7) writeonly buffer Timing { uvec2 timing[]; };  // [tile][SORT_TIMING_STAMPS]
 #endif
 
 const uint TILE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
@@ -88,9 +85,6 @@ shared uint sLoadedWords;
 #else
 #define STAMP(slot)
 #endif
-
-// [digit][tile]: each digit's row holds c.tileCount words padded to a multiple of 4.
-uint statusIndex(uint tile, uint d) { return d * ((c.tileCount + 3u) & ~3u) + tile; }
 
 uint loadStatus(uint i) {
     return atomicLoad(status[i], gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
@@ -154,33 +148,28 @@ void exclusiveScanDigits() {
 // Digit d's exclusive prefix sLookback[d] is complete: publish the inclusive one at once, not after
 // the group's barrier, so that later tiles can stop here sooner (BENCHMARKS run 17).
 void publishPrefix(uint d) {
-    storeStatus(statusIndex(sTileIndex, d), (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + sTotal[d]));
+    storeStatus(sTileIndex * SORT_RADIX + d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + sTotal[d]));
 }
 
 // Walks digit d back from tile sNext[d] - 1, adding aggregates until an inclusive prefix (done:
 // sNext[d] = 0) or a tile that has published nothing after SPIN_LIMIT polls (stalled there:
-// sNext[d] = that tile + 1, and the group may count it). Each step reads WINDOW_BLOCKS aligned
-// blocks of 4 tiles' words, 16 bytes a load, from the block holding tile t - 1 down, and adds
-// their words below t in order. Returns its steps, the predecessors whose words it added and its
-// polls of unpublished words, for the phase stamps.
+// sNext[d] = that tile + 1, and the group may count it). Each step reads LOOKBACK_WINDOW
+// predecessors at once, each read coalesced across the digits. Returns its steps, the
+// predecessors whose words it added and its polls of unpublished words, for the phase stamps.
 uvec3 lookback(uint d) {
     uint t = sNext[d], sum = 0;
     uvec3 walk = uvec3(0);
-    const uint row = statusIndex(0, d) / 4;
     while (t > 0) {
         ++walk.x;
-        const uint top = (t - 1) / 4;
-        uvec4 blocks[WINDOW_BLOCKS];
-        [[unroll]] for (uint b = 0; b < WINDOW_BLOCKS; ++b)
-            blocks[b] = statusWindows[row + (top >= b ? top - b : 0u)];  // below tile 0: unused
+        uint words[LOOKBACK_WINDOW];
+        [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w)
+            words[w] = status[(t > w ? t - 1 - w : 0u) * SORT_RADIX + d];  // past tile 0: unused
         bool stop = false;
-        [[unroll]] for (uint w = 0; w < 4 * WINDOW_BLOCKS; ++w) {
-            const uint b = w / 4, j = 3 - w % 4;
-            // Words of tiles t and above (in the top block) are not predecessors; past tile 0, none.
-            if (stop || t == 0 || top < b || (top - b) * 4 + j + 1 != t) continue;
-            uint word = blocks[b][j];
+        [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w) {
+            if (stop || t == 0) continue;
+            uint word = words[w];
             for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin) {
-                word = loadStatus(statusIndex(t - 1, d));
+                word = loadStatus((t - 1) * SORT_RADIX + d);
                 ++walk.z;
             }
             const uint flag = word >> SORT_FLAG_SHIFT;
@@ -274,12 +263,12 @@ void main() {
         sScan[d] = tile == 0 ? globalHistogram[c.pass * SORT_RADIX + d] : total;
         sLookback[d] = 0;
         sNext[d] = tile;
-        if (tile > 0) storeStatus(statusIndex(tile, d), (SORT_FLAG_AGGREGATE << SORT_FLAG_SHIFT) | total);
+        if (tile > 0) storeStatus(tile * SORT_RADIX + d, (SORT_FLAG_AGGREGATE << SORT_FLAG_SHIFT) | total);
     }
     if (tile == 0) {
         exclusiveScanDigits();  // the global start of every digit
         for (uint d = tid; d < SORT_RADIX; d += groupSize) {
-            storeStatus(statusIndex(0, d), (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sScan[d] + sTotal[d]));
+            storeStatus(d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sScan[d] + sTotal[d]));
             sLookback[d] = sScan[d];  // tile 0's exclusive prefix
             sScan[d] = sTotal[d];
         }

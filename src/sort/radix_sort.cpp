@@ -36,15 +36,9 @@ uint32_t tileCountFor(uint32_t count, uint32_t tileSize) {
     return gpu::groupCount(count, tileSize);
 }
 
-// Tiles a pass's status words are laid out for: [digit][tile], each digit's row padded to a multiple
-// of 4 tiles so that a look-back step reads 4 tiles' words as one aligned 16-byte load.
-uint32_t statusTiles(uint32_t tiles) {
-    return (tiles + 3) / 4 * 4;
-}
-
 uint64_t scratchBytes(uint32_t capacity, uint32_t tileSize) {
-    return 4ull * (statusOffsetWords +
-                   uint64_t(SORT_MAX_PASSES) * statusTiles(tileCountFor(capacity, tileSize)) * SORT_RADIX);
+    return 4ull *
+           (statusOffsetWords + uint64_t(SORT_MAX_PASSES) * tileCountFor(capacity, tileSize) * SORT_RADIX);
 }
 
 // One pass's slice of the timing buffer, a multiple of 256 bytes so that every slice may be bound.
@@ -115,7 +109,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     }
     s.tileSize = s.workgroupSize * s.keysPerThread;
     // The histogram pass binds every pass's status words (1 KB a tile a pass) as one storage buffer range.
-    if (uint64_t(statusTiles(tileCountFor(capacity, s.tileSize))) * SORT_RADIX * 4 * SORT_MAX_PASSES >
+    if (uint64_t(tileCountFor(capacity, s.tileSize)) * SORT_RADIX * 4 * SORT_MAX_PASSES >
         limits.maxStorageBufferRange)
         throw gpu::OutOfMemory("sorting " + std::to_string(capacity) + " pairs in tiles of " +
                                std::to_string(s.tileSize) +
@@ -167,7 +161,7 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     const uint32_t passes = sortPassCount(keyBits);
     const uint32_t tiles = tileCountFor(count, s.tileSize);
     const uint32_t keyMask = sortKeyMask(keyBits);
-    const VkDeviceSize statusBytes = VkDeviceSize(statusTiles(tiles)) * SORT_RADIX * 4;
+    const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
 
     const gpu::BufferRange histogram(s.scratch, 0, histogramWords * 4);
     const gpu::BufferRange counters(s.scratch, countersOffsetWords * 4, SORT_COUNTER_WORDS * 4);
@@ -182,8 +176,8 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
                           gpu::BufferRange(s.scratch, accumulatorOffsetWords * 4, histogramWords * 4)});
         const uint32_t keysPerGroup = histogramKeysPerGroup(count);
         const uint32_t groups = gpu::groupCount(count, keysPerGroup);
-        SortHistogramConstants push{
-            count, passes, keysPerGroup, keyMask, passes * statusTiles(tiles) * SORT_RADIX, groups, 0, 0};
+        SortHistogramConstants push{count, passes, keysPerGroup, keyMask, passes * tiles * SORT_RADIX, groups,
+                                    0,     0};
         gpu::dispatchGroups(cmd, s.histogram, groups, push);
         // The histogram is complete before any pass reads it.
         gpu::computeBarrier(cmd);
@@ -201,12 +195,11 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
         if (s.phaseTiming) {
             const VkDeviceSize slice = timingPassBytes(s.capacity, s.tileSize);
             gpu::bindProgram(cmd, s.onesweep,
-                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status, status,
+                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status,
                               gpu::BufferRange(s.timing, p * slice, slice)});
         } else {
-            // The status words twice: stored a word at a time, read by look-back steps 16 bytes at a time.
             gpu::bindProgram(cmd, s.onesweep,
-                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status, status});
+                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
         }
         SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
         gpu::dispatchGroups(cmd, s.onesweep, tiles, push);

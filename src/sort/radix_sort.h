@@ -24,8 +24,8 @@ struct SortOptions {
                                    // than ballots on the H200: docs/BENCHMARKS.md)
     uint32_t workgroupSize = 0;    // 0: the largest of 1024/512/256/128/64 that fits the device
     uint32_t keysPerThread = 0;    // 0: as many as shared memory allows, up to 15 (8 in groups of 1024)
-    uint32_t lookbackWindow = 4;   // a look-back step reads ceil(W / 4) aligned blocks of 4 tiles'
-                                   // words at once; 1 to SORT_MAX_LOOKBACK_WINDOW (else gpu::Unsupported)
+    uint32_t lookbackWindow = 4;   // predecessors a look-back step reads at once, 1 to
+                                   // SORT_MAX_LOOKBACK_WINDOW (else gpu::Unsupported)
     uint32_t spinLimit = 4096;     // look-back polls before a group counts a stalled tile itself;
                                    // 0 (for tests) always counts predecessors itself
     bool phaseTiming = false;      // passes stamp each tile's phases with the device clock (slower;
