@@ -356,6 +356,7 @@ void main() {
     STAMP(SORT_STAMP_END);
     if (tid == 0)
         timing[tile * SORT_TIMING_STAMPS + SORT_STAMP_ROUNDS] =
-            uvec2(rounds | (min(walk.z, 0xffffu) << 16), min(walk.x, 0xffffu) | (min(walk.y, 0xffffu) << 16));
+            uvec2(min(rounds, 0xffffu) | (min(walk.z, 0xffffu) << 16),
+                  min(walk.x, 0xffffu) | (min(walk.y, 0xffffu) << 16));
 #endif
 }
