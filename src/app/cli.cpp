@@ -92,6 +92,11 @@ uint64_t parseCount(const std::string& text, const std::string& flag, uint64_t m
     return uint64_t(v);
 }
 
+// A count, or 0 (which parseCount refuses) where the flag allows none.
+static uint64_t parseCountOrZero(const std::string& text, const std::string& flag, uint64_t max) {
+    return text == "0" ? 0 : parseCount(text, flag, max);
+}
+
 std::vector<uint32_t> parseCountList(const std::string& text, const std::string& flag, uint64_t max) {
     std::vector<uint32_t> out;
     for (const std::string& item : splitList(text)) out.push_back(uint32_t(parseCount(item, flag, max)));
@@ -237,7 +242,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         cl.sortBench.sizes = parseCountList(sbSizes, "--n", 0xffffffffu);
         cl.sortBench.bits = parseCountList(sbBits, "--bits", 32);
         cl.sortBench.runs = uint32_t(parseCount(sbRuns, "--runs", 100000));
-        cl.sortBench.warmupMs = sbWarmupMs == "0" ? 0 : parseCount(sbWarmupMs, "--warmup-ms", 600000);
+        cl.sortBench.warmupMs = parseCountOrZero(sbWarmupMs, "--warmup-ms", 600000);
         if (sbWorkgroup != "0") {
             cl.sortBench.workgroupSize = uint32_t(parseCount(sbWorkgroup, "--workgroup", 1024));
             if (cl.sortBench.workgroupSize & (cl.sortBench.workgroupSize - 1) ||
@@ -256,8 +261,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         for (const std::string& c : splitList(bCells)) bo.cells.push_back(cellsFromText(c, "--cells"));
         bo.subCells = subCellsFromText(benchSubCells);
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
-        bo.warmup = bWarmup == "0" ? 0 : parseCount(bWarmup, "--warmup", 1ull << 32);
-        bo.warmupMs = bWarmupMs == "0" ? 0 : parseCount(bWarmupMs, "--warmup-ms", 600000);
+        bo.warmup = parseCountOrZero(bWarmup, "--warmup", 1ull << 32);
+        bo.warmupMs = parseCountOrZero(bWarmupMs, "--warmup-ms", 600000);
         bo.naiveLimit = double(parseCount(bNaiveMax, "--naive-max", maxBoids));
         checkParams(bo.params);
     } else {
@@ -267,7 +272,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         demo.cells = cellsFromText(demoCells, "--cells");
         demo.subCells = subCellsFromText(demoSubCells);
         if (!demoFrames.empty()) demo.frames = parseCount(demoFrames, "--frames", 1ull << 40);
-        demo.warmup = demoWarmup == "0" ? 0 : parseCount(demoWarmup, "--warmup", 1ull << 40);
+        demo.warmup = parseCountOrZero(demoWarmup, "--warmup", 1ull << 40);
         if (demo.presentMode != "fifo" && demo.presentMode != "mailbox" && demo.presentMode != "immediate")
             throw InputError("--present-mode: '" + demo.presentMode + "' must be fifo, mailbox or immediate");
         if (!demo.capture.empty() && demo.frames == 0)

@@ -61,15 +61,17 @@ PhaseSummary summarizePhases(const std::vector<uint64_t>& rows) {
     for (size_t t = 0; t < s.tiles; ++t) {
         for (uint32_t i = 0; i < SORT_STAMP_END; ++i) phases[i].push_back(ticks(at(t, i), at(t, i + 1)));
         lifetimes.push_back(ticks(at(t, SORT_STAMP_START), at(t, SORT_STAMP_END)));
-        const uint64_t walk = at(t, SORT_STAMP_ROUNDS) >> 32;
+        // The rounds word (shared.h): rounds and polls in the low 32 bits, steps and tiles in the high.
+        const uint64_t word = at(t, SORT_STAMP_ROUNDS);
+        const uint32_t tileRounds = uint32_t(word & 0xffff);
         if (t > 0) {
             toPredecessor.push_back(ticks(at(t, SORT_STAMP_START), at(t - 1, SORT_STAMP_LOOKBACK)));
-            walkSteps.push_back(double(walk & 0xffff));
-            walkTiles.push_back(double(walk >> 16));
-            walkPolls.push_back(double((at(t, SORT_STAMP_ROUNDS) >> 16) & 0xffff));
+            walkPolls.push_back(double((word >> 16) & 0xffff));
+            walkSteps.push_back(double((word >> 32) & 0xffff));
+            walkTiles.push_back(double(word >> 48));
         }
-        rounds.push_back(double(at(t, SORT_STAMP_ROUNDS) & 0xffff));
-        s.mostRounds = std::max(s.mostRounds, uint32_t(at(t, SORT_STAMP_ROUNDS) & 0xffff));
+        rounds.push_back(double(tileRounds));
+        s.mostRounds = std::max(s.mostRounds, tileRounds);
         events.push_back({at(t, SORT_STAMP_START), 1});
         events.push_back({at(t, SORT_STAMP_END), -1});
         first = std::min(first, at(t, SORT_STAMP_START));
