@@ -198,22 +198,6 @@ TEST_F(SortTest, DispatchesSplitOverTwoDimensions) {
     check(20011, 21, Layout::Sorted, 5, options);
 }
 
-// Fewer groups than tiles: each group sorts tile after tile, claiming the next before its
-// look-back, with that tile touched during the look-back and without; one group alone; no waiting at
-// all; and a split dispatch with a spare group.
-TEST_F(SortTest, GroupsTakeTilesInTurn) {
-    for (uint32_t groups : {1u, 2u, 3u, 5u})
-        for (bool prefetch : {true, false}) {
-            SCOPED_TRACE(testing::Message() << groups << " groups, prefetch " << prefetch);
-            check(20011, 21, Layout::Uniform, groups,
-                  {.keysPerThread = 1, .passGroups = groups, .prefetch = prefetch});
-        }
-    check(20011, 13, Layout::FewDistinct, 7, {.keysPerThread = 1, .spinLimit = 0, .passGroups = 2});
-    check(20011, 8, Layout::AllEqual, 8, {.keysPerThread = 2, .passGroups = 4});
-    maxGroupsX = 2; // 3 groups as 2 x 2: the spare one must take no tile
-    check(20011, 32, Layout::Uniform, 9, {.keysPerThread = 1, .passGroups = 3});
-}
-
 // The instrumented pass sorts like the others, and every tile of every pass stamps each phase, in
 // order, and counts its look-back rounds (with spin limit 0 too, where every wait falls back).
 TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {

@@ -7,12 +7,6 @@
 // runs them on a few CPU threads), so every wait is bounded: after SPIN_LIMIT polls the group
 // counts the stalled tile's digits itself from the input keys and carries on.
 //
-// A group takes tiles in turn until none is left (the host launches about as many groups as the
-// device holds at once). It claims its next tile before its look-back, and the invocations without
-// a digit to walk touch that tile's keys and values meanwhile, so that they are in L1 when the
-// group comes to load them. A claimed tile waits only for its group's current one, which is
-// earlier in the chain, so the earliest unfinished tile can always proceed.
-//
 // Tile 0 publishes, as its inclusive prefix, the global start of each digit plus its own count, so
 // a look-back ends with each digit's output position. Status words are [tile][digit]: each tile a
 // look-back step reads is one coalesced 1 KB load across the 256 digit invocations. The look-back
@@ -42,7 +36,6 @@ layout(constant_id = 2) const uint MAX_SUBGROUPS = 8;  // local size / subgroup 
 layout(constant_id = 3) const uint SPIN_LIMIT = 4096;
 layout(constant_id = 4) const uint SUBGROUP_SIZE = 32;  // the pinned size: ballots fit in .x up to 32
 layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // predecessors read per look-back step (1 to SORT_MAX_LOOKBACK_WINDOW)
-layout(constant_id = 6) const bool PREFETCH = true;       // touch the next tile during the look-back
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -81,7 +74,7 @@ shared uint sLookback[SORT_RADIX];                        // this tile's exclusi
 shared uint sNext[SORT_RADIX];                            // tiles below this are still to add; 0: done
 shared uint sFallbackCounts[SORT_RADIX];
 shared uint sScanTotals[MAX_SUBGROUPS];
-shared uint sTileIndex, sNextTile, sStallTile, sCarry, sPrefetchSink;
+shared uint sTileIndex, sStallTile, sCarry;
 
 // The timed variant's phase stamps (shared.h); nothing in the untimed one. Each use follows a barrier,
 // so the stamp marks the whole group's arrival (but tile 0's look-back stamp: it has no look-back).
@@ -198,205 +191,172 @@ uvec3 lookback(uint d) {
     return walk;
 }
 
-// Invocations past the first SORT_RADIX (none in groups of SORT_RADIX or fewer) read one word of
-// every 32-byte sector of tile `next`'s keys and values, all at once, and keep only their XOR, so
-// that the sectors are in L1 when the group loads the tile.
-const uint PREFETCHERS = gl_WorkGroupSize.x > SORT_RADIX ? gl_WorkGroupSize.x - SORT_RADIX : 1u;
-const uint TILE_SECTORS = (TILE + 7) / 8;  // of one array
-const uint PREFETCH_LOADS = (2 * TILE_SECTORS + PREFETCHERS - 1) / PREFETCHERS;
-
-void prefetchTile(uint next) {
-    const uint first = next * TILE;
-    uint sink = 0;
-    [[unroll]] for (uint r = 0; r < PREFETCH_LOADS; ++r) {
-        const uint s = gl_LocalInvocationID.x - SORT_RADIX + r * PREFETCHERS;
-        const uint i = first + (s < TILE_SECTORS ? s : s - TILE_SECTORS) * 8;
-        if (s < 2 * TILE_SECTORS && i < c.count) sink ^= s < TILE_SECTORS ? keysIn[i] : valuesIn[i];
-    }
-    sink = subgroupXor(sink);  // one shared atomic a subgroup keeps the loads from being dropped
-    if (subgroupElect()) atomicXor(sPrefetchSink, sink);
-}
-
 void main() {
     const uint tid = gl_LocalInvocationID.x;
     const uint groupSize = gl_WorkGroupSize.x;
     if (tid == 0) sTileIndex = atomicAdd(tileCounters[c.pass], 1u);
     for (uint i = tid; i < gl_NumSubgroups * SORT_RADIX; i += groupSize) sSubgroupCounts[i] = 0;
     barrier();
-    // Uniform: every invocation reads sTileIndex after a barrier. A group leaves once its claim is
-    // past the last tile (a dispatch split over x and y, gpu::dispatchGroupsRaw, may also launch a few
-    // groups too many).
-    while (sTileIndex < c.tileCount) {
-        const uint tile = sTileIndex;
-        STAMP(SORT_STAMP_START);
-        const uint tileStart = tile * TILE;
-        const uint S = gl_SubgroupSize;
-        const uint lane = gl_SubgroupInvocationID;
-        const uint chunk = tileStart + gl_SubgroupID * S * KEYS_PER_THREAD;
-        const uint counters = gl_SubgroupID * SORT_RADIX;
+    // A dispatch split over x and y (gpu::dispatchGroupsRaw) can launch a few groups too many.
+    if (sTileIndex >= c.tileCount) return;  // uniform: the whole group leaves
 
-        uint keys[KEYS_PER_THREAD];
-        uint values[KEYS_PER_THREAD];
-        uint ranks[KEYS_PER_THREAD];
-        [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
-            const uint i = chunk + k * S + lane;
-            keys[k] = i < c.count ? keysIn[i] : 0u;
-            values[k] = i < c.count ? valuesIn[i] : 0u;
-        }
-        // The group's next tile, claimed now and shared only before the look-back, so that no
-        // invocation waits for the atomic. The claimer walks no digit where the group has room.
-        const uint claimer = groupSize > SORT_RADIX ? SORT_RADIX : 0u;
-        uint nextTile = 0;
-        if (tid == claimer) nextTile = atomicAdd(tileCounters[c.pass], 1u);
+    const uint tile = sTileIndex;
+    STAMP(SORT_STAMP_START);
+    const uint tileStart = tile * TILE;
+    const uint S = gl_SubgroupSize;
+    const uint lane = gl_SubgroupInvocationID;
+    const uint chunk = tileStart + gl_SubgroupID * S * KEYS_PER_THREAD;
+    const uint counters = gl_SubgroupID * SORT_RADIX;
+
+    uint keys[KEYS_PER_THREAD];
+    uint values[KEYS_PER_THREAD];
+    uint ranks[KEYS_PER_THREAD];
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        const uint i = chunk + k * S + lane;
+        keys[k] = i < c.count ? keysIn[i] : 0u;
+        values[k] = i < c.count ? valuesIn[i] : 0u;
+    }
 #ifdef SORT_TIMING
-        // A barrier alone does not wait for loads in flight: each invocation uses its words first.
-        uint loaded = 0;
-        [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) loaded ^= keys[k] ^ values[k];
-        atomicXor(sLoadedWords, loaded);
-        barrier();
-        STAMP(SORT_STAMP_LOADED);
+    // A barrier alone does not wait for loads in flight: each invocation uses its words first.
+    uint loaded = 0;
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) loaded ^= keys[k] ^ values[k];
+    atomicXor(sLoadedWords, loaded);
+    barrier();
+    STAMP(SORT_STAMP_LOADED);
 #endif
 
-        // Rank within the subgroup: the lowest lane of each group of equal digits moves the subgroup's
-        // counter for that digit by the group's size, and tells the others where the group starts.
-        [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
-            const bool valid = chunk + k * S + lane < c.count;
-            const uint digit = digitOf(keys[k]);
-            const uvec4 peers = matchDigit(digit, valid);
-            uint below, size, leader;
-            if (SUBGROUP_SIZE <= 32) {
-                below = bitCount(peers.x & gl_SubgroupLtMask.x);
-                size = bitCount(peers.x);
-                leader = findLSB(peers.x);
-            } else {
-                below = subgroupBallotExclusiveBitCount(peers);
-                size = subgroupBallotBitCount(peers);
-                leader = subgroupBallotFindLSB(peers);
-            }
-            uint prior = 0;
-            if (valid && below == 0) prior = atomicAdd(sSubgroupCounts[counters + digit], size);
-            // All lanes take part; lanes without a key pass and read lane 0's value and ignore it.
-            prior = subgroupShuffle(prior, valid ? leader : 0u);
-            ranks[k] = prior + below;
+    // Rank within the subgroup: the lowest lane of each group of equal digits moves the subgroup's
+    // counter for that digit by the group's size, and tells the others where the group starts.
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        const bool valid = chunk + k * S + lane < c.count;
+        const uint digit = digitOf(keys[k]);
+        const uvec4 peers = matchDigit(digit, valid);
+        uint below, size, leader;
+        if (SUBGROUP_SIZE <= 32) {
+            below = bitCount(peers.x & gl_SubgroupLtMask.x);
+            size = bitCount(peers.x);
+            leader = findLSB(peers.x);
+        } else {
+            below = subgroupBallotExclusiveBitCount(peers);
+            size = subgroupBallotBitCount(peers);
+            leader = subgroupBallotFindLSB(peers);
         }
-        barrier();
-        STAMP(SORT_STAMP_RANKED);
+        uint prior = 0;
+        if (valid && below == 0) prior = atomicAdd(sSubgroupCounts[counters + digit], size);
+        // All lanes take part; lanes without a key pass and read lane 0's value and ignore it.
+        prior = subgroupShuffle(prior, valid ? leader : 0u);
+        ranks[k] = prior + below;
+    }
+    barrier();
+    STAMP(SORT_STAMP_RANKED);
 
-        // Per digit: offsets of the subgroups within the tile and the tile's count, published at once
-        // for the tiles after this one (tile 0 publishes the digit's global start plus its count).
+    // Per digit: offsets of the subgroups within the tile and the tile's count, published at once
+    // for the tiles after this one (tile 0 publishes the digit's global start plus its count).
+    for (uint d = tid; d < SORT_RADIX; d += groupSize) {
+        uint total = 0;
+        for (uint s = 0; s < gl_NumSubgroups; ++s) {
+            const uint n = sSubgroupCounts[s * SORT_RADIX + d];
+            sSubgroupCounts[s * SORT_RADIX + d] = total;
+            total += n;
+        }
+        sTotal[d] = total;
+        sScan[d] = tile == 0 ? globalHistogram[c.pass * SORT_RADIX + d] : total;
+        sLookback[d] = 0;
+        sNext[d] = tile;
+        if (tile > 0) storeStatus(tile * SORT_RADIX + d, (SORT_FLAG_AGGREGATE << SORT_FLAG_SHIFT) | total);
+    }
+    if (tile == 0) {
+        exclusiveScanDigits();  // the global start of every digit
         for (uint d = tid; d < SORT_RADIX; d += groupSize) {
-            uint total = 0;
-            for (uint s = 0; s < gl_NumSubgroups; ++s) {
-                const uint n = sSubgroupCounts[s * SORT_RADIX + d];
-                sSubgroupCounts[s * SORT_RADIX + d] = total;
-                total += n;
-            }
-            sTotal[d] = total;
-            sScan[d] = tile == 0 ? globalHistogram[c.pass * SORT_RADIX + d] : total;
-            sLookback[d] = 0;
-            sNext[d] = tile;
-            if (tile > 0) storeStatus(tile * SORT_RADIX + d, (SORT_FLAG_AGGREGATE << SORT_FLAG_SHIFT) | total);
+            storeStatus(d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sScan[d] + sTotal[d]));
+            sLookback[d] = sScan[d];  // tile 0's exclusive prefix
+            sScan[d] = sTotal[d];
         }
-        if (tile == 0) {
-            exclusiveScanDigits();  // the global start of every digit
-            for (uint d = tid; d < SORT_RADIX; d += groupSize) {
-                storeStatus(d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sScan[d] + sTotal[d]));
-                sLookback[d] = sScan[d];  // tile 0's exclusive prefix
-                sScan[d] = sTotal[d];
-            }
-        }
-        exclusiveScanDigits();  // where each digit's run starts within the tile
-        STAMP(SORT_STAMP_SCANNED);
-        for (uint d = tid; d < SORT_RADIX; d += groupSize) sStart[d] = sScan[d];
+    }
+    exclusiveScanDigits();  // where each digit's run starts within the tile
+    STAMP(SORT_STAMP_SCANNED);
+    for (uint d = tid; d < SORT_RADIX; d += groupSize) sStart[d] = sScan[d];
 
-        // Keys to their tile-sorted slots, once no invocation reads the subgroup offsets any more.
-        [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
-            const uint digit = digitOf(keys[k]);
-            ranks[k] += sScan[digit] + sSubgroupCounts[counters + digit];
-        }
-        barrier();
-        [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
-            if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
+    // Keys to their tile-sorted slots, once no invocation reads the subgroup offsets any more.
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        const uint digit = digitOf(keys[k]);
+        ranks[k] += sScan[digit] + sSubgroupCounts[counters + digit];
+    }
+    barrier();
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
+        if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
 #ifdef SORT_TIMING
-        barrier();  // only here: the untimed pass goes straight on to the look-back
-        STAMP(SORT_STAMP_PLACED);
+    barrier();  // only here: the untimed pass goes straight on to the look-back
+    STAMP(SORT_STAMP_PLACED);
 #endif
 
-        if (tid == claimer) sNextTile = nextTile;
-
-        // Look-back: one walk per digit, and another round only after a stall.
-        uint rounds = 0;
-        uvec3 walk = uvec3(0);  // digit 0's look-back steps, predecessors added, polls (invocation 0 only)
-        while (tile > 0) {
-            ++rounds;
-            if (tid == 0) sStallTile = 0;
-            barrier();
-            for (uint d = tid; d < SORT_RADIX; d += groupSize)
-                if (sNext[d] != 0) {
-                    const uvec3 w = lookback(d);
-                    if (d == 0) walk += w;
-                }
-            if (PREFETCH && rounds == 1 && tid >= SORT_RADIX && sNextTile < c.tileCount) prefetchTile(sNextTile);
-            barrier();
-            const uint stalled = sStallTile;
-            if (stalled == 0) break;
-            // Tile stalled - 1 has not published: count its digits from the input, for the digits that
-            // stopped there (others poll again in the next round). Tile 0 also carries the global starts.
-            const uint t = stalled - 1;
-            for (uint d = tid; d < SORT_RADIX; d += groupSize) sFallbackCounts[d] = 0;
-            barrier();
-            for (uint i = t * TILE + tid; i < min(t * TILE + TILE, c.count); i += groupSize)
-                atomicAdd(sFallbackCounts[digitOf(keysIn[i])], 1u);
-            barrier();
-            if (t == 0) {  // the global starts: each invocation scans the words it loaded itself
-                for (uint d = tid; d < SORT_RADIX; d += groupSize) sScan[d] = globalHistogram[c.pass * SORT_RADIX + d];
-                exclusiveScanDigits();
+    // Look-back: one walk per digit, and another round only after a stall.
+    uint rounds = 0;
+    uvec3 walk = uvec3(0);  // digit 0's look-back steps, predecessors added, polls (invocation 0 only)
+    while (tile > 0) {
+        ++rounds;
+        if (tid == 0) sStallTile = 0;
+        barrier();
+        for (uint d = tid; d < SORT_RADIX; d += groupSize)
+            if (sNext[d] != 0) {
+                const uvec3 w = lookback(d);
+                if (d == 0) walk += w;
             }
-            for (uint d = tid; d < SORT_RADIX; d += groupSize)
-                if (sNext[d] == stalled) {
-                    sLookback[d] += sFallbackCounts[d] + (t == 0 ? sScan[d] : 0u);
-                    sNext[d] = t;
-                    if (t == 0) publishPrefix(d);
-                }
-            barrier();
+        barrier();
+        const uint stalled = sStallTile;
+        if (stalled == 0) break;
+        // Tile stalled - 1 has not published: count its digits from the input, for the digits that
+        // stopped there (others poll again in the next round). Tile 0 also carries the global starts.
+        const uint t = stalled - 1;
+        for (uint d = tid; d < SORT_RADIX; d += groupSize) sFallbackCounts[d] = 0;
+        barrier();
+        for (uint i = t * TILE + tid; i < min(t * TILE + TILE, c.count); i += groupSize)
+            atomicAdd(sFallbackCounts[digitOf(keysIn[i])], 1u);
+        barrier();
+        if (t == 0) {  // the global starts: each invocation scans the words it loaded itself
+            for (uint d = tid; d < SORT_RADIX; d += groupSize) sScan[d] = globalHistogram[c.pass * SORT_RADIX + d];
+            exclusiveScanDigits();
         }
-        STAMP(SORT_STAMP_LOOKBACK);
-        // Every digit's prefix is published (tile 0's at its scan, the others' as their walks ended).
-        // Slot s of the tile-sorted keys, holding digit d, goes to sBase[d] + s (mod 2^32).
-        for (uint d = tid; d < SORT_RADIX; d += groupSize) sBase[d] = sLookback[d] - sStart[d];
-        barrier();
-
-        // Keys out in slot order, so that writes of a digit are contiguous.
-        const uint tileKeys = min(TILE, c.count - tileStart);
-        uint destinations[KEYS_PER_THREAD];
-        [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
-            const uint slot = k * groupSize + tid;
-            if (slot >= tileKeys) continue;
-            const uint key = sTile[slot];
-            destinations[k] = sBase[digitOf(key)] + slot;
-            keysOut[destinations[k]] = key;
-        }
-        barrier();
-        STAMP(SORT_STAMP_KEYS_OUT);
-        [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
-            if (chunk + k * S + lane < c.count) sTile[ranks[k]] = values[k];
-        barrier();
-        [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
-            const uint slot = k * groupSize + tid;
-            if (slot >= tileKeys) continue;
-            valuesOut[destinations[k]] = sTile[slot];
-        }
-#ifdef SORT_TIMING
-        barrier();
-        STAMP(SORT_STAMP_END);
-        if (tid == 0)
-            timing[tile * SORT_TIMING_STAMPS + SORT_STAMP_ROUNDS] =
-                uvec2(min(rounds, 0xffffu) | (min(walk.z, 0xffffu) << 16),
-                      min(walk.x, 0xffffu) | (min(walk.y, 0xffffu) << 16));
-#endif
-        barrier();  // every invocation is done with this tile's shared arrays
-        if (tid == 0) sTileIndex = sNextTile;
-        for (uint i = tid; i < gl_NumSubgroups * SORT_RADIX; i += groupSize) sSubgroupCounts[i] = 0;
+        for (uint d = tid; d < SORT_RADIX; d += groupSize)
+            if (sNext[d] == stalled) {
+                sLookback[d] += sFallbackCounts[d] + (t == 0 ? sScan[d] : 0u);
+                sNext[d] = t;
+                if (t == 0) publishPrefix(d);
+            }
         barrier();
     }
+    STAMP(SORT_STAMP_LOOKBACK);
+    // Every digit's prefix is published (tile 0's at its scan, the others' as their walks ended).
+    // Slot s of the tile-sorted keys, holding digit d, goes to sBase[d] + s (mod 2^32).
+    for (uint d = tid; d < SORT_RADIX; d += groupSize) sBase[d] = sLookback[d] - sStart[d];
+    barrier();
+
+    // Keys out in slot order, so that writes of a digit are contiguous.
+    const uint tileKeys = min(TILE, c.count - tileStart);
+    uint destinations[KEYS_PER_THREAD];
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        const uint slot = k * groupSize + tid;
+        if (slot >= tileKeys) continue;
+        const uint key = sTile[slot];
+        destinations[k] = sBase[digitOf(key)] + slot;
+        keysOut[destinations[k]] = key;
+    }
+    barrier();
+    STAMP(SORT_STAMP_KEYS_OUT);
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
+        if (chunk + k * S + lane < c.count) sTile[ranks[k]] = values[k];
+    barrier();
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        const uint slot = k * groupSize + tid;
+        if (slot >= tileKeys) continue;
+        valuesOut[destinations[k]] = sTile[slot];
+    }
+#ifdef SORT_TIMING
+    barrier();
+    STAMP(SORT_STAMP_END);
+    if (tid == 0)
+        timing[tile * SORT_TIMING_STAMPS + SORT_STAMP_ROUNDS] =
+            uvec2(min(rounds, 0xffffu) | (min(walk.z, 0xffffu) << 16),
+                  min(walk.x, 0xffffu) | (min(walk.y, 0xffffu) << 16));
+#endif
 }

@@ -153,30 +153,23 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                                         {.allowPartitionNV = o.partitionNV,
                                          .workgroupSize = o.workgroupSize,
                                          .keysPerThread = o.keysPerThread,
-                                         .lookbackWindow = o.lookbackWindow,
-                                         .passGroups = o.passGroups,
-                                         .prefetch = o.prefetch});
+                                         .lookbackWindow = o.lookbackWindow});
             // Ranks by ballots whatever --partition-nv says: the timed variant has only those.
             if (o.phaseTimes)
                 phaseSorter = sort::createSorter(ctx, n,
                                                  {.workgroupSize = o.workgroupSize,
                                                   .keysPerThread = o.keysPerThread,
                                                   .lookbackWindow = o.lookbackWindow,
-                                                  .phaseTiming = true,
-                                                  .passGroups = o.passGroups,
-                                                  .prefetch = o.prefetch});
+                                                  .phaseTiming = true});
         } catch (const gpu::OutOfMemory& e) {
             throw sim::InputError("--n " + std::to_string(n) + " does not fit in GPU memory (" + e.what() +
                                   ")");
         }
         if (!printedConfig) {
             std::printf(
-                "work group %u, %u keys per invocation (tile %u), ranking by %s, look-back window %u, "
-                "%s groups a pass, prefetch %s\n",
+                "work group %u, %u keys per invocation (tile %u), ranking by %s, look-back window %u\n",
                 sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize,
-                sorter.partitionNV ? "subgroupPartitionNV" : "ballots", o.lookbackWindow,
-                sorter.passGroups ? std::to_string(sorter.passGroups).c_str() : "one a tile",
-                o.prefetch ? "on" : "off");
+                sorter.partitionNV ? "subgroupPartitionNV" : "ballots", o.lookbackWindow);
             if (o.phaseTimes)
                 std::printf("phase times, after each row: device clock ticks (a rate documented nowhere; "
                             "ticks/us compares a pass's span with its GPU timestamps)\n");

@@ -173,7 +173,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     sortBench->add_option("--csv", cl.sortBench.csv, "write the results to FILE.csv");
     sortBench->add_flag("--partition-nv", cl.sortBench.partitionNV,
                         "rank with subgroupPartitionNV where the device has it (default: ballots)");
-    std::string sbWorkgroup = "0", sbKeys = "0", sbWindow = "4", sbGroups = "0", sbPrefetch = "on";
+    std::string sbWorkgroup = "0", sbKeys = "0", sbWindow = "4";
     sortBench
         ->add_option("--lookback-window", sbWindow, "predecessors a look-back step reads at once, 1 to 16")
         ->capture_default_str();
@@ -181,12 +181,6 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                           "work-group size of a pass: 64, 128, 256, 512 or 1024 (default: chosen)");
     sortBench->add_option("--keys-per-thread", sbKeys,
                           "keys per invocation in a pass, 1 to 15 (default: chosen)");
-    sortBench->add_option("--pass-groups", sbGroups,
-                          "work groups a pass launches, each taking tiles in turn (default 0: as many as "
-                          "the device holds at once, where it says; else one a tile)");
-    sortBench
-        ->add_option("--prefetch", sbPrefetch, "touch a group's next tile during its look-back: on or off")
-        ->capture_default_str();
     sortBench->add_flag("--phase-times", cl.sortBench.phaseTimes,
                         "after the timed runs, one instrumented sort: per pass, median device-clock "
                         "ticks of each phase of a tile");
@@ -258,10 +252,6 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (sbKeys != "0") cl.sortBench.keysPerThread = uint32_t(parseCount(sbKeys, "--keys-per-thread", 15));
         cl.sortBench.lookbackWindow =
             uint32_t(parseCount(sbWindow, "--lookback-window", SORT_MAX_LOOKBACK_WINDOW));
-        cl.sortBench.passGroups = uint32_t(parseCountOrZero(sbGroups, "--pass-groups", 1u << 24));
-        if (sbPrefetch != "on" && sbPrefetch != "off")
-            throw InputError("--prefetch must be on or off, not '" + sbPrefetch + "'");
-        cl.sortBench.prefetch = sbPrefetch == "on";
     } else if (bench->parsed()) {
         cl.command = Command::Bench;
         bo.modes.clear();

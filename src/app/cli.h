@@ -65,8 +65,6 @@ struct SortBenchOptions {
     uint32_t workgroupSize = 0; // 0: the sorter's choice
     uint32_t keysPerThread = 0; // 0: the sorter's choice
     uint32_t lookbackWindow = 4;
-    uint32_t passGroups = 0;  // 0: the sorter's choice
-    bool prefetch = true;
     bool phaseTimes = false;  // after the timed runs, one sort that stamps each tile's phases
     uint64_t warmupMs = 1000; // untimed sorts, back to back, before each configuration's timed runs
 };

@@ -250,12 +250,7 @@ Context createContext(const ContextOptions& options) {
     ctx.physicalDevice = devices[chosen->index];
     ctx.queueFamily = findQueueFamily(ctx.physicalDevice, ctx.surface);
 
-    // Reading the properties of a supported extension needs no enabling.
-    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
-    const bool haveSM = hasDeviceExtension(ctx.physicalDevice, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
-    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES,
-                                            haveSM ? &sm : nullptr};
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
     VkPhysicalDeviceSubgroupSizeControlProperties sizeControl{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES, &driver};
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
@@ -272,8 +267,6 @@ Context createContext(const ContextOptions& options) {
     ctx.computeSubgroupSizeControl = sizeControl.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT;
     ctx.maxComputeWorkgroupSubgroups = sizeControl.maxComputeWorkgroupSubgroups;
     ctx.timestampPeriodNs = props.properties.limits.timestampPeriod;
-    ctx.smCount = sm.shaderSMCount;
-    ctx.warpsPerSM = sm.shaderWarpsPerSM;
     vkGetPhysicalDeviceMemoryProperties(ctx.physicalDevice, &ctx.memoryProperties);
     ctx.deviceLocalBytes = chosen->localMemory;
 

@@ -54,8 +54,6 @@ struct Context {
     uint32_t maxSubgroupSize = 0;
     bool computeSubgroupSizeControl = false; // requiredSubgroupSize usable in compute
     uint32_t maxComputeWorkgroupSubgroups = 0;
-    uint32_t smCount = 0;             // VK_NV_shader_sm_builtins' shaderSMCount; 0: not reported
-    uint32_t warpsPerSM = 0;          // and its shaderWarpsPerSM
     bool subgroupPartitioned = false; // VK_NV_shader_subgroup_partitioned
     bool largePoints = false;         // points wider than a pixel
     bool shaderFloat16 = false;       // float16 arithmetic in shaders

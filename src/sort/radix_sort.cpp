@@ -116,17 +116,6 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
                                " keys exceeds the device's storage buffer range");
 
     const uint32_t subgroups = s.workgroupSize / s.subgroupSize;
-    // Groups take tiles until none is left, so a pass needs only as many as run at once; each one
-    // beyond that starts after the tiles are gone and costs a launch and an atomic. On the H200 an SM
-    // runs as many sort groups as fit in 48 KB of shared memory, maxComputeSharedMemorySize there
-    // (docs/BENCHMARKS.md, run 13), and as many as its warps allow.
-    s.passGroups = options.passGroups;
-    if (!s.passGroups && ctx.smCount && ctx.warpsPerSM) {
-        const uint32_t byShared =
-            limits.maxComputeSharedMemorySize / sharedBytes(s.workgroupSize, subgroups, s.keysPerThread);
-        const uint32_t byWarps = ctx.warpsPerSM * s.subgroupSize / s.workgroupSize;
-        s.passGroups = ctx.smCount * std::max(1u, std::min(byShared, byWarps));
-    }
     const char* onesweep =
         s.phaseTiming ? "sort_onesweep_timed" : (s.partitionNV ? "sort_onesweep_nv" : "sort_onesweep");
     s.onesweep = gpu::createComputeProgram(ctx, onesweep,
@@ -135,8 +124,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
                                             {2, subgroups},
                                             {3, options.spinLimit},
                                             {4, s.subgroupSize},
-                                            {5, options.lookbackWindow},
-                                            {6, uint32_t(options.prefetch)}},
+                                            {5, options.lookbackWindow}},
                                            s.subgroupSize);
     s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{0, s.workgroupSize}});
 
@@ -214,7 +202,7 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
                              {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
         }
         SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
-        gpu::dispatchGroups(cmd, s.onesweep, s.passGroups ? std::min(tiles, s.passGroups) : tiles, push);
+        gpu::dispatchGroups(cmd, s.onesweep, tiles, push);
         // This pass's output is the next pass's (or the caller's) input.
         gpu::computeBarrier(cmd);
     }

@@ -30,10 +30,6 @@ struct SortOptions {
                                    // 0 (for tests) always counts predecessors itself
     bool phaseTiming = false;      // passes stamp each tile's phases with the device clock (slower;
                                    // needs Context::deviceClock): readPhaseStamps()
-    uint32_t passGroups = 0;       // work groups a pass launches, each taking tiles until none is left;
-                                   // 0: as many as the device holds at once where it says (NVIDIA's
-                                   // SM count), else one per tile
-    bool prefetch = true;          // a group touches its next tile's keys and values during a look-back
 };
 
 struct Sorter {
@@ -44,8 +40,7 @@ struct Sorter {
     uint32_t capacity = 0;
     uint32_t workgroupSize = 0;
     uint32_t keysPerThread = 0;
-    uint32_t tileSize = 0;   // keys per work group in a pass
-    uint32_t passGroups = 0; // the most groups a pass launches; 0: one per tile
+    uint32_t tileSize = 0; // keys per work group in a pass
     uint32_t subgroupSize = 0;
     bool partitionNV = false;
     bool phaseTiming = false;
