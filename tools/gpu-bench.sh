@@ -25,7 +25,8 @@
 # vkboids-base; "compare" does the same without the windows; these six sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
-# compared within one run.
+# compared within one run. "sortab" runs every GPU test, then times the sort of vkboids against
+# vkboids-base in two rounds (1M to 64M), then both builds' tile phases and coherent grid steps.
 set -uo pipefail
 out=$1
 plan=${2:-all}
@@ -253,6 +254,22 @@ if [ "$plan" = compare ]; then  # every GPU test, then each .gpu/bin/vkboids* bu
     for build in "${builds[@]}"; do
         step $run $build bench --pipeline-stats --modes coherent,scattered --boids 1e6 --cells 27 --frames 20 --warmup 5
     done
+fi
+if [ "$plan" = sortab ]; then  # every GPU test, then the sort of vkboids against vkboids-base, twice, tile phases and grid steps
+    sample_clocks
+    step $run gpu_tests --gtest_brief=1
+    for i in 1 2; do
+        order=(vkboids-base vkboids); [ $i = 2 ] && order=(vkboids vkboids-base)  # counterbalanced
+        for build in "${order[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-$build.csv")
+            step $run $build sort-bench --n 1e6,4e6,16e6,64e6 --bits 21 --runs 30 "${csv[@]}"
+        done
+    done
+    for build in vkboids-base vkboids; do
+        step $run $build sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times
+        step $run $build bench --modes coherent --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10
+    done
+    kill $smi_pid
 fi
 # order_builds SUB EXTRA: every GPU test, then each .gpu/bin/vkboids* build's grid steps with --subcells
 # SUB (and, with EXTRA, this build's with --subcells EXTRA), twice, counterbalanced; CSVs in round 1.
