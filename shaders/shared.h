@@ -107,7 +107,7 @@ struct SortPassConstants {
 // tile: device clock readings (clockRealtime2x32EXT, low word first) at the end of each phase, taken
 // by invocation 0 once the whole group has got there, then the tile's look-back rounds in .x.
 #define SORT_STAMP_START 0u    // the tile is claimed
-#define SORT_STAMP_LOADED 1u   // its keys are in registers (values are loaded after placing them)
+#define SORT_STAMP_LOADED 1u   // its keys and values are in registers
 #define SORT_STAMP_RANKED 2u   // ranked within subgroups
 #define SORT_STAMP_SCANNED 3u  // its counts published and scanned within the tile
 #define SORT_STAMP_PLACED 4u   // its keys placed in shared memory in tile order

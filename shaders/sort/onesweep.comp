@@ -208,17 +208,18 @@ void main() {
     const uint chunk = tileStart + gl_SubgroupID * S * KEYS_PER_THREAD;
     const uint counters = gl_SubgroupID * SORT_RADIX;
 
-    // Keys now; values only once the keys are placed (below), so that ranking waits for half the bytes.
     uint keys[KEYS_PER_THREAD];
+    uint values[KEYS_PER_THREAD];
     uint ranks[KEYS_PER_THREAD];
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
         const uint i = chunk + k * S + lane;
         keys[k] = i < c.count ? keysIn[i] : 0u;
+        values[k] = i < c.count ? valuesIn[i] : 0u;
     }
 #ifdef SORT_TIMING
     // A barrier alone does not wait for loads in flight: each invocation uses its words first.
     uint loaded = 0;
-    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) loaded ^= keys[k];
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) loaded ^= keys[k] ^ values[k];
     atomicXor(sLoadedWords, loaded);
     barrier();
     STAMP(SORT_STAMP_LOADED);
@@ -284,12 +285,6 @@ void main() {
     barrier();
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
         if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
-    // The values arrive during the look-back and the keys' writes, which do not need them.
-    uint values[KEYS_PER_THREAD];
-    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
-        const uint i = chunk + k * S + lane;
-        values[k] = i < c.count ? valuesIn[i] : 0u;
-    }
 #ifdef SORT_TIMING
     barrier();  // only here: the untimed pass goes straight on to the look-back
     STAMP(SORT_STAMP_PLACED);
