@@ -9,9 +9,9 @@
 //
 // Tile 0 publishes, as its inclusive prefix, the global start of each digit plus its own count, so
 // a look-back ends with each digit's output position. Status words are [tile][digit]: each tile a
-// look-back step reads is one coalesced 1 KB load across the 256 digit invocations. Its first round
-// runs while the invocations that walk no digit place their keys in shared memory. Each digit
-// publishes its inclusive prefix as soon as it is known.
+// look-back step reads is one coalesced 1 KB load across the 256 digit invocations. The look-back
+// runs after the keys are placed in shared memory. Each digit publishes its inclusive prefix as soon
+// as it is known.
 //
 // Ranking is stable: subgroup g owns keys [g*S*K, (g+1)*S*K) of the tile, row k of lane l is key
 // k*S + l, rows are ranked in order, and lanes with equal digits are ranked by lane index. Every
@@ -282,21 +282,11 @@ void main() {
         const uint digit = digitOf(keys[k]);
         ranks[k] += sScan[digit] + sSubgroupCounts[counters + digit];
     }
-    if (tid == 0) sStallTile = 0;  // for the look-back's first round
     barrier();
-    // The invocations that walk a digit in the look-back's first round place their keys after
-    // walking, so that the others place theirs while the walks wait on their loads (placing touches
-    // only sTile, walking never does). The timed pass places all keys first, to stamp it apart.
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
+        if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
 #ifdef SORT_TIMING
-    const bool placeAfterWalk = false;
-#else
-    const bool placeAfterWalk = tile > 0 && tid < SORT_RADIX;
-#endif
-    if (!placeAfterWalk)
-        [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
-            if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
-#ifdef SORT_TIMING
-    barrier();
+    barrier();  // only here: the untimed pass goes straight on to the look-back
     STAMP(SORT_STAMP_PLACED);
 #endif
 
@@ -305,18 +295,13 @@ void main() {
     uvec3 walk = uvec3(0);  // digit 0's look-back steps, predecessors added, polls (invocation 0 only)
     while (tile > 0) {
         ++rounds;
-        if (rounds > 1) {
-            if (tid == 0) sStallTile = 0;
-            barrier();
-        }
+        if (tid == 0) sStallTile = 0;
+        barrier();
         for (uint d = tid; d < SORT_RADIX; d += groupSize)
             if (sNext[d] != 0) {
                 const uvec3 w = lookback(d);
                 if (d == 0) walk += w;
             }
-        if (placeAfterWalk && rounds == 1)
-            [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
-                if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
         barrier();
         const uint stalled = sStallTile;
         if (stalled == 0) break;
