@@ -12,9 +12,7 @@
 # runs every GPU test, then times the grid steps against vkboids-base; "builds" times the grid steps
 # of every .gpu/bin/vkboids* build; "slices" runs every GPU test, then times the grid steps with
 # whole cells, x slices and octants (--subcells off, slices, octants) in two rounds; "quarters"
-# runs every GPU test, then times quarter rows against slices and octants the same way; "compare" runs
-# every GPU test, then times the grid steps and the sort of every .gpu/bin/vkboids* build, twice,
-# counterbalanced; "qrows" runs every GPU test, then times quarters in every .gpu/bin/vkboids* build
+# runs every GPU test, then times quarter rows against slices and octants the same way; "qrows" runs every GPU test, then times quarters in every .gpu/bin/vkboids* build
 # against slices, twice, counterbalanced; "qauto" times slices against quarters where Auto's
 # thresholds lie, and every build's quarters at 1M and 2M, in two rounds; "srows" runs every GPU test,
 # then times every build's slices, twice, counterbalanced; "keys" runs every GPU test and times vkboids against
@@ -240,31 +238,10 @@ if [ "$plan" = builds ]; then  # the grid tests, then every .gpu/bin/vkboids* bu
         step $run $build bench --pipeline-stats --modes coherent --boids 1e5 --cells 27 --frames 20 --warmup 5
     done
 fi
-if [ "$plan" = compare ]; then  # every GPU test, then each .gpu/bin/vkboids* build's grid steps and sort, interleaved
-    step $run gpu_tests --gtest_brief=1
-    builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
-    for i in 1 2; do
-        order=("${builds[@]}"); [ $i = 2 ] && order=($(printf '%s\n' "${builds[@]}" | tac))  # counterbalanced
-        for build in "${order[@]}"; do grid_round $build $i; done
-        for build in "${order[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-$build.csv")
-            step $run $build sort-bench --n 1e6,16e6 --bits 21 --runs 30 "${csv[@]}"
-        done
-    done
-    for build in "${builds[@]}"; do
-        step $run $build bench --pipeline-stats --modes coherent,scattered --boids 1e6 --cells 27 --frames 20 --warmup 5
-    done
-fi
 if [ "$plan" = sortab ]; then  # every GPU test, then the sort of vkboids against vkboids-base, twice, tile phases and grid steps
     sample_clocks
     step $run gpu_tests --gtest_brief=1
-    for i in 1 2; do
-        order=(vkboids-base vkboids); [ $i = 2 ] && order=(vkboids vkboids-base)  # counterbalanced
-        for build in "${order[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-$build.csv")
-            step $run $build sort-bench --n 1e6,4e6,16e6,64e6 --bits 21 --runs 30 "${csv[@]}"
-        done
-    done
+    two_rounds sort vkboids-base vkboids -- sort-bench --n 1e6,4e6,16e6,64e6 --bits 21 --runs 30
     for build in vkboids-base vkboids; do
         step $run $build sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times
         step $run $build bench --modes coherent --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10
