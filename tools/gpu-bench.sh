@@ -26,7 +26,7 @@
 # compared within one run. "sortab" runs every GPU test, then times the sort of vkboids against
 # vkboids-base in two rounds (1M to 64M), then both builds' tile phases and coherent grid steps.
 # "smchunks" runs every GPU test, then times the grid steps with the search's blocks claimed by SM
-# (VKBOIDS_SM_CHUNKS=nv), by emulated SMs (=132) and in dispatch order, in two rounds.
+# (VKBOIDS_SM_CHUNKS=nv), by emulated SMs (=1, =132) and in dispatch order, in two rounds.
 set -uo pipefail
 out=$1
 plan=${2:-all}
@@ -254,9 +254,9 @@ if [ "$plan" = smchunks ]; then  # the search's blocks claimed by SM (VKBOIDS_SM
     sample_clocks
     step $run gpu_tests --gtest_brief=1
     step env VKBOIDS_SM_CHUNKS=nv $run gpu_tests --gtest_brief=1 --gtest_filter='Sim*:Grid*'
-    settings=(off nv 132)
+    settings=(off nv 1 132)
     for i in 1 2; do
-        [ $i = 2 ] && settings=(132 nv off)
+        [ $i = 2 ] && settings=(132 1 nv off)
         for chunks in "${settings[@]}"; do
             csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$chunks.csv")
             say "VKBOIDS_SM_CHUNKS=$chunks"

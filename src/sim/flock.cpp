@@ -118,7 +118,7 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
         if (f.smBuiltins && !ctx.smBuiltins) throw gpu::Error("VKBOIDS_SM_CHUNKS=nv: no VK_NV_shader_sm_builtins");
         f.smChunks = f.smBuiltins ? ctx.smCount : uint32_t(std::stoul(chunks));
         CHECK(f.smChunks > 0);
-        f.claims = gpu::createBuffer(ctx, 4ull * f.smChunks, gpu::storageUsage, gpu::MemoryUse::Device);
+        f.claims = gpu::createBuffer(ctx, 4ull * (f.smChunks + 1), gpu::storageUsage, gpu::MemoryUse::Device);
     }
     return f;
 }
