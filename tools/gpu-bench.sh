@@ -25,8 +25,6 @@
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run. "sortab" runs every GPU test, then times the sort of vkboids against
 # vkboids-base in two rounds (1M to 64M), then both builds' tile phases and coherent grid steps.
-# "smchunks" runs every GPU test, then times the grid steps with the search's blocks claimed by SM
-# (VKBOIDS_SM_CHUNKS=nv), by emulated SMs (=1, =132) and in dispatch order, in two rounds.
 set -uo pipefail
 out=$1
 plan=${2:-all}
@@ -247,27 +245,6 @@ if [ "$plan" = sortab ]; then  # every GPU test, then the sort of vkboids agains
     for build in vkboids-base vkboids; do
         step $run $build sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times
         step $run $build bench --modes coherent --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10
-    done
-    kill $smi_pid
-fi
-if [ "$plan" = smchunks ]; then  # the search's blocks claimed by SM (VKBOIDS_SM_CHUNKS) against the dispatch order
-    sample_clocks
-    step $run gpu_tests --gtest_brief=1
-    step env VKBOIDS_SM_CHUNKS=nv $run gpu_tests --gtest_brief=1 --gtest_filter='Sim*:Grid*'
-    settings=(off nv 1 132)
-    for i in 1 2; do
-        [ $i = 2 ] && settings=(132 1 nv off)
-        for chunks in "${settings[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/bench-$chunks.csv")
-            say "VKBOIDS_SM_CHUNKS=$chunks"
-            step env VKBOIDS_SM_CHUNKS=${chunks/off/} $run vkboids bench --modes coherent,scattered --boids 1e6 \
-                --cells 27,8 --frames 50 --warmup 10 "${csv[@]}"
-        done
-    done
-    for chunks in off nv; do
-        say "VKBOIDS_SM_CHUNKS=$chunks"
-        step env VKBOIDS_SM_CHUNKS=${chunks/off/} $run vkboids bench --modes coherent --boids 1e5,10.24e6 --cells 27,8 \
-            --frames 30 --warmup 10
     done
     kill $smi_pid
 fi

@@ -35,9 +35,6 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
-#ifdef SM_BUILTINS
-#extension GL_NV_shader_sm_builtins : require
-#endif
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 // r1 == r3 (the lab's defaults): cohesion and alignment share one test and one count.
@@ -81,57 +78,6 @@ layout(std430, binding = 7) writeonly buffer KeysOut { uint keysOut[]; };
 layout(std430, binding = 8) writeonly buffer SlotsOut { uint slotsOut[]; };
 #define SLOT(k) sortedSlots[k]
 #define BY_FOUR true  // gathered through an index: the more loads in flight the better
-#endif
-#ifdef SM_CHUNKS
-// Each group claims its block of boids from its SM's share of the blocks, so that the groups an SM
-// holds at once walk neighbouring boids and share their candidates in its L1. Every group claims
-// exactly one block: an SM's share spent, it claims from the next SM's.
-#ifdef SM_BUILTINS
-uint smIndex() { return gl_SMIDNV; }
-uint smCount() { return gl_SMCountNV; }
-#else
-// Without the builtins (tests on a CPU driver), an SM is emulated from the group's index.
-layout(constant_id = 5) const uint EMULATED_SMS = 3;
-uint smIndex() { return linearGroupIndex() % EMULATED_SMS; }
-uint smCount() { return EMULATED_SMS; }
-#endif
-#ifdef COHERENT
-layout(std430, binding = 8) buffer Claims { uint claims[]; };
-#else
-layout(std430, binding = 9) buffer Claims { uint claims[]; };
-#endif
-shared uint claimedBlock;
-// The blocks' last eighth is a pool that groups claim in order once their SM's share is spent, so
-// that a group seldom has to look for blocks left in other SMs' shares (BENCHMARKS run 88: walking
-// them cost more than the locality gained).
-uint claimBlock(uint blocks) {
-    if (gl_LocalInvocationIndex == 0) {
-        const uint sms = smCount(), pooled = blocks / 8, split = blocks - pooled;
-        uint block = blocks;
-        for (uint t = 0; t <= sms; ++t) {
-            uint s = smIndex() + t;
-            if (t == 1) {
-                const uint got = atomicAdd(claims[sms], 1);  // the pool
-                if (got < pooled) {
-                    block = split + got;
-                    break;
-                }
-            }
-            if (t == sms) break;
-            if (s >= sms) s -= sms;
-            const uint lo = s * split / sms, hi = (s + 1) * split / sms;  // split < 2^32 / sms
-            if (lo == hi) continue;
-            const uint got = atomicAdd(claims[s], 1);
-            if (got < hi - lo) {
-                block = lo + got;
-                break;
-            }
-        }
-        claimedBlock = block;
-    }
-    barrier();
-    return claimedBlock;
-}
 #endif
 layout(push_constant) uniform Push { StepConstants c; };
 
@@ -465,13 +411,7 @@ void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
 }
 
 void main() {
-#ifdef SM_CHUNKS
-    const uint blocks = (c.boidCount + gl_WorkGroupSize.x - 1) / gl_WorkGroupSize.x;
-    if (linearGroupIndex() >= blocks) return;  // the whole group: groups past the last block
-    const uint i = claimBlock(blocks) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-#else
     const uint i = linearInvocationIndex();
-#endif
     if (i >= c.boidCount) return;
     const uint self = SLOT(i);
     const vec3 p = posIn[self].xyz;

@@ -250,12 +250,7 @@ Context createContext(const ContextOptions& options) {
     ctx.physicalDevice = devices[chosen->index];
     ctx.queueFamily = findQueueFamily(ctx.physicalDevice, ctx.surface);
 
-    // Reading the properties of a supported extension needs no enabling.
-    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
-    const bool haveSM = hasDeviceExtension(ctx.physicalDevice, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
-    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES,
-                                            haveSM ? &sm : nullptr};
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
     VkPhysicalDeviceSubgroupSizeControlProperties sizeControl{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES, &driver};
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
@@ -272,7 +267,6 @@ Context createContext(const ContextOptions& options) {
     ctx.computeSubgroupSizeControl = sizeControl.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT;
     ctx.maxComputeWorkgroupSubgroups = sizeControl.maxComputeWorkgroupSubgroups;
     ctx.timestampPeriodNs = props.properties.limits.timestampPeriod;
-    ctx.smCount = sm.shaderSMCount;
     vkGetPhysicalDeviceMemoryProperties(ctx.physicalDevice, &ctx.memoryProperties);
     ctx.deviceLocalBytes = chosen->localMemory;
 
@@ -323,19 +317,6 @@ Context createContext(const ContextOptions& options) {
         f12.shaderFloat16 = have12.shaderFloat16;
         ctx.shaderFloat16 = have12.shaderFloat16;
         ctx.deviceClock = haveClock.shaderDeviceClock;
-    }
-    VkPhysicalDeviceShaderSMBuiltinsFeaturesNV smFeatures{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_FEATURES_NV};
-    if (haveSM) {
-        VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &smFeatures};
-        vkGetPhysicalDeviceFeatures2(ctx.physicalDevice, &have);
-        ctx.smBuiltins = smFeatures.shaderSMBuiltins && ctx.smCount > 0;
-        smFeatures.pNext = nullptr;
-    }
-    if (ctx.smBuiltins) {
-        extensions.push_back(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
-        smFeatures.pNext = f12.pNext;
-        f12.pNext = &smFeatures;
     }
     if (ctx.deviceClock) {
         extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);

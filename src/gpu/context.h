@@ -55,8 +55,6 @@ struct Context {
     bool computeSubgroupSizeControl = false; // requiredSubgroupSize usable in compute
     uint32_t maxComputeWorkgroupSubgroups = 0;
     bool subgroupPartitioned = false; // VK_NV_shader_subgroup_partitioned
-    bool smBuiltins = false;          // VK_NV_shader_sm_builtins, enabled
-    uint32_t smCount = 0;             // its shaderSMCount; 0: not reported
     bool largePoints = false;         // points wider than a pixel
     bool shaderFloat16 = false;       // float16 arithmetic in shaders
     bool pipelineStatistics = false;  // VK_KHR_pipeline_executable_properties enabled and asked for

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <iterator>
 
 namespace sim {
@@ -112,14 +111,6 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
     f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
     f.gridStats = gpu::createComputeProgram(ctx, "grid_stats", wg, gpu::preferredSubgroupSize(ctx));
-    if (const char* chunks = std::getenv("VKBOIDS_SM_CHUNKS"); chunks && *chunks) {
-        // "nv": the device's SMs (VK_NV_shader_sm_builtins); a number: that many emulated SMs.
-        f.smBuiltins = std::string(chunks) == "nv";
-        if (f.smBuiltins && !ctx.smBuiltins) throw gpu::Error("VKBOIDS_SM_CHUNKS=nv: no VK_NV_shader_sm_builtins");
-        f.smChunks = f.smBuiltins ? ctx.smCount : uint32_t(std::stoul(chunks));
-        CHECK(f.smChunks > 0);
-        f.claims = gpu::createBuffer(ctx, 4ull * (f.smChunks + 1), gpu::storageUsage, gpu::MemoryUse::Device);
-    }
     return f;
 }
 
@@ -142,7 +133,7 @@ void destroyFlock(const gpu::Context& ctx, Flock& f) {
         gpu::destroyBuffer(ctx, f.ids[b]);
     }
     for (gpu::Buffer* b :
-         {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges, &f.subRanges, &f.claims})
+         {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges, &f.subRanges})
         gpu::destroyBuffer(ctx, *b);
     sort::destroySorter(ctx, f.sorter);
     f = Flock{};
@@ -208,15 +199,8 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
                                                       {3, sliceRows},
                                                       {4, fourAStep}};
             };
-            const std::string suffix = f.smChunks == 0 ? "" : f.smBuiltins ? "_smnv" : "_sm";
-            const auto withChunks = [&](std::vector<gpu::SpecConstant> s) {
-                if (f.smChunks != 0 && !f.smBuiltins) s.push_back({5, f.smChunks});
-                return s;
-            };
-            f.scattered[walk][shared] =
-                gpu::createComputeProgram(ctx, "grid_search_scattered" + suffix, withChunks(specs(false)));
-            f.coherent[walk][shared] =
-                gpu::createComputeProgram(ctx, "grid_search_coherent" + suffix, withChunks(specs(true)));
+            f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
+            f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
         }
 
     // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
@@ -330,28 +314,13 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
 
 void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const Grid& grid, bool coherent,
                       gpu::Profiler* profiler) {
-    if (f.smChunks != 0) {
-        // Outside the pass's scope: a kept version would clear the claims in an earlier pass.
-        gpu::computeToTransferBarrier(cmd);
-        vkCmdFillBuffer(cmd, f.claims.buffer, 0, VK_WHOLE_SIZE, 0);
-        gpu::fillToComputeBarrier(cmd);
-    }
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
     const int walk = gridWalk(grid);
     const gpu::Program& program = coherent ? f.coherent[walk][shared] : f.scattered[walk][shared];
     CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the grid's walk
-    if (f.smChunks != 0) {
-        if (coherent)
-            gpu::bindProgram(cmd, program,
-                             {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next],
-                              f.subRanges, f.cellKeys, f.slotValues, f.claims});
-        else
-            gpu::bindProgram(cmd, program,
-                             {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next],
-                              f.vel[next], f.subRanges, f.cellKeys, f.slotValues, f.claims});
-    } else if (coherent)
+    if (coherent)
         gpu::bindProgram(cmd, program,
                          {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next],
                           f.subRanges, f.cellKeys, f.slotValues});

@@ -46,10 +46,6 @@ struct Flock {
     gpu::Program scattered[7][2], coherent[7][2];
     uint32_t workgroupSize = 0;
     uint32_t naiveBoids = 2; // boids per invocation of the naive pass
-    // Experiment (VKBOIDS_SM_CHUNKS): search groups claim blocks from their SM's share; 0: off.
-    uint32_t smChunks = 0;
-    bool smBuiltins = false; // the SM from VK_NV_shader_sm_builtins, else emulated from the group
-    gpu::Buffer claims;      // one counter an SM
 };
 
 struct FlockOptions {
