@@ -9,9 +9,9 @@
 //
 // Tile 0 publishes, as its inclusive prefix, the global start of each digit plus its own count, so
 // a look-back ends with each digit's output position. Status words are [tile][digit]: each tile a
-// look-back step reads is one coalesced 1 KB load across the 256 digit invocations. Its first round
-// runs while the invocations that walk no digit place their keys in shared memory. Each digit
-// publishes its inclusive prefix as soon as it is known.
+// look-back step reads is one coalesced 1 KB load across the 256 digit invocations. The look-back
+// runs after the keys are placed in shared memory. Each digit publishes its inclusive prefix as soon
+// as it is known.
 //
 // Ranking is stable: subgroup g owns keys [g*S*K, (g+1)*S*K) of the tile, row k of lane l is key
 // k*S + l, rows are ranked in order, and lanes with equal digits are ranked by lane index. Every
@@ -96,16 +96,14 @@ void storeStatus(uint i, uint word) {
 
 uint digitOf(uint key) { return ((key & c.keyMask) >> c.shift) & (SORT_RADIX - 1); }
 
-// Lanes (among the valid ones) holding the same digit. Keys are masked to the sort's bits, so a
-// digit's bits above the pass's last key bit are zero in every lane and need no ballot.
-uvec4 matchDigit(uint digit, bool valid, uint passBits) {
+// Lanes (among the valid ones) holding the same digit.
+uvec4 matchDigit(uint digit, bool valid) {
 #ifdef SORT_PARTITION_NV
     return subgroupPartitionNV(valid ? digit : 0xffffffffu) & subgroupBallot(valid);
 #else
     if (SUBGROUP_SIZE <= 32) {  // one word: no work on the three that are always zero
         uint peers = subgroupBallot(valid).x;
         [[unroll]] for (uint b = 0; b < SORT_RADIX_BITS; ++b) {
-            if (b >= passBits) break;
             const bool bit = ((digit >> b) & 1u) != 0;
             const uint vote = subgroupBallot(bit).x;
             peers &= bit ? vote : ~vote;
@@ -114,7 +112,6 @@ uvec4 matchDigit(uint digit, bool valid, uint passBits) {
     }
     uvec4 peers = subgroupBallot(valid);
     [[unroll]] for (uint b = 0; b < SORT_RADIX_BITS; ++b) {
-        if (b >= passBits) break;
         const bool bit = ((digit >> b) & 1u) != 0;
         const uvec4 vote = subgroupBallot(bit);
         peers &= bit ? vote : ~vote;
@@ -228,13 +225,12 @@ void main() {
     STAMP(SORT_STAMP_LOADED);
 #endif
 
-    const uint passBits = uint(findMSB(c.keyMask >> c.shift) + 1);  // 0 to 32; uniform
     // Rank within the subgroup: the lowest lane of each group of equal digits moves the subgroup's
     // counter for that digit by the group's size, and tells the others where the group starts.
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
         const bool valid = chunk + k * S + lane < c.count;
         const uint digit = digitOf(keys[k]);
-        const uvec4 peers = matchDigit(digit, valid, passBits);
+        const uvec4 peers = matchDigit(digit, valid);
         uint below, size, leader;
         if (SUBGROUP_SIZE <= 32) {
             below = bitCount(peers.x & gl_SubgroupLtMask.x);
@@ -286,21 +282,11 @@ void main() {
         const uint digit = digitOf(keys[k]);
         ranks[k] += sScan[digit] + sSubgroupCounts[counters + digit];
     }
-    if (tid == 0) sStallTile = 0;  // for the look-back's first round
     barrier();
-    // The invocations that walk a digit in the look-back's first round place their keys after
-    // walking, so that the others place theirs while the walks wait on their loads (placing touches
-    // only sTile, walking never does). The timed pass places all keys first, to stamp it apart.
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
+        if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
 #ifdef SORT_TIMING
-    const bool placeAfterWalk = false;
-#else
-    const bool placeAfterWalk = tile > 0 && tid < SORT_RADIX;
-#endif
-    if (!placeAfterWalk)
-        [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
-            if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
-#ifdef SORT_TIMING
-    barrier();
+    barrier();  // only here: the untimed pass goes straight on to the look-back
     STAMP(SORT_STAMP_PLACED);
 #endif
 
@@ -309,18 +295,13 @@ void main() {
     uvec3 walk = uvec3(0);  // digit 0's look-back steps, predecessors added, polls (invocation 0 only)
     while (tile > 0) {
         ++rounds;
-        if (rounds > 1) {
-            if (tid == 0) sStallTile = 0;
-            barrier();
-        }
+        if (tid == 0) sStallTile = 0;
+        barrier();
         for (uint d = tid; d < SORT_RADIX; d += groupSize)
             if (sNext[d] != 0) {
                 const uvec3 w = lookback(d);
                 if (d == 0) walk += w;
             }
-        if (placeAfterWalk && rounds == 1)
-            [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
-                if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
         barrier();
         const uint stalled = sStallTile;
         if (stalled == 0) break;
