@@ -24,7 +24,8 @@
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run. "sortab" runs every GPU test, then times the sort of vkboids against
-# vkboids-base in two rounds (1M to 64M), then both builds' tile phases and coherent grid steps.
+# vkboids-base in two rounds (1M to 64M), then both builds' tile phases and coherent grid steps; it
+# samples nvidia-smi too.
 set -uo pipefail
 out=$1
 plan=${2:-all}
