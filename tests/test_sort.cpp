@@ -176,6 +176,29 @@ TEST_F(SortTest, LookbackSixteenTilesAtATime) {
     check(3001, 13, Layout::Reversed, 8, options);
 }
 
+// The sizing mirrors the pass's shared declarations exactly (1,024 x 10 fits NVIDIA's 48 KB by 880
+// bytes): the largest tile it admits must stay within the device's limit (validation checks the
+// pipeline) and sort correctly.
+TEST_F(SortTest, LargestTileTheSharedMemoryAdmits) {
+    sort::Sorter probe = sort::createSorter(ctx(), 1);
+    const uint32_t wg = probe.workgroupSize;
+    sort::destroySorter(ctx(), probe);
+    uint32_t fits = 1, refused = 65; // createSorter refuses an explicit shape that does not fit
+    while (refused - fits > 1) {
+        const uint32_t kpt = (fits + refused) / 2;
+        try {
+            sort::Sorter s = sort::createSorter(ctx(), 1, {.workgroupSize = wg, .keysPerThread = kpt});
+            sort::destroySorter(ctx(), s);
+            fits = kpt;
+        } catch (const gpu::Unsupported&) {
+            refused = kpt;
+        }
+    }
+    ASSERT_LT(fits, 64u) << "the search never reached the limit";
+    const sort::SortOptions options{.workgroupSize = wg, .keysPerThread = fits};
+    check(2 * wg * fits + 5, 21, Layout::Uniform, 11, options);
+}
+
 TEST_F(SortTest, SmallestWorkgroup) {
     const sort::SortOptions options{.workgroupSize = 64, .keysPerThread = 3};
     for (uint32_t bits : {8u, 21u}) check(70001, bits, Layout::Uniform, bits, options);

@@ -25,7 +25,8 @@
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run. "sortab" runs every GPU test, then times the sort of vkboids against
 # vkboids-base in two rounds (1M to 64M), then both builds' tile phases and coherent grid steps; it
-# samples nvidia-smi too.
+# samples nvidia-smi too. "probe" runs every GPU test, vkboids-probe (load and publish latencies),
+# then the sort with tiles of 1,024 x 8, 9 and 10 in two rounds, sampling nvidia-smi.
 set -uo pipefail
 out=$1
 plan=${2:-all}
@@ -247,6 +248,22 @@ if [ "$plan" = sortab ]; then  # every GPU test, then the sort of vkboids agains
         step $run $build sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times
         step $run $build bench --modes coherent --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10
     done
+    kill $smi_pid
+fi
+if [ "$plan" = probe ]; then  # every GPU test, the latency probe, then 1,024 x 8, 9 and 10 tiles, twice
+    sample_clocks
+    step $run gpu_tests --gtest_brief=1
+    step $run vkboids-probe
+    for i in 1 2; do
+        kpts=(8 9 10); [ $i = 2 ] && kpts=(10 9 8)  # counterbalanced
+        for k in "${kpts[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-1024x$k.csv")
+            step $run vkboids sort-bench --n 1e6,2e6,4e6,16e6,64e6 --bits 21 --runs 30 --workgroup 1024 \
+                --keys-per-thread $k "${csv[@]}"
+        done
+    done
+    step $run vkboids sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times --workgroup 1024 \
+        --keys-per-thread 10
     kill $smi_pid
 fi
 # order_builds SUB EXTRA: every GPU test, then each .gpu/bin/vkboids* build's grid steps with --subcells
