@@ -24,8 +24,8 @@
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run. "sortab" runs every GPU test, then times the sort of vkboids against
-# vkboids-base in two rounds (1M to 64M), then both builds' tile phases and coherent grid steps; it
-# samples nvidia-smi too. "probe" runs every GPU test, vkboids-probe (load and publish latencies),
+# vkboids-base in two rounds (1M to 64M), then both builds' tile phases and coherent grid steps, and
+# vkboids with look-back windows 8 and 16; it samples nvidia-smi too. "probe" runs every GPU test, vkboids-probe (load and publish latencies),
 # then the sort with tiles of 1,024 x 8, 9 and 10 in two rounds, sampling nvidia-smi.
 set -uo pipefail
 out=$1
@@ -247,6 +247,9 @@ if [ "$plan" = sortab ]; then  # every GPU test, then the sort of vkboids agains
     for build in vkboids-base vkboids; do
         step $run $build sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times
         step $run $build bench --modes coherent --boids 1e6,10.24e6 --cells 27 --frames 50 --warmup 10
+    done
+    for window in 8 16; do
+        step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21 --runs 30 --lookback-window $window
     done
     kill $smi_pid
 fi

@@ -154,8 +154,11 @@ void publishPrefix(uint d) {
 // Walks digit d back from tile sNext[d] - 1, adding aggregates until an inclusive prefix (done:
 // sNext[d] = 0) or a tile that has published nothing after SPIN_LIMIT polls (stalled there:
 // sNext[d] = that tile + 1, and the group may count it). Each step reads LOOKBACK_WINDOW
-// predecessors at once, each read coalesced across the digits. Returns its steps, the
-// predecessors whose words it added and its polls of unpublished words, for the phase stamps.
+// predecessors at once, each read coalesced across the digits. Every word of a step is used before
+// any branch, so that the window's loads go out together: a use that depended on the word before
+// let the compiler sink each load to it, one L2 round trip a word (BENCHMARKS runs 91 and 92).
+// Returns its steps, the predecessors whose words it added and its polls of unpublished words,
+// for the phase stamps.
 uvec3 lookback(uint d) {
     uint t = sNext[d], sum = 0;
     uvec3 walk = uvec3(0);
@@ -163,27 +166,30 @@ uvec3 lookback(uint d) {
         ++walk.x;
         uint words[LOOKBACK_WINDOW];
         [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w)
-            words[w] = status[(t > w ? t - 1 - w : 0u) * SORT_RADIX + d];  // past tile 0: unused
-        bool stop = false;
-        [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w) {
-            if (stop || t == 0) continue;
-            uint word = words[w];
-            for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin) {
-                word = loadStatus((t - 1) * SORT_RADIX + d);
-                ++walk.z;
-            }
-            const uint flag = word >> SORT_FLAG_SHIFT;
-            if (flag == SORT_FLAG_NONE) {
-                atomicMax(sStallTile, t);
-                stop = true;
-            } else {
-                ++walk.y;
-                sum += word & SORT_VALUE_MASK;
-                t = flag == SORT_FLAG_PREFIX ? 0 : t - 1;
-                stop = flag == SORT_FLAG_PREFIX;
-            }
+            words[w] = status[(t > w ? t - 1 - w : 0u) * SORT_RADIX + d];  // past tile 0: never added
+        // The first word that is not an aggregate ends the run of words to add (tile 0's word is
+        // never one, so the run never passes it).
+        uint stops = 1u << LOOKBACK_WINDOW;
+        [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w)
+            stops |= (words[w] >> SORT_FLAG_SHIFT) != SORT_FLAG_AGGREGATE ? 1u << w : 0u;
+        const uint k = findLSB(stops);
+        [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w) sum += w < k ? words[w] & SORT_VALUE_MASK : 0u;
+        walk.y += k;
+        t -= k;
+        if (k == LOOKBACK_WINDOW) continue;
+        uint word = words[k];  // tile t - 1's: a prefix, or nothing published yet
+        for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin) {
+            word = loadStatus((t - 1) * SORT_RADIX + d);
+            ++walk.z;
         }
-        if (stop) break;
+        const uint flag = word >> SORT_FLAG_SHIFT;
+        if (flag == SORT_FLAG_NONE) {
+            atomicMax(sStallTile, t);
+            break;
+        }
+        ++walk.y;
+        sum += word & SORT_VALUE_MASK;
+        t = flag == SORT_FLAG_PREFIX ? 0 : t - 1;
     }
     sLookback[d] += sum;
     sNext[d] = t;
