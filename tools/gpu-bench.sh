@@ -25,7 +25,9 @@
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run. "sortab" runs every GPU test, then times the sort of vkboids against
 # vkboids-base in two rounds (1M to 64M), then both builds' tile phases and coherent grid steps, and
-# vkboids with look-back windows 8 and 16; it samples nvidia-smi too. "probe" runs every GPU test, vkboids-probe (load and publish latencies),
+# vkboids with look-back windows 8 and 16; it samples nvidia-smi too. "head" runs every GPU test,
+# then the sort table (1M to 64M, 21 and 32 bits) and the target rows (grid steps at 1M and 10.24M,
+# naive at 100k), sampling nvidia-smi. "probe" runs every GPU test, vkboids-probe (load and publish latencies),
 # then the sort with tiles of 1,024 x 8, 9 and 10 in two rounds, sampling nvidia-smi.
 set -uo pipefail
 out=$1
@@ -267,6 +269,15 @@ if [ "$plan" = probe ]; then  # every GPU test, the latency probe, then 1,024 x 
     done
     step $run vkboids sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times --workgroup 1024 \
         --keys-per-thread 10
+    kill $smi_pid
+fi
+if [ "$plan" = head ]; then  # every GPU test, then the sort table and the target rows of the grid steps and naive
+    sample_clocks
+    step $run gpu_tests --gtest_brief=1
+    step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 50 --csv "$out/sort.csv"
+    step $run vkboids bench --modes coherent,scattered --boids 1e6,10.24e6 --cells 8,27 --frames 100 --warmup 20 \
+        --csv "$out/bench.csv"
+    step $run vkboids step --boids 100000 --steps 100 --mode naive
     kill $smi_pid
 fi
 # order_builds SUB EXTRA: every GPU test, then each .gpu/bin/vkboids* build's grid steps with --subcells
