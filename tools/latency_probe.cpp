@@ -5,7 +5,8 @@
 // load's latency with that many loads in flight. pingpong: two work groups on different SMs pass a
 // counter back and forth with relaxed atomics: ns per hop is what a published prefix takes to reach
 // a polling group. Times come from GPU timestamps around each dispatch (and the device clock,
-// where the device has one, for the ping-pong).
+// where the device has one, for the ping-pong). Each walk's end is checked against the CPU's (exit
+// code 4 on a mismatch), so a probe that loaded the wrong words would not pass for a fast one.
 
 #include "gpu/buffer.h"
 #include "gpu/commands.h"
@@ -41,9 +42,22 @@ void makeCycle(uint32_t lines, uint32_t chains, std::vector<uint32_t>& words, st
     std::mt19937 rng(12345);
     for (uint32_t i = lines - 1; i > 0; --i) std::swap(order[i], order[rng() % i]);
     words.assign(size_t(lines) * lineWords, 0u);
-    for (uint32_t i = 0; i < lines; ++i) words[size_t(order[i]) * lineWords] = order[(i + 1) % lines] * lineWords;
+    for (uint32_t i = 0; i < lines; ++i)
+        words[size_t(order[i]) * lineWords] = order[(i + 1) % lines] * lineWords;
     starts.resize(16);
     for (uint32_t c = 0; c < 16; ++c) starts[c] = order[uint64_t(c % chains) * lines / chains] * lineWords;
+}
+
+// Where the shader's walk ends: the XOR of each chain's word index after `steps` steps.
+uint32_t walkChecksum(const std::vector<uint32_t>& words, const std::vector<uint32_t>& starts,
+                      uint32_t chains, uint32_t steps) {
+    uint32_t sum = 0;
+    for (uint32_t c = 0; c < chains; ++c) {
+        uint32_t at = starts[c];
+        for (uint32_t s = 0; s < steps; ++s) at = words[at];
+        sum ^= at;
+    }
+    return sum;
 }
 
 double timeDispatch(const gpu::Context& ctx, gpu::Profiler& profiler, const gpu::Program& program,
@@ -98,12 +112,13 @@ int main(int argc, char** argv) {
         gpu::Buffer result = gpu::createBuffer(ctx, 64, gpu::storageUsage, gpu::MemoryUse::Device);
         gpu::Buffer starts = gpu::createBuffer(ctx, 64, gpu::storageUsage, gpu::MemoryUse::Device);
 
+        const char* modeNames[] = {"plain", "coherent", "atomic"};
         std::printf("\nchase: ns per step (each step: one dependent load per chain)\n");
         std::printf("%12s %6s %10s %10s %10s\n", "footprint", "chains", "plain", "coherent", "atomic");
         for (uint32_t kb : footprintsKb) {
             const uint32_t lines = std::max(2u, uint32_t(uint64_t(kb) * 1024 / (lineWords * 4)));
-            gpu::Buffer chain =
-                gpu::createBuffer(ctx, VkDeviceSize(lines) * lineWords * 4, gpu::storageUsage, gpu::MemoryUse::Device);
+            gpu::Buffer chain = gpu::createBuffer(ctx, VkDeviceSize(lines) * lineWords * 4, gpu::storageUsage,
+                                                  gpu::MemoryUse::Device);
             for (uint32_t chains : chainCounts) {
                 std::vector<uint32_t> words, first;
                 makeCycle(lines, chains, words, first);
@@ -111,11 +126,21 @@ int main(int argc, char** argv) {
                 gpu::uploadBuffer(ctx, starts, first.data(), first.size() * 4);
                 std::printf("%9u KB %6u", kb, chains);
                 for (uint32_t mode = 0; mode < 3; ++mode) {
-                    gpu::Program program = gpu::createComputeProgram(ctx, "probe_chase", {{0, mode}, {1, chains}});
+                    gpu::Program program =
+                        gpu::createComputeProgram(ctx, "probe_chase", {{0, mode}, {1, chains}});
                     const ChasePush push{steps, {}};
-                    const double ns =
-                        timeDispatch(ctx, profiler, program, {chain, chain, starts, result}, 1, &push, sizeof push);
+                    const double ns = timeDispatch(ctx, profiler, program, {chain, chain, starts, result}, 1,
+                                                   &push, sizeof push);
                     // The dispatch walks twice: once to warm the caches, once timed by the device clock.
+                    uint32_t r[3] = {};
+                    gpu::downloadBuffer(ctx, result, r, sizeof r);
+                    if (r[2] != walkChecksum(words, first, chains, 2 * steps)) {
+                        std::fprintf(
+                            stderr,
+                            "\nvkboids-probe: error: the GPU's %s walk ended elsewhere than the CPU's\n",
+                            modeNames[mode]);
+                        return 4;
+                    }
                     std::printf(" %10.1f", ns / (2.0 * steps));
                     gpu::destroyProgram(ctx, program);
                 }
@@ -135,10 +160,13 @@ int main(int argc, char** argv) {
         gpu::downloadBuffer(ctx, result, r, sizeof r);
         const double ticks = double(r[0]) + 4294967296.0 * r[1];
         if (r[2] != rounds || r[6] != rounds) {
-            std::printf("the groups did not run together (rounds done: %u and %u of %u)\n", r[2], r[6], rounds);
+            // Lavapipe runs groups on a few CPU threads; under load its counts can even disagree.
+            std::printf("no hop time: the groups' rounds disagree (%u and %u of %u), so they did not run "
+                        "together\n",
+                        r[2], r[6], rounds);
         } else {
-            std::printf("%u round trips: %.1f ns per hop (timestamps), %.1f device-clock ticks per hop\n", rounds,
-                        ns / (2.0 * rounds), ticks / (2.0 * rounds));
+            std::printf("%u round trips: %.1f ns per hop (timestamps), %.1f device-clock ticks per hop\n",
+                        rounds, ns / (2.0 * rounds), ticks / (2.0 * rounds));
         }
         gpu::destroyProgram(ctx, ping);
         gpu::destroyBuffer(ctx, flags);
