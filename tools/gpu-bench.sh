@@ -88,6 +88,21 @@ two_rounds() {
     done
 }
 
+# shape_rounds SIZES K...: the sort (21-bit keys) at SIZES with 1,024-wide groups of each K keys an
+# invocation, twice, in opposite orders (counterbalanced), with a CSV in round 1 only.
+shape_rounds() {
+    local sizes=$1 ks i k csv
+    shift
+    for i in 1 2; do
+        ks=("$@"); [ $i = 2 ] && ks=($(printf '%s\n' "$@" | tac))
+        for k in "${ks[@]}"; do
+            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-1024x$k.csv")
+            step $run vkboids sort-bench --n $sizes --bits 21 --runs 30 --workgroup 1024 --keys-per-thread $k \
+                "${csv[@]}"
+        done
+    done
+}
+
 say "$(date -u) plan $plan, binary $($run vkboids --version 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv 2>&1 | tee -a "$log"
 step $run vkboids --list-devices
@@ -259,14 +274,7 @@ if [ "$plan" = probe ]; then  # every GPU test, the latency probe, then 1,024 x 
     sample_clocks
     step $run gpu_tests --gtest_brief=1
     step $run vkboids-probe
-    for i in 1 2; do
-        kpts=(8 9 10); [ $i = 2 ] && kpts=(10 9 8)  # counterbalanced
-        for k in "${kpts[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-1024x$k.csv")
-            step $run vkboids sort-bench --n 1e6,2e6,4e6,16e6,64e6 --bits 21 --runs 30 --workgroup 1024 \
-                --keys-per-thread $k "${csv[@]}"
-        done
-    done
+    shape_rounds 1e6,2e6,4e6,16e6,64e6 8 9 10
     step $run vkboids sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times --workgroup 1024 \
         --keys-per-thread 10
     kill $smi_pid
@@ -354,14 +362,7 @@ if [ "$plan" = tiles ]; then  # the sort's 1,024-wide tile shapes against the de
 fi
 if [ "$plan" = sizes ]; then  # 1,024 x 8 against 1,024 x 9 from 1M to 16M pairs, two rounds
     sample_clocks
-    for i in 1 2; do
-        shapes=(8 9); [ $i = 2 ] && shapes=(9 8)
-        for k in "${shapes[@]}"; do
-            csv=(); [ $i = 1 ] && csv=(--csv "$out/sort-1024x$k.csv")
-            step $run vkboids sort-bench --n 1e6,2e6,4e6,8e6,16e6 --bits 21 --runs 30 --workgroup 1024 \
-                --keys-per-thread $k "${csv[@]}"
-        done
-    done
+    shape_rounds 1e6,2e6,4e6,8e6,16e6 8 9
     kill $smi_pid
 fi
 if [ "$plan" = sorts ]; then  # every GPU test; each build's sort, then its grid steps, two rounds each
