@@ -132,12 +132,22 @@ struct DrawConstants {
     u32 pad3;
 };
 
+// vkboids-probe (tools/latency_probe.cpp): the walk of shaders/probe/chase.comp and the round trips
+// of shaders/probe/pingpong.comp.
+struct ProbeConstants {
+    u32 steps;  // chase: steps of each walk
+    u32 rounds; // pingpong: round trips
+    u32 pad0;
+    u32 pad1;
+};
+
 #ifdef __cplusplus
 static_assert(sizeof(StepConstants) == 80);
 static_assert(sizeof(GridStats) == 16);
 static_assert(sizeof(SortHistogramConstants) == 32);
 static_assert(sizeof(SortPassConstants) == 32);
 static_assert(sizeof(DrawConstants) == 96);
+static_assert(sizeof(ProbeConstants) == 16);
 } // namespace gpudata
 #endif
 

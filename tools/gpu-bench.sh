@@ -20,7 +20,8 @@
 # against 1,024 x 9 from 1M to 16M pairs; "sorts" runs every GPU test, then times the sort and the
 # grid steps (1e5 and 1e6) of every .gpu/bin/vkboids* build, twice, counterbalanced; "snapshot" runs every
 # GPU test, then times the sort (windows 4, 8, 16, and tile phases) and the grid steps against
-# vkboids-base; "compare" does the same without the windows; these six sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
+# vkboids-base; "compare" does the same without the windows; these six, and "sortab", "probe" and
+# "head" below, sample nvidia-smi. The device tool returns at most 8 files from OUT, so plans that
 # time many builds keep CSVs of one round only: the log holds every median. Where the bundle also holds an
 # earlier build as .gpu/bin/vkboids-base, "all" first times it on a subset, so that versions are
 # compared within one run. "sortab" runs every GPU test, then times the sort of vkboids against
@@ -273,6 +274,7 @@ fi
 if [ "$plan" = probe ]; then  # every GPU test, the latency probe, then 1,024 x 8, 9 and 10 tiles, twice
     sample_clocks
     step $run gpu_tests --gtest_brief=1
+    [ -x .gpu/bin/vkboids-probe ] || say "vkboids-probe is not in the bundle: gpu-bundle.sh it with the others"
     step $run vkboids-probe
     shape_rounds 1e6,2e6,4e6,16e6,64e6 8 9 10
     step $run vkboids sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times --workgroup 1024 \
