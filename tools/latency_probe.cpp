@@ -30,6 +30,15 @@ constexpr uint32_t maxChains = 16; // chase.comp's CHAINS
 constexpr uint32_t modes = 3;      // plain, coherent, atomic
 const char* modeNames[modes] = {"plain", "coherent", "atomic"};
 
+uint32_t linesIn(uint32_t kb) {
+    return kb * 1024 / (lineWords * 4);
+}
+
+// A 64-bit device-clock count the shaders write as two words, low first.
+double ticksOf(const uint32_t* words) {
+    return double(words[0]) + 4294967296.0 * words[1];
+}
+
 // A random cycle through `lines` lines (Sattolo), as next-index words at each line's first word.
 // Returns the cycle's order of lines.
 std::vector<uint32_t> makeCycle(uint32_t lines, std::vector<uint32_t>& words) {
@@ -104,8 +113,7 @@ int chaseRow(const gpu::Context& ctx, Resources& r, const gpu::Buffer& chain,
                          modeNames[mode]);
             return 4;
         }
-        const double first = double(out[0]) + 4294967296.0 * out[1];
-        const double again = double(out[2]) + 4294967296.0 * out[3];
+        const double first = ticksOf(out), again = ticksOf(out + 2);
         const double perTick = first + again > 0 ? ns / (first + again) : 0.0;
         std::printf("   %7.1f / %-7.1f", first * perTick / steps, again * perTick / steps);
     }
@@ -158,10 +166,10 @@ int main(int argc, char** argv) {
             throw gpu::Unsupported(std::string(ctx.properties.deviceName) +
                                    " cannot read a device clock in shaders (VK_KHR_shader_clock)");
         const uint64_t range = ctx.properties.limits.maxStorageBufferRange;
+        const uint32_t most = *std::max_element(chainCounts.begin(), chainCounts.end());
         std::vector<uint32_t> footprints;
         for (uint32_t kb : footprintsKb) {
-            const uint32_t lines = kb * 1024 / (lineWords * 4);
-            const uint32_t most = *std::max_element(chainCounts.begin(), chainCounts.end());
+            const uint32_t lines = linesIn(kb);
             if (uint64_t(kb) * 1024 > range) {
                 if (footprintOption->count() == 0) continue; // a default the device cannot bind
                 throw gpu::Unsupported("a footprint of " + std::to_string(kb) +
@@ -188,9 +196,8 @@ int main(int argc, char** argv) {
         std::printf("%12s %6s   %-17s   %-17s   %-17s\n", "footprint", "chains", modeNames[0], modeNames[1],
                     modeNames[2]);
         for (uint32_t kb : footprints) {
-            const uint32_t lines = kb * 1024 / (lineWords * 4);
             std::vector<uint32_t> words;
-            const std::vector<uint32_t> order = makeCycle(lines, words);
+            const std::vector<uint32_t> order = makeCycle(linesIn(kb), words);
             gpu::Buffer chain = gpu::createBuffer(ctx, VkDeviceSize(words.size()) * 4, gpu::storageUsage,
                                                   gpu::MemoryUse::Device);
             for (uint32_t chains : chainCounts) {
@@ -215,7 +222,7 @@ int main(int argc, char** argv) {
             gpu::destroyProgram(ctx, ping);
             uint32_t out[8] = {};
             gpu::downloadBuffer(ctx, r.result, out, sizeof out);
-            const double ticks = double(out[0]) + 4294967296.0 * out[1];
+            const double ticks = ticksOf(out);
             if (out[2] != rounds || out[6] != rounds) {
                 // Lavapipe runs groups on a few CPU threads; under load its counts can even disagree.
                 std::printf("no hop time: the groups' rounds disagree (%u and %u of %u), so they did not run "
