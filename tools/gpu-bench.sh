@@ -29,7 +29,10 @@
 # vkboids with look-back windows 8 and 16; it samples nvidia-smi too. "head" runs every GPU test,
 # then the sort table (1M to 64M, 21 and 32 bits) and the target rows (grid steps at 1M and 10.24M,
 # naive at 100k), sampling nvidia-smi. "probe" runs every GPU test, vkboids-probe (load and publish latencies),
-# then the sort with tiles of 1,024 x 8, 9 and 10 in two rounds, sampling nvidia-smi.
+# then the sort with tiles of 1,024 x 8, 9 and 10 in two rounds, sampling nvidia-smi. "groups" runs every
+# GPU test, then the sort with 1,024 x 8 tiles against 512 x 8 and 256 x 8 (groups that may share an
+# SM) in two rounds, the first with registers and tile phases, then coherent 1M with slices and quarter
+# rows (27 cells) with the driver's statistics, sampling nvidia-smi.
 set -uo pipefail
 out=$1
 plan=${2:-all}
@@ -279,6 +282,25 @@ if [ "$plan" = probe ]; then  # every GPU test, the latency probe, then 1,024 x 
     shape_rounds 1e6,2e6,4e6,16e6,64e6 8 9 10
     step $run vkboids sort-bench --pipeline-stats --n 1e6,16e6 --bits 21 --runs 20 --phase-times --workgroup 1024 \
         --keys-per-thread 10
+    kill $smi_pid
+fi
+if [ "$plan" = groups ]; then  # every GPU test; tiles of 1,024 x 8 against smaller groups that may share an SM
+    sample_clocks
+    step $run gpu_tests --gtest_brief=1
+    shapes=("1024 8 4" "512 8 4" "512 8 8" "256 8 8")
+    for i in 1 2; do
+        order=("${shapes[@]}"); [ $i = 2 ] && order=("${shapes[3]}" "${shapes[2]}" "${shapes[1]}" "${shapes[0]}")
+        for s in "${order[@]}"; do
+            read -r w k l <<<"$s"
+            extra=(); [ $i = 1 ] && extra=(--pipeline-stats --phase-times)
+            step $run vkboids sort-bench --n 1e6,16e6,64e6 --bits 21 --runs 30 --workgroup $w --keys-per-thread $k \
+                --lookback-window $l "${extra[@]}"
+        done
+    done
+    for sub in slices quarters; do
+        step $run vkboids bench --pipeline-stats --modes coherent --boids 1e6 --cells 27 --subcells $sub --frames 100 \
+            --warmup 20
+    done
     kill $smi_pid
 fi
 if [ "$plan" = head ]; then  # every GPU test, then the sort table and the target rows of the grid steps and naive
