@@ -105,6 +105,7 @@ class SimTest : public GpuTest {
             std::vector<gpu::Program*> programs = sim::flockPrograms(f);
             programs.push_back(&f.sorter.histogram);
             programs.push_back(&f.sorter.onesweep);
+            programs.push_back(&f.sorter.onesweepHalf);
             for (gpu::Program* program : programs) program->maxGroupsX = maxGroupsX;
         }
         for (int s = 0; s < steps; ++s)

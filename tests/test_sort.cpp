@@ -85,8 +85,10 @@ class SortTest : public GpuTest {
         gpu::Buffer keysOut = test::makePoisoned<uint32_t>(std::max(n, 1u));
         gpu::Buffer valuesOut = test::makePoisoned<uint32_t>(std::max(n, 1u));
         sort::Sorter sorter = sort::createSorter(ctx(), n, options);
-        if (maxGroupsX) sorter.onesweep.maxGroupsX = sorter.histogram.maxGroupsX = maxGroupsX;
-        tileSize = sorter.tileSize;
+        if (maxGroupsX)
+            sorter.onesweep.maxGroupsX = sorter.onesweepHalf.maxGroupsX = sorter.histogram.maxGroupsX =
+                maxGroupsX;
+        tileSize = sort::tileSizeFor(sorter, n);
         if (sorter.phaseTiming)
             gpu::fillBuffer(ctx(), sorter.timing, 0xffffffffu); // unwritten stamps stand out
         test::runCommands([&](VkCommandBuffer cmd) {
@@ -276,59 +278,109 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
         }
 }
 
+// With the default shape, sorts from halfGroupsFrom pairs take groups half as wide, two of which must
+// fit one group's shared memory (lavapipe: 64 x 15 beside 128 x 15). Just below the threshold and
+// from it, each shape sorts; the timed half pass stamps every one of its tiles, twice as many.
+TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
+    const sort::SortOptions options{.halfGroupsFrom = 10007};
+    sort::Sorter probe = sort::createSorter(ctx(), 30011, options);
+    ASSERT_NE(probe.onesweepHalf.pipeline, VK_NULL_HANDLE) << "two half-wide groups fit this device";
+    EXPECT_EQ(probe.halfFrom, 10007u);
+    EXPECT_EQ(sort::tileSizeFor(probe, 10006), probe.tileSize);
+    EXPECT_EQ(sort::tileSizeFor(probe, 10007), probe.tileSize / 2);
+    sort::destroySorter(ctx(), probe);
+    // A capacity below the threshold builds no second pipeline.
+    sort::Sorter below = sort::createSorter(ctx(), 10006, options);
+    EXPECT_EQ(below.onesweepHalf.pipeline, VK_NULL_HANDLE);
+    EXPECT_EQ(below.halfFrom, UINT32_MAX);
+    sort::destroySorter(ctx(), below);
+    // An explicit shape is kept as asked at every size.
+    sort::Sorter asked = sort::createSorter(ctx(), 30011, {.keysPerThread = 2, .halfGroupsFrom = 10007});
+    EXPECT_EQ(asked.halfFrom, UINT32_MAX);
+    sort::destroySorter(ctx(), asked);
+
+    for (uint32_t n : {10006u, 10007u, 30011u})
+        for (uint32_t bits : {8u, 21u, 32u}) check(n, bits, Layout::Uniform, n + bits, options);
+    check(30011, 13, Layout::FewDistinct, 3, options);
+    maxGroupsX = 7; // spare groups in the half pass too
+    check(30011, 21, Layout::Reversed, 4, options);
+    maxGroupsX = 0;
+    if (!ctx().deviceClock) return;
+    sort::SortOptions timed = options;
+    timed.phaseTiming = true;
+    check(30011, 21, Layout::Uniform, 5, timed);
+    ASSERT_EQ(stamps.size(), 3u);
+    const uint32_t tiles = (30011 + tileSize - 1) / tileSize;
+    for (uint32_t p = 0; p < stamps.size(); ++p) {
+        ASSERT_EQ(stamps[p].size(), size_t(tiles) * SORT_TIMING_STAMPS) << "pass " << p;
+        for (uint32_t t = 0; t < tiles; ++t)
+            EXPECT_NE(stamps[p][t * SORT_TIMING_STAMPS + SORT_STAMP_END], UINT64_MAX)
+                << "pass " << p << " tile " << t;
+    }
+}
+
 // One sorter sorts pairs of several sizes and widths (1 to 4 passes) one after another, in one
 // command buffer and in separate submissions, with dispatches split over x and y (spare groups claim
 // tiles too) and without: each sort must match, whatever the sorts before it left in the scratch.
+// With half-wide groups from 10,007 pairs, the sorts switch between the two shapes and their tile
+// counts.
 TEST_F(SortTest, OneSorterSortsAgainAndAgain) {
     const std::pair<uint32_t, uint32_t> sizeAndBits[] = {{30011, 21}, {5, 8},    {20011, 32}, {1, 1},
                                                          {30011, 13}, {777, 21}, {30011, 32}};
-    for (uint32_t groupsX : {0u, 7u})
-        for (bool oneBuffer : {true, false}) {
-            SCOPED_TRACE(testing::Message()
-                         << "groups per row " << groupsX << (oneBuffer ? ", one" : ", separate")
-                         << " command buffer" << (oneBuffer ? "" : "s"));
-            sort::Sorter sorter = sort::createSorter(ctx(), 30011, {.keysPerThread = 1});
-            if (groupsX) sorter.onesweep.maxGroupsX = sorter.histogram.maxGroupsX = groupsX;
-            struct Run {
-                std::vector<uint32_t> keys, values;
-                gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
-            };
-            std::vector<Run> runs;
-            for (const auto& [n, bits] : sizeAndBits) {
-                Run r;
-                r.keys = makeKeys(n, bits, Layout::HighGarbage, n + bits);
-                r.values.resize(n);
-                std::iota(r.values.begin(), r.values.end(), 0);
-                r.keysIn = test::makeBuffer(r.keys);
-                r.valuesIn = test::makeBuffer(r.values);
-                r.keysOut = test::makePoisoned<uint32_t>(n);
-                r.valuesOut = test::makePoisoned<uint32_t>(n);
-                runs.push_back(std::move(r));
-            }
-            const auto record = [&](VkCommandBuffer cmd, size_t i) {
-                sort::recordSort(cmd, sorter, runs[i].keysIn, runs[i].valuesIn, runs[i].keysOut,
-                                 runs[i].valuesOut, sizeAndBits[i].first, sizeAndBits[i].second);
-            };
-            if (oneBuffer) {
-                test::runCommands([&](VkCommandBuffer cmd) {
-                    for (size_t i = 0; i < runs.size(); ++i) record(cmd, i);
-                });
-            } else {
-                for (size_t i = 0; i < runs.size(); ++i) {
-                    test::runCommands([&](VkCommandBuffer cmd) { record(cmd, i); });
+    for (const sort::SortOptions& options :
+         {sort::SortOptions{.keysPerThread = 1}, sort::SortOptions{.halfGroupsFrom = 10007}})
+        for (uint32_t groupsX : {0u, 7u})
+            for (bool oneBuffer : {true, false}) {
+                SCOPED_TRACE(testing::Message()
+                             << "groups per row " << groupsX << (oneBuffer ? ", one" : ", separate")
+                             << " command buffer" << (oneBuffer ? "" : "s") << ", half-wide groups from "
+                             << options.halfGroupsFrom);
+                sort::Sorter sorter = sort::createSorter(ctx(), 30011, options);
+                if (groupsX)
+                    sorter.onesweep.maxGroupsX = sorter.onesweepHalf.maxGroupsX =
+                        sorter.histogram.maxGroupsX = groupsX;
+                struct Run {
+                    std::vector<uint32_t> keys, values;
+                    gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
+                };
+                std::vector<Run> runs;
+                for (const auto& [n, bits] : sizeAndBits) {
+                    Run r;
+                    r.keys = makeKeys(n, bits, Layout::HighGarbage, n + bits);
+                    r.values.resize(n);
+                    std::iota(r.values.begin(), r.values.end(), 0);
+                    r.keysIn = test::makeBuffer(r.keys);
+                    r.valuesIn = test::makeBuffer(r.values);
+                    r.keysOut = test::makePoisoned<uint32_t>(n);
+                    r.valuesOut = test::makePoisoned<uint32_t>(n);
+                    runs.push_back(std::move(r));
                 }
+                const auto record = [&](VkCommandBuffer cmd, size_t i) {
+                    sort::recordSort(cmd, sorter, runs[i].keysIn, runs[i].valuesIn, runs[i].keysOut,
+                                     runs[i].valuesOut, sizeAndBits[i].first, sizeAndBits[i].second);
+                };
+                if (oneBuffer) {
+                    test::runCommands([&](VkCommandBuffer cmd) {
+                        for (size_t i = 0; i < runs.size(); ++i) record(cmd, i);
+                    });
+                } else {
+                    for (size_t i = 0; i < runs.size(); ++i) {
+                        test::runCommands([&](VkCommandBuffer cmd) { record(cmd, i); });
+                    }
+                }
+                for (size_t i = 0; i < runs.size(); ++i) {
+                    const uint32_t n = sizeAndBits[i].first;
+                    const Sorted expected =
+                        referenceSort(runs[i].keys, runs[i].values, sizeAndBits[i].second);
+                    EXPECT_EQ(test::readBuffer<uint32_t>(runs[i].keysOut, n), expected.keys) << "sort " << i;
+                    EXPECT_EQ(test::readBuffer<uint32_t>(runs[i].valuesOut, n), expected.values)
+                        << "sort " << i;
+                    for (gpu::Buffer* b :
+                         {&runs[i].keysIn, &runs[i].valuesIn, &runs[i].keysOut, &runs[i].valuesOut})
+                        gpu::destroyBuffer(ctx(), *b);
+                }
+                sort::destroySorter(ctx(), sorter);
             }
-            for (size_t i = 0; i < runs.size(); ++i) {
-                const uint32_t n = sizeAndBits[i].first;
-                const Sorted expected = referenceSort(runs[i].keys, runs[i].values, sizeAndBits[i].second);
-                EXPECT_EQ(test::readBuffer<uint32_t>(runs[i].keysOut, n), expected.keys) << "sort " << i;
-                EXPECT_EQ(test::readBuffer<uint32_t>(runs[i].valuesOut, n), expected.values) << "sort " << i;
-                for (gpu::Buffer* b :
-                     {&runs[i].keysIn, &runs[i].valuesIn, &runs[i].keysOut, &runs[i].valuesOut})
-                    gpu::destroyBuffer(ctx(), *b);
-            }
-            sort::destroySorter(ctx(), sorter);
-        }
 }
 
 TEST_F(SortTest, TooManyPairsIsAClearError) {

@@ -253,6 +253,11 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                 }
                 csvLine += "," + (has ? std::to_string(median) : std::string());
             }
+            if (n >= sorter.halfFrom) {
+                std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", sorter.workgroupSize / 2,
+                              sort::tileSizeFor(sorter, n));
+                line += row;
+            }
             std::printf("%s%s\n", line.c_str(), total.empty() ? " (timestamps unavailable)" : "");
             std::fflush(stdout);
             csv += csvLine + "\n";

@@ -110,32 +110,46 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     }
     s.tileSize = s.workgroupSize * s.keysPerThread;
     // The histogram pass binds every pass's status words (1 KB a tile a pass) as one storage buffer range.
-    if (uint64_t(tileCountFor(capacity, s.tileSize)) * SORT_RADIX * 4 * SORT_MAX_PASSES >
-        limits.maxStorageBufferRange)
+    const auto statusFits = [&](uint32_t tileSize) {
+        return uint64_t(tileCountFor(capacity, tileSize)) * SORT_RADIX * 4 * SORT_MAX_PASSES <=
+               limits.maxStorageBufferRange;
+    };
+    if (!statusFits(s.tileSize))
         throw gpu::OutOfMemory("sorting " + std::to_string(capacity) + " pairs in tiles of " +
                                std::to_string(s.tileSize) +
                                " keys exceeds the device's storage buffer range");
+    // Half-wide groups, only for the default shape and where two fit one group's shared memory.
+    const uint32_t half = s.workgroupSize / 2;
+    if (!options.workgroupSize && !options.keysPerThread && capacity >= options.halfGroupsFrom &&
+        half >= s.subgroupSize && half % s.subgroupSize == 0 &&
+        2 * sharedBytes(half, half / s.subgroupSize, s.keysPerThread) <= limits.maxComputeSharedMemorySize &&
+        statusFits(s.tileSize / 2))
+        s.halfFrom = options.halfGroupsFrom;
 
-    const uint32_t subgroups = s.workgroupSize / s.subgroupSize;
     const char* onesweep =
         s.phaseTiming ? "sort_onesweep_timed" : (s.partitionNV ? "sort_onesweep_nv" : "sort_onesweep");
-    s.onesweep = gpu::createComputeProgram(ctx, onesweep,
-                                           {{0, s.workgroupSize},
-                                            {1, s.keysPerThread},
-                                            {2, subgroups},
-                                            {3, options.spinLimit},
-                                            {4, s.subgroupSize},
-                                            {5, options.lookbackWindow}},
-                                           s.subgroupSize);
+    const auto createPass = [&](uint32_t workgroupSize) {
+        return gpu::createComputeProgram(ctx, onesweep,
+                                         {{0, workgroupSize},
+                                          {1, s.keysPerThread},
+                                          {2, workgroupSize / s.subgroupSize},
+                                          {3, options.spinLimit},
+                                          {4, s.subgroupSize},
+                                          {5, options.lookbackWindow}},
+                                         s.subgroupSize);
+    };
+    s.onesweep = createPass(s.workgroupSize);
+    if (s.halfFrom != UINT32_MAX) s.onesweepHalf = createPass(half);
     s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{0, s.workgroupSize}});
+    const uint32_t smallestTile = tileSizeFor(s, capacity);
 
     const VkBufferUsageFlags usage = gpu::storageUsage;
     s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
-    s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, s.tileSize), usage, gpu::MemoryUse::Device);
+    s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, smallestTile), usage, gpu::MemoryUse::Device);
     gpu::fillBuffer(ctx, s.scratch, 0);
     if (s.phaseTiming)
-        s.timing = gpu::createBuffer(ctx, SORT_MAX_PASSES * timingPassBytes(capacity, s.tileSize), usage,
+        s.timing = gpu::createBuffer(ctx, SORT_MAX_PASSES * timingPassBytes(capacity, smallestTile), usage,
                                      gpu::MemoryUse::Device);
     return s;
 }
@@ -143,6 +157,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
 void destroySorter(const gpu::Context& ctx, Sorter& s) {
     gpu::destroyProgram(ctx, s.histogram);
     gpu::destroyProgram(ctx, s.onesweep);
+    gpu::destroyProgram(ctx, s.onesweepHalf);
     gpu::destroyBuffer(ctx, s.tempKeys);
     gpu::destroyBuffer(ctx, s.tempValues);
     gpu::destroyBuffer(ctx, s.scratch);
@@ -160,7 +175,8 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     gpu::Scope total(profiler, cmd, "sort");
     gpu::Profiler* detail = detailed ? profiler : nullptr;
     const uint32_t passes = sortPassCount(keyBits);
-    const uint32_t tiles = tileCountFor(count, s.tileSize);
+    const uint32_t tiles = tileCountFor(count, tileSizeFor(s, count));
+    const gpu::Program& onesweep = count >= s.halfFrom ? s.onesweepHalf : s.onesweep;
     const uint32_t keyMask = sortKeyMask(keyBits);
     const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
 
@@ -194,16 +210,16 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
         const gpu::Buffer& dstValues = toOutput ? valuesOut : s.tempValues;
         const gpu::BufferRange status(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes);
         if (s.phaseTiming) {
-            const VkDeviceSize slice = timingPassBytes(s.capacity, s.tileSize);
-            gpu::bindProgram(cmd, s.onesweep,
+            const VkDeviceSize slice = timingPassBytes(s.capacity, tileSizeFor(s, s.capacity));
+            gpu::bindProgram(cmd, onesweep,
                              {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status,
                               gpu::BufferRange(s.timing, p * slice, slice)});
         } else {
-            gpu::bindProgram(cmd, s.onesweep,
+            gpu::bindProgram(cmd, onesweep,
                              {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
         }
         SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
-        gpu::dispatchGroups(cmd, s.onesweep, tiles, push);
+        gpu::dispatchGroups(cmd, onesweep, tiles, push);
         // This pass's output is the next pass's (or the caller's) input.
         gpu::computeBarrier(cmd);
     }
@@ -213,12 +229,12 @@ std::vector<std::vector<uint64_t>> readPhaseStamps(const gpu::Context& ctx, cons
                                                    uint32_t keyBits) {
     CHECK(s.phaseTiming);
     CHECK(count <= s.capacity);
-    const uint32_t tiles = tileCountFor(count, s.tileSize);
+    const uint32_t tiles = tileCountFor(count, tileSizeFor(s, count));
     std::vector<std::vector<uint64_t>> passes(sortPassCount(keyBits));
     for (uint32_t p = 0; p < passes.size(); ++p) {
         passes[p].resize(size_t(tiles) * SORT_TIMING_STAMPS);
         gpu::downloadBuffer(ctx, s.timing, passes[p].data(), passes[p].size() * 8,
-                            p * timingPassBytes(s.capacity, s.tileSize));
+                            p * timingPassBytes(s.capacity, tileSizeFor(s, s.capacity)));
     }
     return passes;
 }

@@ -19,6 +19,10 @@
 
 namespace sort {
 
+// Pairs from which the default shape's passes take half-wide groups (SortOptions::halfGroupsFrom):
+// where 512 x 8 beats 1,024 x 8 on the H200 (docs/BENCHMARKS.md, runs 95 and 96).
+constexpr uint32_t defaultHalfGroupsFrom = 4000000;
+
 struct SortOptions {
     bool allowPartitionNV = false; // rank with subgroupPartitionNV where the device has it (slower
                                    // than ballots on the H200: docs/BENCHMARKS.md)
@@ -30,17 +34,24 @@ struct SortOptions {
                                    // 0 (for tests) always counts predecessors itself
     bool phaseTiming = false;      // passes stamp each tile's phases with the device clock (slower;
                                    // needs Context::deviceClock): readPhaseStamps()
+    // With the default shape, sorts of this many pairs or more take groups half as wide (the same
+    // keys per invocation) where two of them fit the shared memory one group may have: on the H200,
+    // groups of 1,024 x 8 hold an SM alone, and two of 512 x 8 share one (docs/BENCHMARKS.md, run
+    // 95). Above the capacity: never.
+    uint32_t halfGroupsFrom = defaultHalfGroupsFrom;
 };
 
 struct Sorter {
     gpu::Program histogram, onesweep;
+    gpu::Program onesweepHalf; // groups of workgroupSize / 2, from halfFrom pairs; none where never taken
+    uint32_t halfFrom = UINT32_MAX;
     gpu::Buffer tempKeys, tempValues;
     gpu::Buffer scratch; // histogram totals and accumulator (zero between sorts), counters, tile status words
     gpu::Buffer timing;  // phaseTiming only: per pass, a row of SORT_TIMING_STAMPS words per tile
     uint32_t capacity = 0;
     uint32_t workgroupSize = 0;
     uint32_t keysPerThread = 0;
-    uint32_t tileSize = 0; // keys per work group in a pass
+    uint32_t tileSize = 0; // keys per work group in a pass (half that from halfFrom pairs)
     uint32_t subgroupSize = 0;
     bool partitionNV = false;
     bool phaseTiming = false;
@@ -60,6 +71,11 @@ constexpr uint32_t sortKeyMask(uint32_t keyBits) {
 
 // The most pairs one sort can take on this device (storage buffer range, 30-bit tile counts).
 uint32_t maxSortPairs(const gpu::Context& context);
+
+// Keys per tile in a sort of `count` pairs.
+inline uint32_t tileSizeFor(const Sorter& sorter, uint32_t count) {
+    return count >= sorter.halfFrom ? sorter.tileSize / 2 : sorter.tileSize;
+}
 
 // Throws gpu::Error (or gpu::OutOfMemory) when `capacity` is beyond the device.
 Sorter createSorter(const gpu::Context& context, uint32_t capacity, const SortOptions& options = {});
