@@ -32,7 +32,9 @@
 # then the sort with tiles of 1,024 x 8, 9 and 10 in two rounds, sampling nvidia-smi. "groups" runs every
 # GPU test, then the sort with 1,024 x 8 tiles against 512 x 8 and 256 x 8 (groups that may share an
 # SM) in two rounds, the first with registers and tile phases, then coherent 1M with slices and quarter
-# rows (27 cells) with the driver's statistics, sampling nvidia-smi.
+# rows (27 cells) with the driver's statistics, sampling nvidia-smi. "half" runs every GPU test, then
+# in two rounds the sort with 1,024 x 8 and 512 x 8 tiles from 2M to 12M, the default sort, and the
+# coherent 10.24M step of vkboids and vkboids-base, sampling nvidia-smi.
 set -uo pipefail
 out=$1
 plan=${2:-all}
@@ -300,6 +302,23 @@ if [ "$plan" = groups ]; then  # every GPU test; tiles of 1,024 x 8 against smal
     for sub in slices quarters; do
         step $run vkboids bench --pipeline-stats --modes coherent --boids 1e6 --cells 27 --subcells $sub --frames 100 \
             --warmup 20
+    done
+    kill $smi_pid
+fi
+if [ "$plan" = half ]; then  # every GPU test; 1,024 x 8 against 512 x 8 between 2M and 12M, the default, the 10.24M step
+    sample_clocks
+    step $run gpu_tests --gtest_brief=1
+    for i in 1 2; do
+        ws=(1024 512); [ $i = 2 ] && ws=(512 1024)
+        for w in "${ws[@]}"; do
+            step $run vkboids sort-bench --n 2e6,3e6,4e6,6e6,8e6,10.24e6,12e6 --bits 21 --runs 30 --workgroup $w \
+                --keys-per-thread 8
+        done
+        step $run vkboids sort-bench --n 1e6,4e6,16e6,64e6 --bits 21,32 --runs 30
+        builds=(vkboids vkboids-base); [ $i = 2 ] && builds=(vkboids-base vkboids)
+        for b in "${builds[@]}"; do
+            [ -x .gpu/bin/$b ] && step $run $b bench --modes coherent --boids 10.24e6 --cells 27 --frames 30 --warmup 10
+        done
     done
     kill $smi_pid
 fi
