@@ -19,9 +19,10 @@
 
 namespace sort {
 
-// Pairs from which the default shape's passes take half-wide groups (SortOptions::halfGroupsFrom):
-// where 512 x 8 beats 1,024 x 8 on the H200 (docs/BENCHMARKS.md, runs 95 and 96).
-constexpr uint32_t defaultHalfGroupsFrom = 4000000;
+// Pairs from which the default shape's passes take half-wide groups (SortOptions::halfGroupsFrom): on
+// the H200, 512 x 8 is 1% slower than 1,024 x 8 at 2M and 4 to 6% faster from 3M to 64M
+// (docs/BENCHMARKS.md, runs 95 and 96).
+constexpr uint32_t defaultHalfGroupsFrom = 3000000;
 
 struct SortOptions {
     bool allowPartitionNV = false; // rank with subgroupPartitionNV where the device has it (slower
