@@ -279,8 +279,9 @@ TEST_F(SortTest, PhaseTimingStampsEveryPhaseOfEveryTile) {
 }
 
 // With the default shape, sorts from halfGroupsFrom pairs take groups half as wide, two of which must
-// fit one group's shared memory (lavapipe: 64 x 15 beside 128 x 15). Just below the threshold and
-// from it, each shape sorts; the timed half pass stamps every one of its tiles, twice as many.
+// fit the per-group shared-memory limit (lavapipe: 64 x 15 beside 128 x 15). Each shape sorts; the
+// timed half pass stamps every one of its tiles, twice as many, each pass in its own slice.
+// OneSorterSortsAgainAndAgain sorts just below and at the threshold with one sorter.
 TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
     const sort::SortOptions options{.halfGroupsFrom = 10007};
     sort::Sorter probe = sort::createSorter(ctx(), 30011, options);
@@ -288,6 +289,7 @@ TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
     EXPECT_EQ(probe.halfFrom, 10007u);
     EXPECT_EQ(sort::tileSizeFor(probe, 10006), probe.tileSize);
     EXPECT_EQ(sort::tileSizeFor(probe, 10007), probe.tileSize / 2);
+    const uint32_t wg = probe.workgroupSize;
     sort::destroySorter(ctx(), probe);
     // A capacity below the threshold builds no second pipeline.
     sort::Sorter below = sort::createSorter(ctx(), 10006, options);
@@ -295,9 +297,12 @@ TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
     EXPECT_EQ(below.halfFrom, UINT32_MAX);
     sort::destroySorter(ctx(), below);
     // An explicit shape is kept as asked at every size.
-    sort::Sorter asked = sort::createSorter(ctx(), 30011, {.keysPerThread = 2, .halfGroupsFrom = 10007});
-    EXPECT_EQ(asked.halfFrom, UINT32_MAX);
-    sort::destroySorter(ctx(), asked);
+    for (const sort::SortOptions& shape : {sort::SortOptions{.keysPerThread = 2, .halfGroupsFrom = 10007},
+                                           sort::SortOptions{.workgroupSize = wg, .halfGroupsFrom = 10007}}) {
+        sort::Sorter asked = sort::createSorter(ctx(), 30011, shape);
+        EXPECT_EQ(asked.halfFrom, UINT32_MAX);
+        sort::destroySorter(ctx(), asked);
+    }
 
     for (uint32_t n : {10006u, 10007u, 30011u})
         for (uint32_t bits : {8u, 21u, 32u}) check(n, bits, Layout::Uniform, n + bits, options);
@@ -313,6 +318,7 @@ TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
     const uint32_t tiles = (30011 + tileSize - 1) / tileSize;
     for (uint32_t p = 0; p < stamps.size(); ++p) {
         ASSERT_EQ(stamps[p].size(), size_t(tiles) * SORT_TIMING_STAMPS) << "pass " << p;
+        EXPECT_EQ(stamps[p][SORT_STAMP_ROUNDS], 0u) << "pass " << p << ": tile 0 never looks back";
         for (uint32_t t = 0; t < tiles; ++t)
             EXPECT_NE(stamps[p][t * SORT_TIMING_STAMPS + SORT_STAMP_END], UINT64_MAX)
                 << "pass " << p << " tile " << t;
@@ -325,8 +331,9 @@ TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
 // With half-wide groups from 10,007 pairs, the sorts switch between the two shapes and their tile
 // counts.
 TEST_F(SortTest, OneSorterSortsAgainAndAgain) {
-    const std::pair<uint32_t, uint32_t> sizeAndBits[] = {{30011, 21}, {5, 8},    {20011, 32}, {1, 1},
-                                                         {30011, 13}, {777, 21}, {30011, 32}};
+    const std::pair<uint32_t, uint32_t> sizeAndBits[] = {{30011, 21}, {5, 8},      {20011, 32},
+                                                         {1, 1},      {10006, 21}, {10007, 8},
+                                                         {30011, 13}, {777, 21},   {30011, 32}};
     for (const sort::SortOptions& options :
          {sort::SortOptions{.keysPerThread = 1}, sort::SortOptions{.halfGroupsFrom = 10007}})
         for (uint32_t groupsX : {0u, 7u})

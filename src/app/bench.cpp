@@ -253,7 +253,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                 }
                 csvLine += "," + (has ? std::to_string(median) : std::string());
             }
-            if (n >= sorter.halfFrom) {
+            if (sort::takesHalfGroups(sorter, n)) {
                 std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", sorter.workgroupSize / 2,
                               sort::tileSizeFor(sorter, n));
                 line += row;

@@ -56,7 +56,7 @@ uint64_t flockBytes(uint32_t count) {
     const uint64_t state = 2 * (2 * vec4Bytes + 4) * n; // pos, vel, ids, twice
     const uint64_t pairs = 4 * 4 * n;                   // keys and slots, unsorted and sorted
     const uint64_t sorter =
-        2 * 4 * n + 4 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 1024 keys
+        2 * 4 * n + 8 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 512 keys
     const uint64_t cells = 8ull * maxGridCells(count);
     const uint64_t subCells = 8ull * (maxSubCells(count) + 1); // each sub-key's [start, end) or start
     return state + pairs + sorter + cells + subCells;

@@ -118,10 +118,11 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         throw gpu::OutOfMemory("sorting " + std::to_string(capacity) + " pairs in tiles of " +
                                std::to_string(s.tileSize) +
                                " keys exceeds the device's storage buffer range");
-    // Half-wide groups, only for the default shape and where two fit one group's shared memory.
+    // Half-wide groups, only for the default shape and where two fit the per-group shared-memory
+    // limit (a proxy for two sharing an SM, measured on the H200 only).
     const uint32_t half = s.workgroupSize / 2;
-    if (!options.workgroupSize && !options.keysPerThread && capacity >= options.halfGroupsFrom &&
-        half >= s.subgroupSize && half % s.subgroupSize == 0 &&
+    if (!options.workgroupSize && !options.keysPerThread && capacity >= options.halfGroupsFrom && half > 0 &&
+        half % s.subgroupSize == 0 &&
         2 * sharedBytes(half, half / s.subgroupSize, s.keysPerThread) <= limits.maxComputeSharedMemorySize &&
         statusFits(s.tileSize / 2))
         s.halfFrom = options.halfGroupsFrom;
@@ -176,7 +177,8 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     gpu::Profiler* detail = detailed ? profiler : nullptr;
     const uint32_t passes = sortPassCount(keyBits);
     const uint32_t tiles = tileCountFor(count, tileSizeFor(s, count));
-    const gpu::Program& onesweep = count >= s.halfFrom ? s.onesweepHalf : s.onesweep;
+    const gpu::Program& onesweep = takesHalfGroups(s, count) ? s.onesweepHalf : s.onesweep;
+    CHECK(onesweep.pipeline != VK_NULL_HANDLE);
     const uint32_t keyMask = sortKeyMask(keyBits);
     const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
 

@@ -36,9 +36,9 @@ struct SortOptions {
     bool phaseTiming = false;      // passes stamp each tile's phases with the device clock (slower;
                                    // needs Context::deviceClock): readPhaseStamps()
     // With the default shape, sorts of this many pairs or more take groups half as wide (the same
-    // keys per invocation) where two of them fit the shared memory one group may have: on the H200,
-    // groups of 1,024 x 8 hold an SM alone, and two of 512 x 8 share one (docs/BENCHMARKS.md, run
-    // 95). Above the capacity: never.
+    // keys per invocation) where two of them fit within the device's per-group shared-memory limit.
+    // That is a proxy, measured on the H200 only: there a group of 1,024 x 8 holds an SM alone and
+    // two of 512 x 8 share one (docs/BENCHMARKS.md, run 95). Above the capacity: never.
     uint32_t halfGroupsFrom = defaultHalfGroupsFrom;
 };
 
@@ -52,7 +52,7 @@ struct Sorter {
     uint32_t capacity = 0;
     uint32_t workgroupSize = 0;
     uint32_t keysPerThread = 0;
-    uint32_t tileSize = 0; // keys per work group in a pass (half that from halfFrom pairs)
+    uint32_t tileSize = 0; // keys per full-width work group; a sort's tiles: tileSizeFor(count)
     uint32_t subgroupSize = 0;
     bool partitionNV = false;
     bool phaseTiming = false;
@@ -73,9 +73,14 @@ constexpr uint32_t sortKeyMask(uint32_t keyBits) {
 // The most pairs one sort can take on this device (storage buffer range, 30-bit tile counts).
 uint32_t maxSortPairs(const gpu::Context& context);
 
+// Whether a sort of `count` pairs takes the half-wide groups.
+inline bool takesHalfGroups(const Sorter& sorter, uint32_t count) {
+    return count >= sorter.halfFrom;
+}
+
 // Keys per tile in a sort of `count` pairs.
 inline uint32_t tileSizeFor(const Sorter& sorter, uint32_t count) {
-    return count >= sorter.halfFrom ? sorter.tileSize / 2 : sorter.tileSize;
+    return takesHalfGroups(sorter, count) ? sorter.tileSize / 2 : sorter.tileSize;
 }
 
 // Throws gpu::Error (or gpu::OutOfMemory) when `capacity` is beyond the device.
