@@ -11,7 +11,9 @@ With a fourth argument W it also walks W random warps row by row in lock-step an
 warp, the distinct 128-byte lines of positions (16 bytes a boid) that each step's two loads touch,
 and the candidates of the union of its lanes' windows (what a warp walking together would test).
 
-usage: /usr/bin/python3 tools/walk_model.py BOIDS CELLS_PER_AXIS ROWS_PER_CELL [W]  (e.g. 1e6 40 1 1000)
+With a fifth argument S, cells are cut into S slices along x instead of 8 (the GPU takes 8).
+
+usage: /usr/bin/python3 tools/walk_model.py BOIDS CELLS_PER_AXIS ROWS_PER_CELL [W [S]]  (e.g. 1e6 40 1 1000)
 """
 import sys
 
@@ -19,13 +21,14 @@ import numpy as np
 
 n, dim, per = int(float(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
 sampled = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+S = int(sys.argv[5]) if len(sys.argv) > 5 else 8  # slices a cell along x
 L, r = 100.0, 5.0
 w = 2 * L / dim
 f = (np.random.default_rng(1).uniform(-L, L, (n, 3)) + L) / w  # positions in cells
 cell_x = np.minimum(np.floor(f[:, 0]).astype(int), dim - 1)
 row_y, row_z = np.floor(per * f[:, 1]).astype(int), np.floor(per * f[:, 2]).astype(int)
-rows, slices = per * dim, 8 * dim
-key = (row_z * rows + row_y) * slices + cell_x * 8 + np.minimum(np.floor((f[:, 0] - cell_x) * 8), 7).astype(int)
+rows, slices = per * dim, S * dim
+key = (row_z * rows + row_y) * slices + cell_x * S + np.minimum(np.floor((f[:, 0] - cell_x) * S), S - 1).astype(int)
 order = np.argsort(key, kind="stable")
 key, f, row_y, row_z = key[order], f[order], row_y[order], row_z[order]
 starts = np.searchsorted(key, np.arange(rows * rows * slices + 1))
@@ -43,7 +46,7 @@ for dz in range(-span, span + 1):
         hz, hy = row_z + dz, row_y + dy
         g2 = gap(f[:, 2], hz) ** 2 + gap(f[:, 1], hy) ** 2
         rho = np.sqrt(np.maximum(reach * reach - g2, 0))
-        lo, hi = np.floor((f[:, 0] - rho) * 8).astype(int), np.floor((f[:, 0] + rho) * 8).astype(int)
+        lo, hi = np.floor((f[:, 0] - rho) * S).astype(int), np.floor((f[:, 0] + rho) * S).astype(int)
         base = ((hz % rows) * rows + hy % rows) * slices
         c = np.zeros(n, dtype=np.int64)
         for shift in (-slices, 0, slices):  # a window split where it crosses the domain's face
@@ -70,8 +73,8 @@ if sampled:
                 if not need.any():
                     continue
                 rho = np.sqrt(np.maximum(reach * reach - g2, 0))
-                a = np.clip(np.floor((fl[:, 0] - rho) * 8).astype(int), 0, slices)
-                b = np.clip(np.floor((fl[:, 0] + rho) * 8).astype(int) + 1, 0, slices)
+                a = np.clip(np.floor((fl[:, 0] - rho) * S).astype(int), 0, slices)
+                b = np.clip(np.floor((fl[:, 0] + rho) * S).astype(int) + 1, 0, slices)
                 base = ((hz % rows) * rows + hy % rows) * slices
                 s, e = np.where(need, starts[base + a], 0), np.where(need, starts[base + b], 0)
                 for t in range(int(np.ceil((e - s).max() / 2))):
