@@ -125,7 +125,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
     for (uint32_t b : o.bits)
         if (b < 1 || b > 32) throw sim::InputError("--bits: key widths must be between 1 and 32");
     std::string csv = "pairs,key_bits,passes,runs,median_us,p95_us,min_us,gpairs_per_s,gb_per_s,histogram_us,"
-                      "pass0_us,pass1_us,pass2_us,pass3_us\n";
+                      "pass0_us,pass1_us,pass2_us,pass3_us,workgroup,tile_keys\n";
     if (!o.csv.empty()) sim::checkWritable(o.csv);
 
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
@@ -253,14 +253,16 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                 }
                 csvLine += "," + (has ? std::to_string(median) : std::string());
             }
-            if (sort::takesHalfGroups(sorter, n)) {
+            if (sort::takesHalfGroups(sorter, n)) { // the CSV says so too
                 std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", sorter.workgroupSize / 2,
                               sort::tileSizeFor(sorter, n));
                 line += row;
             }
             std::printf("%s%s\n", line.c_str(), total.empty() ? " (timestamps unavailable)" : "");
             std::fflush(stdout);
-            csv += csvLine + "\n";
+            const bool half = sort::takesHalfGroups(sorter, n);
+            csv += csvLine + "," + std::to_string(half ? sorter.workgroupSize / 2 : sorter.workgroupSize) +
+                   "," + std::to_string(sort::tileSizeFor(sorter, n)) + "\n";
             if (o.phaseTimes && !printPhaseTimes(ctx, headless, phaseSorter, keysIn, valuesIn, keysOut,
                                                  valuesOut, keys, bits))
                 allMatch = false;
