@@ -95,12 +95,12 @@ uint subCellBit(float x, float L, float invCellWidth, uint cell) {
     return f >= float(cell) + 0.5 ? 1u : 0u;
 }
 
-// The eighth of its cell along x a coordinate lies in (sim::sliceOf): the same product as
-// cellCoordinate(); f - cell and the scaling by 8 are exact, so CPU and GPU agree.
-uint sliceOf(float x, float L, float invCellWidth, uint cell) {
+// The x slice of its cell a coordinate lies in, of `slices` (sim::sliceOf): the same product as
+// cellCoordinate(); f - cell and the scaling by a power of two are exact, so CPU and GPU agree.
+uint sliceOf(float x, float L, float invCellWidth, uint cell, uint slices) {
     precise const float f = (x + L) * invCellWidth;
-    precise const float s = floor((f - float(cell)) * 8.0);
-    return s > 0.0 ? min(uint(s), 7u) : 0u;  // NaN to 0
+    precise const float s = floor((f - float(cell)) * float(slices));
+    return s > 0.0 ? min(uint(s), slices - 1) : 0u;  // NaN to 0
 }
 
 // Quarter row (shared.h, SUB_CELLS_QUARTERS) of half-cells hy and hz (of 2 dim along each axis), z major.
@@ -118,11 +118,11 @@ uint quarterRowOf(vec3 p, uvec3 cell, StepConstants c) {
 uint gridKey(vec3 p, StepConstants c) {
     const uvec3 cell = cellOf(p, c);
     if (c.subCells == SUB_CELLS_QUARTERS)
-        return (quarterRowOf(p, cell, c) * c.gridDim + cell.x) * 8 +
-               sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x);
+        return (quarterRowOf(p, cell, c) * c.gridDim + cell.x) * c.slicesPerCell +
+               sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, c.slicesPerCell);
     const uint key = cellIndex(cell, c.gridDim);
     if (c.subCells == SUB_CELLS_NONE) return key;
-    if (c.subCells == SUB_CELLS_SLICES) return key * 8 + sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x);
+    if (c.subCells == SUB_CELLS_SLICES) return key * 8 + sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, 8);
     return key * 8 + subCellBit(p.x, c.halfDomain, c.invCellWidth, cell.x) +
            2 * subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y) +
            4 * subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z);

@@ -116,9 +116,13 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
         EXPECT_FALSE(sim::makeGrid(lab, 8, 20 * 8000 - 1, automatic, mode).quarters);
         const sim::Grid dense8 = sim::makeGrid(lab, 8, 20 * 8000, automatic, mode);
         EXPECT_TRUE(dense8.quarters && dense8.slices && !dense8.subCells);
-        EXPECT_EQ(dense8.keyBits, 13u + 5);
+        EXPECT_EQ(dense8.slicesPerCell, 16u); // sixteenths with 8 cells
+        EXPECT_EQ(dense8.keyBits, 13u + 6);
     }
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 24 * 64000, automatic, sim::Mode::Coherent).quarters);
+    const sim::Grid quarters27 = sim::makeGrid(lab, 27, 24 * 64000, automatic, sim::Mode::Coherent);
+    EXPECT_TRUE(quarters27.quarters);
+    EXPECT_EQ(quarters27.slicesPerCell, 8u); // eighths with 27 cells
+    EXPECT_EQ(quarters27.keyBits, 16u + 5);
     const sim::Grid coherent1M = sim::makeGrid(lab, 27, 1000000, automatic, sim::Mode::Coherent);
     EXPECT_TRUE(coherent1M.slices && !coherent1M.quarters);
     for (uint32_t n : {1000000u, 5120000u, 10240000u}) {
@@ -151,16 +155,21 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
     }
 }
 
-TEST(Grid, SlicesAreEighthsOfTheCellAlongX) {
+TEST(Grid, SlicesAreEighthsOrSixteenthsOfTheCellAlongX) {
     // 40 cells of 5 over [-100, 100): eighths of 0.625.
-    EXPECT_EQ(sim::sliceOf(-100.0f, 100.0f, 0.2f, 0), 0u);
-    EXPECT_EQ(sim::sliceOf(-99.375f, 100.0f, 0.2f, 0), 1u); // on a boundary: the upper slice
-    EXPECT_EQ(sim::sliceOf(std::nextafter(-99.375f, -100.0f), 100.0f, 0.2f, 0), 0u);
-    EXPECT_EQ(sim::sliceOf(0.0f, 100.0f, 0.2f, 20), 0u);
-    EXPECT_EQ(sim::sliceOf(4.99f, 100.0f, 0.2f, 20), 7u);
-    EXPECT_EQ(sim::sliceOf(2.5f, 100.0f, 0.2f, 20), 4u);
+    EXPECT_EQ(sim::sliceOf(-100.0f, 100.0f, 0.2f, 0, 8), 0u);
+    EXPECT_EQ(sim::sliceOf(-99.375f, 100.0f, 0.2f, 0, 8), 1u); // on a boundary: the upper slice
+    EXPECT_EQ(sim::sliceOf(std::nextafter(-99.375f, -100.0f), 100.0f, 0.2f, 0, 8), 0u);
+    EXPECT_EQ(sim::sliceOf(0.0f, 100.0f, 0.2f, 20, 8), 0u);
+    EXPECT_EQ(sim::sliceOf(4.99f, 100.0f, 0.2f, 20, 8), 7u);
+    EXPECT_EQ(sim::sliceOf(2.5f, 100.0f, 0.2f, 20, 8), 4u);
     // The clamped upper edge stays in the last slice of the last cell.
-    EXPECT_EQ(sim::sliceOf(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 39), 7u);
+    EXPECT_EQ(sim::sliceOf(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 39, 8), 7u);
+    // Sixteenths (quarter rows with 8 cells): 0.3125 wide here.
+    EXPECT_EQ(sim::sliceOf(-99.6875f, 100.0f, 0.2f, 0, 16), 1u);
+    EXPECT_EQ(sim::sliceOf(std::nextafter(-99.6875f, -100.0f), 100.0f, 0.2f, 0, 16), 0u);
+    EXPECT_EQ(sim::sliceOf(4.99f, 100.0f, 0.2f, 20, 16), 15u);
+    EXPECT_EQ(sim::sliceOf(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 39, 16), 15u);
 }
 
 TEST(SpirvReflection, ReadsBindingsPushConstantsAndLocalSize) {

@@ -185,8 +185,8 @@ class GridPassTest : public SimTest {
         SimTest::SetUp();
         p.domainHalf = 20;
     }
-    void useGrid(sim::SubCells sub) {
-        grid = sim::makeGrid(p, 27, 3001, sub);
+    void useGrid(sim::SubCells sub, int cells) {
+        grid = sim::makeGrid(p, cells, 3001, sub);
         c = sim::stepConstants(p, grid, 3001);
     }
     Params p;
@@ -199,18 +199,24 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
     uint32_t sliced = 0;     // occupied cells with empty slices between occupied ones
     uint32_t longestGap = 0; // sub-keys between consecutive sorted keys, with slices
     // 8 cells per axis, and 7: then the sub-keys do not fill whole blocks of 64 (cell_ranges.comp).
-    for (float half : {20.0f, 17.5f}) {
-        p.domainHalf = half;
-        for (sim::SubCells sub :
-             {sim::SubCells::Off, sim::SubCells::Octants, sim::SubCells::Slices, sim::SubCells::Quarters})
+    // With 8 cells (in a domain twice as wide: as many per axis), quarter rows take 16 slices a cell.
+    const std::pair<sim::SubCells, int> shapes[] = {{sim::SubCells::Off, 27},
+                                                    {sim::SubCells::Octants, 27},
+                                                    {sim::SubCells::Slices, 27},
+                                                    {sim::SubCells::Quarters, 27},
+                                                    {sim::SubCells::Quarters, 8}};
+    for (float half : {20.0f, 17.5f})
+        for (const auto& [sub, cells] : shapes) {
+            p.domainHalf = cells == 8 ? 2 * half : half; // cells twice as wide: as many per axis
             for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
                                    boxState(3001, 13, p, 2.0f, 0.5f)}) {
-                useGrid(sub);
-                SCOPED_TRACE(std::string("sub-cells ") + sim::subCellsName(sub) + ", L " +
-                             std::to_string(half));
-                if (grid.slices && half != 20.0f) {
+                useGrid(sub, cells);
+                SCOPED_TRACE(std::string("sub-cells ") + sim::subCellsName(sub) + ", " +
+                             std::to_string(cells) + " cells, L " + std::to_string(half));
+                if (grid.slices && half != 20.0f && cells == 27) {
                     ASSERT_NE((sim::subRangeCount(grid) - 1) % 64, 0u);
                 }
+                ASSERT_EQ(grid.slicesPerCell, sub == sim::SubCells::Quarters && cells == 8 ? 16u : 8u);
                 ASSERT_EQ(grid.subCells, sub == sim::SubCells::Octants);
                 ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices || sub == sim::SubCells::Quarters);
                 ASSERT_EQ(grid.quarters, sub == sim::SubCells::Quarters);
@@ -230,7 +236,9 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 // Cell index of every boid (times 8 plus its octant or its x slice), or with quarters its
                 // quarter row, cell x and x slice, as the CPU computes it; and each cell's boids.
                 std::vector<uint32_t> keys(n), cellOf(n), boidsIn(grid.cellCount, 0);
-                const uint32_t shift = grid.quarters ? 3 : std::bit_width(sim::subKeysPerCell(grid) - 1);
+                const uint32_t slicesPerCell = grid.slicesPerCell;
+                const uint32_t shift =
+                    std::bit_width((grid.quarters ? slicesPerCell : sim::subKeysPerCell(grid)) - 1);
                 // The key of a position, and its cell.
                 const auto keyOf = [&](const float* position, uint32_t& cell) {
                     uint32_t xyz[3], octant = 0;
@@ -238,12 +246,14 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                         xyz[a] = sim::cellCoordinate(position[a], p.domainHalf, c.invCellWidth, grid.dim);
                         octant |= sim::subCellBit(position[a], p.domainHalf, c.invCellWidth, xyz[a]) << a;
                     }
-                    const uint32_t slice = sim::sliceOf(position[0], p.domainHalf, c.invCellWidth, xyz[0]);
+                    const uint32_t slice =
+                        sim::sliceOf(position[0], p.domainHalf, c.invCellWidth, xyz[0], slicesPerCell);
                     cell = sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim);
                     const uint32_t low = grid.subCells ? octant : grid.slices ? slice : 0;
                     const uint32_t row =
                         (2 * xyz[2] + (octant >> 2)) * 2 * grid.dim + 2 * xyz[1] + (octant >> 1 & 1);
-                    return grid.quarters ? (row * grid.dim + xyz[0]) * 8 + slice : (cell << shift) + low;
+                    return grid.quarters ? (row * grid.dim + xyz[0]) * slicesPerCell + slice
+                                         : (cell << shift) + low;
                 };
                 for (uint32_t i = 0; i < n; ++i) {
                     keys[i] = keyOf(&s.data[size_t(i) * 6], cellOf[i]);
@@ -301,12 +311,13 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                         const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
                         ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "sub-key " << sub;
                     }
-                    // Segments of 8 sub-keys (a cell's slices, or those of a cell of a quarter row) with
-                    // empty slices between occupied ones.
-                    for (uint32_t segment = 0; segment < total / 8; ++segment) {
+                    // Segments of slicesPerCell sub-keys (a cell's slices, or those of a cell of a quarter
+                    // row) with empty slices between occupied ones.
+                    for (uint32_t segment = 0; segment < total / slicesPerCell; ++segment) {
                         if (ranges[2 * segment] == CELL_EMPTY) continue;
                         bool gap = false, seen = false, emptyAfterSeen = false;
-                        for (uint32_t sub = 8 * segment; sub < 8 * segment + 8; ++sub) {
+                        for (uint32_t sub = slicesPerCell * segment; sub < slicesPerCell * (segment + 1);
+                             ++sub) {
                             const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
                             const bool occupied = first != sortedKeys.end() && *first == sub;
                             gap |= occupied && emptyAfterSeen;
@@ -369,7 +380,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 EXPECT_EQ(test::readBuffer<uint32_t>(f.slotValues, n), slots);
                 sim::destroyFlock(ctx(), f);
             }
-    }
+        }
     EXPECT_GT(split, 10u) << "too few cells with several occupied sub-cells to test their order";
     EXPECT_GT(sliced, 10u) << "too few cells with empty slices between occupied ones";
     EXPECT_GT(longestGap, 64u) << "no run of empty cells between occupied ones";

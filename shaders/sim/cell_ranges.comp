@@ -43,10 +43,10 @@ void main() {
     const uint n = c.boidCount;
     const bool quarters = c.subCells == SUB_CELLS_QUARTERS;
     const bool starts = c.subCells == SUB_CELLS_SLICES || quarters;
-    // Sub-keys come 8 a cell (octants, slices) or 8 a cell of a quarter row.
+    // Sub-keys come 8 a cell (octants, slices) or slicesPerCell a cell of a quarter row.
     const uint shift = c.subCells != SUB_CELLS_NONE ? 3 : 0;
     const uint cellCount = c.gridDim * c.gridDim * c.gridDim;
-    const uint total = (quarters ? 4 * cellCount : cellCount) << shift;  // sub-keys
+    const uint total = quarters ? 4 * cellCount * c.slicesPerCell : cellCount << shift;  // sub-keys
     // Slices and quarters: sub-key s starts at the first sorted position whose key is s or more. The
     // first invocations, one a block of 64 sub-keys, fill the empty blocks, found by binary search
     // (first, so that the searches' loads overlap the boids' work); the next writes the entry past

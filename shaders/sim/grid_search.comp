@@ -25,7 +25,7 @@
 // and a boid walks a row only over the x it can reach: sqrt(max(r)^2 - the row's y and z gaps^2)
 // either side, in whole slices. Every sub-key's start is stored, so a window is one range of
 // sorted positions: two loads, no cell ranges. QUARTERS: the same with rows half a cell high and
-// deep, each sorted by x across the whole domain (shared.h).
+// deep, each sorted by x across the whole domain, in sixteenths of a cell with 8 cells (shared.h).
 //
 // The pass also writes the next step's (key, slot) pairs for this grid, so that the next step on the
 // same grid needs no grid-index pass.
@@ -320,7 +320,8 @@ float rowGap(float f, int h) {
 // made from; the reach's margin covers their rounding. Every neighbour within max(r) lies in the
 // search block (3x3x3, or 2x2x2 on the boid's side), so the walk stays inside it.
 void searchRows(vec3 p, inout Neighbours sums) {
-    const int dim = int(c.gridDim), rows = ROWS_PER_CELL * dim, slices = 8 * dim;
+    const int dim = int(c.gridDim), rows = ROWS_PER_CELL * dim, slicesPerCell = int(c.slicesPerCell);
+    const int slices = slicesPerCell * dim;
     precise const vec3 f = (p + c.halfDomain) * c.invCellWidth;
     const float reach = c.reach * c.invCellWidth, reach2 = reach * reach;
     const float perCell = float(ROWS_PER_CELL);
@@ -340,8 +341,8 @@ void searchRows(vec3 p, inout Neighbours sums) {
             const float rho = sqrt(reach2 - rowGap2);
             // The window in slices from the domain's low face: at most 2 max(r) + 1 slice wide, so
             // shorter than the domain, and split only where it crosses the domain's face.
-            int lo = int(floor((f.x - rho) * 8.0));
-            const int hi = int(floor((f.x + rho) * 8.0));
+            int lo = int(floor((f.x - rho) * float(slicesPerCell)));
+            const int hi = int(floor((f.x + rho) * float(slicesPerCell)));
             while (lo <= hi) {
                 const int wrapped = wrapIndex(lo, slices);
                 const int end = min(hi, lo - wrapped + slices - 1);  // last slice of this image

@@ -28,8 +28,8 @@ uint boidsIn(uint cell) {
     uint count = 0;
     for (uint q = 0; q < 4; ++q) {
         const uint row = quarterRow(2 * y + (q & 1), 2 * z + (q >> 1), dim);
-        const uint first = (row * dim + x) * 8;
-        count += subRanges[first + 8].x - subRanges[first].x;
+        const uint first = (row * dim + x) * c.slicesPerCell;
+        count += subRanges[first + c.slicesPerCell].x - subRanges[first].x;
     }
     return count;
 }

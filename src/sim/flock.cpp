@@ -46,7 +46,7 @@ uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
 // Whether two steps' constants give every position the same grid key (common.glsl: gridKey).
 bool sameGridKeys(const StepConstants& a, const StepConstants& b) {
     return a.halfDomain == b.halfDomain && a.invCellWidth == b.invCellWidth && a.gridDim == b.gridDim &&
-           a.subCells == b.subCells && a.boidCount == b.boidCount;
+           a.subCells == b.subCells && a.slicesPerCell == b.slicesPerCell && a.boidCount == b.boidCount;
 }
 
 } // namespace
@@ -252,6 +252,9 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
                  : grid.quarters ? SUB_CELLS_QUARTERS
                  : grid.slices   ? SUB_CELLS_SLICES
                                  : SUB_CELLS_NONE;
+    // The cell-by-cell slice walk (searchSlices) takes 8; only quarter rows take 16.
+    CHECK(grid.slicesPerCell == 8 || (grid.quarters && grid.slicesPerCell == 16));
+    c.slicesPerCell = grid.slicesPerCell;
     return c;
 }
 

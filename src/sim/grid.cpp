@@ -66,6 +66,7 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     // Quarters asked for where 32 sub-keys a cell do not fit fall back to slices.
     g.slices = g.quarters ||
                (allowed && (subCells == SubCells::Slices || subCells == SubCells::Quarters || autoSlices));
+    g.slicesPerCell = g.quarters && g.searchCells == 8 && fits(64) ? 16 : 8;
     g.fourAStep = g.slices && n >= uint64_t(fourAStepFrom) * (g.quarters ? 4 : 1) * g.cellCount;
     g.keyBits =
         std::max(1, int(std::bit_width(g.cellCount - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));
@@ -83,11 +84,11 @@ uint32_t subCellBit(float x, float halfDomain, float invCellWidth, uint32_t cell
     return f >= float(cell) + 0.5f ? 1u : 0u;
 }
 
-uint32_t sliceOf(float x, float halfDomain, float invCellWidth, uint32_t cell) {
+uint32_t sliceOf(float x, float halfDomain, float invCellWidth, uint32_t cell, uint32_t slicesPerCell) {
     const float f = (x + halfDomain) * invCellWidth;
-    const float s = std::floor((f - float(cell)) * 8.0f);
+    const float s = std::floor((f - float(cell)) * float(slicesPerCell));
     if (!(s > 0)) return 0; // NaN too
-    return std::min(uint32_t(s), 7u);
+    return std::min(uint32_t(s), slicesPerCell - 1);
 }
 
 } // namespace sim

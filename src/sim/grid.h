@@ -30,14 +30,18 @@ struct Grid {
     // Slices within quarter rows: the domain is sorted by rows half a cell high and deep, each by x
     // (5 more bits than the cell index), and each is walked over its own window, one range each.
     bool quarters = false;
+    // x slices a cell: 8, or 16 for quarter rows with 8 cells (cells 2 max(r) wide), where an
+    // eighth of a cell rounds each window out by up to max(r) / 4 at either end.
+    uint32_t slicesPerCell = 8;
     // With slices, coherent steps take a row's candidates four a step rather than two: from 48
     // boids a row of a cell (a cell's, or a quarter of it with quarters).
     bool fourAStep = false;
 };
 
-// Sub-keys a cell is split into by the sort key: 32 (quarters), 8 (octants or slices) or 1.
+// Sub-keys a cell is split into by the sort key: 4 x slicesPerCell (quarters), 8 (octants or slices)
+// or 1.
 inline uint32_t subKeysPerCell(const Grid& g) {
-    return g.quarters ? 32 : g.subCells || g.slices ? 8 : 1;
+    return g.quarters ? 4 * g.slicesPerCell : g.subCells || g.slices ? 8 : 1;
 }
 
 // Entries of the sub-range buffer: each octant's [start, end), or each slice's start and one past the
@@ -89,9 +93,9 @@ uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t 
 // the same float product as cellCoordinate(), so that GPU and CPU agree exactly.
 uint32_t subCellBit(float x, float halfDomain, float invCellWidth, uint32_t cell);
 
-// Which eighth of its cell a coordinate lies in (0 to 7): the slice of the sort key. The same float
-// product as cellCoordinate(), then exact steps, so that GPU and CPU agree exactly.
-uint32_t sliceOf(float x, float halfDomain, float invCellWidth, uint32_t cell);
+// Which of its cell's slicesPerCell x slices a coordinate lies in: the slice of the sort key. The
+// same float product as cellCoordinate(), then exact steps, so that GPU and CPU agree exactly.
+uint32_t sliceOf(float x, float halfDomain, float invCellWidth, uint32_t cell, uint32_t slicesPerCell);
 
 // Linear cell index, x fastest: cells of one row are contiguous in sorted order.
 inline uint32_t cellIndex(uint32_t x, uint32_t y, uint32_t z, uint32_t dim) {
