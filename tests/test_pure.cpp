@@ -116,8 +116,12 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
         EXPECT_FALSE(sim::makeGrid(lab, 8, 20 * 8000 - 1, automatic, mode).quarters);
         const sim::Grid dense8 = sim::makeGrid(lab, 8, 20 * 8000, automatic, mode);
         EXPECT_TRUE(dense8.quarters && dense8.slices && !dense8.subCells);
-        EXPECT_EQ(dense8.slicesPerCell, 16u); // sixteenths with 8 cells
-        EXPECT_EQ(dense8.keyBits, 13u + 6);
+        // Sixteenths with 8 cells: coherent grids, and scattered ones from 640 boids a cell.
+        const uint32_t slices = mode == sim::Mode::Coherent ? 16 : 8;
+        EXPECT_EQ(dense8.slicesPerCell, slices);
+        EXPECT_EQ(dense8.keyBits, 13u + (slices == 16 ? 6 : 5));
+        EXPECT_EQ(sim::makeGrid(lab, 8, 640 * 8000 - 1, automatic, mode).slicesPerCell, slices);
+        EXPECT_EQ(sim::makeGrid(lab, 8, 640 * 8000, automatic, mode).slicesPerCell, 16u);
     }
     const sim::Grid quarters27 = sim::makeGrid(lab, 27, 24 * 64000, automatic, sim::Mode::Coherent);
     EXPECT_TRUE(quarters27.quarters);

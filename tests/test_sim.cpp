@@ -445,6 +445,19 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
             }
 }
 
+// Quarter rows with 8 cells take sixteenths of a cell: coherent grids always (above), scattered ones
+// only from scatteredSixteenthsFrom boids a cell.
+TEST_F(SimTest, CrowdedScatteredQuarterRowsInSixteenthsMatchReference) {
+    subCells = sim::SubCells::Quarters;
+    Params p;
+    p.domainHalf = 15.0f; // 3 cells of 10 per axis
+    const uint32_t crowded = sim::scatteredSixteenthsFrom * 27 + 77;
+    EXPECT_EQ(sim::makeGrid(p, 8, crowded - 100, subCells, Mode::Scattered).slicesPerCell, 8u);
+    ASSERT_EQ(sim::makeGrid(p, 8, crowded, subCells, Mode::Scattered).slicesPerCell, 16u);
+    ASSERT_EQ(sim::makeGrid(p, 8, 2999, subCells, Mode::Coherent).slicesPerCell, 16u);
+    expectMatchesReference(uniformState(crowded, 92, p), p, Mode::Scattered, 8, "sixteenths, crowded");
+}
+
 // The slice walks read the slice starts: spoiled starts must change the step, or a walk compiled
 // without slices (whole cells) would pass every test above.
 TEST_F(SimTest, SliceWalksReadTheirStarts) {

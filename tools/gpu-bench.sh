@@ -34,7 +34,8 @@
 # SM) in two rounds, the first with registers and tile phases, then coherent 1M with slices and quarter
 # rows (27 cells) with the driver's statistics, sampling nvidia-smi. "half" runs every GPU test, then
 # in two rounds the sort with 1,024 x 8 and 512 x 8 tiles from 2M to 12M, the default sort, and the
-# coherent 10.24M step of vkboids and vkboids-base, sampling nvidia-smi.
+# coherent 10.24M step of vkboids and vkboids-base, sampling nvidia-smi. "sixteenths" runs every GPU
+# test, then the 8-cell grid steps from 1M to 10.24M of every .gpu/bin/vkboids* build, two rounds.
 set -uo pipefail
 out=$1
 plan=${2:-all}
@@ -320,6 +321,14 @@ if [ "$plan" = half ]; then  # every GPU test; 1,024 x 8 against 512 x 8 between
             [ -x .gpu/bin/$b ] && step $run $b bench --modes coherent --boids 10.24e6 --cells 27 --frames 30 --warmup 10
         done
     done
+    kill $smi_pid
+fi
+if [ "$plan" = sixteenths ]; then  # every GPU test; 8-cell grid steps of every .gpu/bin/vkboids* build, two rounds
+    sample_clocks
+    step $run gpu_tests --gtest_brief=1
+    builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
+    two_rounds bench "${builds[@]}" -- bench --modes coherent,scattered --boids 1e6,2e6,5.12e6,10.24e6 --cells 8 \
+        --frames 50 --warmup 10
     kill $smi_pid
 fi
 if [ "$plan" = head ]; then  # every GPU test, then the sort table and the target rows of the grid steps and naive

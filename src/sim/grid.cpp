@@ -66,7 +66,11 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     // Quarters asked for where 32 sub-keys a cell do not fit fall back to slices.
     g.slices = g.quarters ||
                (allowed && (subCells == SubCells::Slices || subCells == SubCells::Quarters || autoSlices));
-    g.slicesPerCell = g.quarters && g.searchCells == 8 && fits(64) ? 16 : 8;
+    // Sixteenths with 8 cells: in coherent grids, and in scattered ones where cells are crowded
+    // (docs/BENCHMARKS.md, run 98: a scattered step 7% slower at 125 boids a cell, 13% faster at 1,280).
+    const bool sixteenths = g.quarters && g.searchCells == 8 && fits(64) &&
+                            (mode == Mode::Coherent || n >= uint64_t(scatteredSixteenthsFrom) * g.cellCount);
+    g.slicesPerCell = sixteenths ? 16 : 8;
     g.fourAStep = g.slices && n >= uint64_t(fourAStepFrom) * (g.quarters ? 4 : 1) * g.cellCount;
     g.keyBits =
         std::max(1, int(std::bit_width(g.cellCount - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));

@@ -31,7 +31,8 @@ struct Grid {
     // (5 more bits than the cell index), and each is walked over its own window, one range each.
     bool quarters = false;
     // x slices a cell: 8, or 16 for quarter rows with 8 cells (cells 2 max(r) wide), where an
-    // eighth of a cell rounds each window out by up to max(r) / 4 at either end.
+    // eighth of a cell rounds each window out by up to max(r) / 4 at either end: in coherent grids,
+    // and in scattered ones from scatteredSixteenthsFrom boids a cell.
     uint32_t slicesPerCell = 8;
     // With slices, coherent steps take a row's candidates four a step rather than two: from 48
     // boids a row of a cell (a cell's, or a quarter of it with quarters).
@@ -59,7 +60,8 @@ constexpr uint32_t straddleSubCellsFrom = 150;
 constexpr uint32_t slicesFrom = 12;
 constexpr uint32_t quartersFrom8 = 20;
 constexpr uint32_t coherentQuartersFrom27 = 24;
-constexpr uint32_t fourAStepFrom = 48; // boids a row of a cell (Grid::fourAStep)
+constexpr uint32_t fourAStepFrom = 48;            // boids a row of a cell (Grid::fourAStep)
+constexpr uint32_t scatteredSixteenthsFrom = 640; // boids a cell (Grid::slicesPerCell)
 
 // Octants, slices and quarters need 3 or more cells per axis and at most 2^21 sub-keys (or one
 // per boid): 8 a cell, 32 for quarters. Within that, Auto takes slices from 12 boids a cell, and
