@@ -49,6 +49,10 @@ const bool SUB_CELLS = SUB_CELL_WALKS != 0;
 layout(constant_id = 3) const uint SLICE_ROWS = 0;
 // Coherent ranges of slices four candidates a step, where rows are long (sim::Grid::fourAStep).
 layout(constant_id = 4) const bool FOUR_A_STEP = false;
+// x slices a cell (StepConstants::slicesPerCell, which the host makes equal): 8, or 16 for quarter
+// rows with 8 cells. A constant, so that the walks in eighths compile as they did before sixteenths.
+layout(constant_id = 5) const uint SLICES_PER_CELL = 8;
+#define QUARTER_SLICES_PER_CELL SLICES_PER_CELL
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -320,8 +324,7 @@ float rowGap(float f, int h) {
 // made from; the reach's margin covers their rounding. Every neighbour within max(r) lies in the
 // search block (3x3x3, or 2x2x2 on the boid's side), so the walk stays inside it.
 void searchRows(vec3 p, inout Neighbours sums) {
-    const int dim = int(c.gridDim), rows = ROWS_PER_CELL * dim, slicesPerCell = int(c.slicesPerCell);
-    const int slices = slicesPerCell * dim;
+    const int dim = int(c.gridDim), rows = ROWS_PER_CELL * dim, slices = int(SLICES_PER_CELL) * dim;
     precise const vec3 f = (p + c.halfDomain) * c.invCellWidth;
     const float reach = c.reach * c.invCellWidth, reach2 = reach * reach;
     const float perCell = float(ROWS_PER_CELL);
@@ -341,8 +344,8 @@ void searchRows(vec3 p, inout Neighbours sums) {
             const float rho = sqrt(reach2 - rowGap2);
             // The window in slices from the domain's low face: at most 2 max(r) + 1 slice wide, so
             // shorter than the domain, and split only where it crosses the domain's face.
-            int lo = int(floor((f.x - rho) * float(slicesPerCell)));
-            const int hi = int(floor((f.x + rho) * float(slicesPerCell)));
+            int lo = int(floor((f.x - rho) * float(SLICES_PER_CELL)));
+            const int hi = int(floor((f.x + rho) * float(SLICES_PER_CELL)));
             while (lo <= hi) {
                 const int wrapped = wrapIndex(lo, slices);
                 const int end = min(hi, lo - wrapped + slices - 1);  // last slice of this image

@@ -180,7 +180,10 @@ State downloadState(const gpu::Context& ctx, const Flock& f) {
 }
 
 int gridWalk(const Grid& grid) {
-    if (grid.slices) return (grid.quarters ? 4 : 3) + (grid.fourAStep ? 2 : 0);
+    if (grid.slices) {
+        const int walk = (grid.quarters ? 4 : 3) + (grid.fourAStep ? 2 : 0);
+        return grid.slicesPerCell == 16 ? (walk == 4 ? 7 : 8) : walk;
+    }
     return !grid.subCells ? 0 : !grid.straddleSubCells ? 1 : 2;
 }
 
@@ -188,16 +191,21 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
     // The search pipelines of the grid's walk, on first use: 28 of them would take seconds to
     // compile on a CPU driver, and a flock needs one or two walks.
     const int walk = gridWalk(grid);
+    // Sixteenths walk as their eighths counterparts, with the slices a cell known at compile time: as
+    // a push constant they moved the driver's compilation of every quarter-row walk (run 99).
+    const int eighths = walk == 7 ? 4 : walk == 8 ? 6 : walk;
     if (f.coherent[walk][0].pipeline == VK_NULL_HANDLE)
         for (uint32_t shared = 0; shared < 2; ++shared) {
-            const uint32_t subCellWalks = walk < 3 ? walk : 0;
-            const uint32_t sliceRows = walk < 3 ? 0 : walk % 2 == 1 ? 1 : 4, fourAStep = walk >= 5 ? 1 : 0;
+            const uint32_t subCellWalks = eighths < 3 ? eighths : 0;
+            const uint32_t sliceRows = eighths < 3 ? 0 : eighths % 2 == 1 ? 1 : 4;
+            const uint32_t fourAStep = eighths >= 5 ? 1 : 0;
             const auto specs = [&](bool coherent) {
-                return std::vector<gpu::SpecConstant>{{0, searchWorkgroupSize(ctx, walk, coherent)},
+                return std::vector<gpu::SpecConstant>{{0, searchWorkgroupSize(ctx, eighths, coherent)},
                                                       {1, shared},
                                                       {2, subCellWalks},
                                                       {3, sliceRows},
-                                                      {4, fourAStep}};
+                                                      {4, fourAStep},
+                                                      {5, walk == eighths ? 8u : 16u}};
             };
             f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
             f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
@@ -321,6 +329,7 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     const uint32_t next = 1 - f.current;
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
     const int walk = gridWalk(grid);
+    CHECK(c.slicesPerCell == (walk >= 7 ? 16u : 8u)); // the walk's compiled slices are the keys'
     const gpu::Program& program = coherent ? f.coherent[walk][shared] : f.scattered[walk][shared];
     CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the grid's walk
     if (coherent)
