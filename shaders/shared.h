@@ -35,7 +35,7 @@ struct StepConstants {
     f32 reach;       // grid search: max(r) with a rounding margin; cells farther away are skipped
     f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
     u32 subCells;            // SUB_CELLS_*: what the key bits below the cell index hold, if any
-    u32 slicesPerCell;       // SLICES and QUARTERS: x slices a cell (sim::Grid::slicesPerCell)
+    u32 slicesPerCell;       // x slices a cell: 8, or 16 for some quarter rows (sim::Grid::slicesPerCell)
     f32 pad2;
 };
 
@@ -49,7 +49,7 @@ struct StepConstants {
 // by x at an eighth of a cell, and any run of its sub-keys [a, b) is [start a, start b). QUARTERS:
 // the domain cut into rows half a cell high and deep (quarter rows: (2 dim)^2 of them, z half-cell
 // major), each row sorted by x: (quarter row * dim + cell x) * S + x slice, S x slices a cell
-// (StepConstants::slicesPerCell: 8, or 16 with 8 cells), with the same starts.
+// (StepConstants::slicesPerCell: 8, or 16 for some grids with 8 cells), with the same starts.
 // A quarter row's window is then one range across its cells; a cell's boids lie in four runs, so
 // quarters write no cell ranges.
 #define SUB_CELLS_NONE 0u

@@ -123,6 +123,13 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
         EXPECT_EQ(sim::makeGrid(lab, 8, 640 * 8000 - 1, automatic, mode).slicesPerCell, slices);
         EXPECT_EQ(sim::makeGrid(lab, 8, 640 * 8000, automatic, mode).slicesPerCell, 16u);
     }
+    // Where 64 sub-keys a cell would not fit (40^3 cells of 10, 20 boids a cell), eighths.
+    sim::Params wide = lab;
+    wide.domainHalf = 200.0f;
+    const sim::Grid eighths8 = sim::makeGrid(wide, 8, 20 * 64000, automatic, sim::Mode::Coherent);
+    EXPECT_TRUE(eighths8.quarters);
+    EXPECT_EQ(eighths8.slicesPerCell, 8u);
+    EXPECT_EQ(eighths8.keyBits, 16u + 5);
     const sim::Grid quarters27 = sim::makeGrid(lab, 27, 24 * 64000, automatic, sim::Mode::Coherent);
     EXPECT_TRUE(quarters27.quarters);
     EXPECT_EQ(quarters27.slicesPerCell, 8u); // eighths with 27 cells

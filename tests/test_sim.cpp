@@ -99,7 +99,7 @@ class SimTest : public GpuTest {
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
             gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells);
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells, mode);
         sim::prepareGrid(ctx(), f, grid); // compiles the grid's search pipelines
         if (maxGroupsX) {
             std::vector<gpu::Program*> programs = sim::flockPrograms(f);
@@ -198,7 +198,8 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
     uint32_t split = 0;      // cells whose boids lie in more than one sub-cell: the order within cells
     uint32_t sliced = 0;     // occupied cells with empty slices between occupied ones
     uint32_t longestGap = 0; // sub-keys between consecutive sorted keys, with slices
-    // 8 cells per axis, and 7: then the sub-keys do not fill whole blocks of 64 (cell_ranges.comp).
+    // 8 cells per axis, and 7: then with 27 cells the sub-keys do not fill whole blocks of 64
+    // (cell_ranges.comp); 64 sixteenths a cell always do.
     // With 8 cells (in a domain twice as wide: as many per axis), quarter rows take 16 slices a cell.
     const std::pair<sim::SubCells, int> shapes[] = {{sim::SubCells::Off, 27},
                                                     {sim::SubCells::Octants, 27},
@@ -445,8 +446,8 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
             }
 }
 
-// Quarter rows with 8 cells take sixteenths of a cell: coherent grids always (above), scattered ones
-// only from scatteredSixteenthsFrom boids a cell.
+// Quarter rows with 8 cells take sixteenths of a cell (where 64 sub-keys a cell fit): coherent grids
+// (above), scattered ones only from scatteredSixteenthsFrom boids a cell (eighths above).
 TEST_F(SimTest, CrowdedScatteredQuarterRowsInSixteenthsMatchReference) {
     subCells = sim::SubCells::Quarters;
     Params p;
@@ -583,15 +584,23 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
     sim::Flock f = sim::createFlock(ctx(), n);
     State state = uniformState(n, 50, p);
     sim::uploadState(ctx(), f, state);
+    // With 8 cells (200 boids a cell) coherent quarter rows take sixteenths and scattered ones
+    // eighths: the switches between them change only the slices a cell, both ways.
     const std::vector<std::pair<Mode, int>> schedule = {
-        {Mode::Coherent, 27}, {Mode::Coherent, 27},  {Mode::Naive, 27}, {Mode::Scattered, 8},
-        {Mode::Coherent, 8},  {Mode::Scattered, 27}, {Mode::Naive, 27}, {Mode::Coherent, 27}};
+        {Mode::Coherent, 27},  {Mode::Coherent, 27}, {Mode::Naive, 27},
+        {Mode::Scattered, 8},  {Mode::Coherent, 8},  {Mode::Scattered, 8},
+        {Mode::Scattered, 27}, {Mode::Naive, 27},    {Mode::Coherent, 27}};
+    uint32_t sliceSwitches = 0;
+    sim::Grid last;
     for (const auto& [mode, cells] : schedule) {
         SCOPED_TRACE(std::string("step in ") + sim::modeName(mode) + " with " + std::to_string(cells) +
                      " cells");
         const sim::Grid grid = sim::makeGrid(p, cells, n, sim::SubCells::Auto, mode);
         sawSlices |= mode != Mode::Naive && grid.slices && !grid.quarters;
         sawQuarters |= mode != Mode::Naive && grid.quarters;
+        sliceSwitches += mode != Mode::Naive && grid.quarters && last.quarters && grid.dim == last.dim &&
+                         grid.slicesPerCell != last.slicesPerCell;
+        if (mode != Mode::Naive) last = grid;
         sim::prepareGrid(ctx(), f, grid);
         test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
         const State next = sim::downloadState(ctx(), f); // in original boid order, through the ids
@@ -601,6 +610,7 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
         state = next;
     }
     EXPECT_TRUE(sawSlices && sawQuarters);
+    EXPECT_EQ(sliceSwitches, 2u) << "switches between eighths and sixteenths on one grid, both ways";
     sim::destroyFlock(ctx(), f);
 }
 

@@ -43,7 +43,8 @@ void main() {
     const uint n = c.boidCount;
     const bool quarters = c.subCells == SUB_CELLS_QUARTERS;
     const bool starts = c.subCells == SUB_CELLS_SLICES || quarters;
-    // Sub-keys come 8 a cell (octants, slices) or slicesPerCell a cell of a quarter row.
+    // Sub-keys come 8 a cell (octants, slices) or slicesPerCell a cell of a quarter row; the cell
+    // ranges' shift serves octants and whole cells (quarters write none).
     const uint shift = c.subCells != SUB_CELLS_NONE ? 3 : 0;
     const uint cellCount = c.gridDim * c.gridDim * c.gridDim;
     const uint total = quarters ? 4 * cellCount * c.slicesPerCell : cellCount << shift;  // sub-keys

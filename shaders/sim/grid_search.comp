@@ -238,7 +238,8 @@ void searchSubCells(vec3 p, uvec3 cell, bool together, inout Neighbours sums) {
 
 // The search block row by row (3 or more cells per axis: fixed image shifts), each row only where
 // its x lies within rho = sqrt(max(r)^2 - the row's y and z gaps^2) of the boid. The window is taken
-// in slices, as the keys were (sliceOf): whole slices at either end, whole cells between them.
+// in slices, as the keys were (sliceOf): whole slices at either end, whole cells between them. Slices
+// (SLICE_ROWS 1) are always eighths of a cell.
 void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
     const int dim = int(c.gridDim);
     ivec3 first;

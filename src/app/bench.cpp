@@ -371,6 +371,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     run["sub_cells"] = grid.subCells;
                     run["slices"] = grid.slices;
                     run["quarters"] = grid.quarters;
+                    run["slices_per_cell"] = grid.slicesPerCell;
                 }
                 runs.push_back(run);
 
@@ -390,7 +391,9 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     }
                 if (mode != sim::Mode::Naive && grid.subCells) line += "  (sub-cells)";
                 if (mode != sim::Mode::Naive && grid.slices)
-                    line += grid.quarters ? "  (quarters)" : "  (slices)";
+                    line += !grid.quarters             ? "  (slices)"
+                            : grid.slicesPerCell == 16 ? "  (quarters, sixteenths)"
+                                                       : "  (quarters)";
                 table.push_back(line);
                 std::printf("%s\n", line.c_str());
                 std::fflush(stdout);

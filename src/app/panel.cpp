@@ -111,7 +111,8 @@ void drawPanel(PanelState& st) {
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
         ImGui::Text("key bits %u: %u sort pass%s%s", st.grid.keyBits, passes, passes > 1 ? "es" : "",
                     st.grid.subCells   ? " (cell and octant)"
-                    : st.grid.quarters ? " (quarter row, cell x, x slice)"
+                    : st.grid.quarters ? (st.grid.slicesPerCell == 16 ? " (quarter row, cell x, x sixteenth)"
+                                                                      : " (quarter row, cell x, x slice)")
                     : st.grid.slices   ? " (cell and x slice)"
                                        : "");
         if (st.haveGridStats && st.mode != sim::Mode::Naive) {

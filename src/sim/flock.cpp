@@ -180,6 +180,7 @@ State downloadState(const gpu::Context& ctx, const Flock& f) {
 }
 
 int gridWalk(const Grid& grid) {
+    CHECK(grid.slicesPerCell == 8 || (grid.quarters && grid.slicesPerCell == 16));
     if (grid.slices) {
         const int walk = (grid.quarters ? 4 : 3) + (grid.fourAStep ? 2 : 0);
         return grid.slicesPerCell == 16 ? (walk == 4 ? 7 : 8) : walk;
@@ -188,7 +189,7 @@ int gridWalk(const Grid& grid) {
 }
 
 void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
-    // The search pipelines of the grid's walk, on first use: 28 of them would take seconds to
+    // The search pipelines of the grid's walk, on first use: 36 of them would take seconds to
     // compile on a CPU driver, and a flock needs one or two walks.
     const int walk = gridWalk(grid);
     // Sixteenths walk as their eighths counterparts, with the slices a cell known at compile time: as

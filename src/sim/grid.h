@@ -13,9 +13,9 @@ struct Grid {
     uint32_t dim = 1;       // cells per axis
     float cellWidth = 0;    // 2L / dim, at least the requested width (unless capped)
     uint32_t cellCount = 1; // dim^3
-    uint32_t keyBits = 1;   // bits of a sort key: the cell index, and 3 more (5 with quarters)
-    int searchCells = 27;   // 8: 2x2x2 block towards the boid's side, cells >= 2 max(r) wide;
-                            // 27: 3x3x3 block, cells >= max(r) wide
+    uint32_t keyBits = 1; // bits of a sort key: the cell index, and 3 more (5 with quarters, 6 in sixteenths)
+    int searchCells = 27; // 8: 2x2x2 block towards the boid's side, cells >= 2 max(r) wide;
+                          // 27: 3x3x3 block, cells >= max(r) wide
     // Boids sorted by cell and, within a cell, by octant (sub-cell): a subgroup whose boids share
     // a cell then skips the sub-cells of its block that none of them can reach.
     bool subCells = false;
@@ -28,11 +28,12 @@ struct Grid {
     // thirds of the candidates of whole cells.
     bool slices = false;
     // Slices within quarter rows: the domain is sorted by rows half a cell high and deep, each by x
-    // (5 more bits than the cell index), and each is walked over its own window, one range each.
+    // (5 more bits than the cell index, 6 in sixteenths), and each is walked over its own window, one
+    // range each.
     bool quarters = false;
     // x slices a cell: 8, or 16 for quarter rows with 8 cells (cells 2 max(r) wide), where an
     // eighth of a cell rounds each window out by up to max(r) / 4 at either end: in coherent grids,
-    // and in scattered ones from scatteredSixteenthsFrom boids a cell.
+    // and in scattered ones from scatteredSixteenthsFrom boids a cell, where 64 sub-keys a cell fit.
     uint32_t slicesPerCell = 8;
     // With slices, coherent steps take a row's candidates four a step rather than two: from 48
     // boids a row of a cell (a cell's, or a quarter of it with quarters).
@@ -64,9 +65,9 @@ constexpr uint32_t fourAStepFrom = 48;            // boids a row of a cell (Grid
 constexpr uint32_t scatteredSixteenthsFrom = 640; // boids a cell (Grid::slicesPerCell)
 
 // Octants, slices and quarters need 3 or more cells per axis and at most 2^21 sub-keys (or one
-// per boid): 8 a cell, 32 for quarters. Within that, Auto takes slices from 12 boids a cell, and
-// quarters from 20 with 8 cells or from 24 in coherent grids with 27; below those, the sort's extra
-// bits and the starts of many empty sub-keys cost more than the pairs they save. Scattered grids
+// per boid): 8 a cell, 32 for quarters (64 in sixteenths, else eighths). Within that, Auto takes slices from
+// 12 boids a cell, and quarters from 20 with 8 cells or from 24 in coherent grids with 27; below those, the
+// sort's extra bits and the starts of many empty sub-keys cost more than the pairs they save. Scattered grids
 // with 27 cells lose with quarters (each of their many short ranges starts a chain of dependent
 // gathers through the index). Octants, measured slower than slices or quarters in every grid that
 // has either, are taken only when asked for. Octants, Slices and Quarters take them wherever allowed.
