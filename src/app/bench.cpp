@@ -253,16 +253,16 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                 }
                 csvLine += "," + (has ? std::to_string(median) : std::string());
             }
-            if (sort::takesHalfGroups(sorter, n)) { // the CSV says so too
-                std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", sorter.workgroupSize / 2,
-                              sort::tileSizeFor(sorter, n));
+            const bool half = sort::takesHalfGroups(sorter, n);
+            const uint32_t groupSize = half ? sorter.workgroupSize / 2 : sorter.workgroupSize;
+            const uint32_t tile = sort::tileSizeFor(sorter, n);
+            if (half) { // the CSV says so too
+                std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", groupSize, tile);
                 line += row;
             }
             std::printf("%s%s\n", line.c_str(), total.empty() ? " (timestamps unavailable)" : "");
             std::fflush(stdout);
-            const bool half = sort::takesHalfGroups(sorter, n);
-            csv += csvLine + "," + std::to_string(half ? sorter.workgroupSize / 2 : sorter.workgroupSize) +
-                   "," + std::to_string(sort::tileSizeFor(sorter, n)) + "\n";
+            csv += csvLine + "," + std::to_string(groupSize) + "," + std::to_string(tile) + "\n";
             if (o.phaseTimes && !printPhaseTimes(ctx, headless, phaseSorter, keysIn, valuesIn, keysOut,
                                                  valuesOut, keys, bits))
                 allMatch = false;

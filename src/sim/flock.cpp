@@ -43,6 +43,14 @@ uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
     return fitWorkgroupSize(ctx, large ? 512 : 128);
 }
 
+// Walks 7 and 8 are walks 4 and 6 compiled with sixteenths of a cell (Flock::coherent).
+int eighthsWalk(int walk) {
+    return walk == 7 ? 4 : walk == 8 ? 6 : walk;
+}
+uint32_t walkSlicesPerCell(int walk) {
+    return walk == eighthsWalk(walk) ? 8 : 16;
+}
+
 // Whether two steps' constants give every position the same grid key (common.glsl: gridKey).
 bool sameGridKeys(const StepConstants& a, const StepConstants& b) {
     return a.halfDomain == b.halfDomain && a.invCellWidth == b.invCellWidth && a.gridDim == b.gridDim &&
@@ -180,7 +188,6 @@ State downloadState(const gpu::Context& ctx, const Flock& f) {
 }
 
 int gridWalk(const Grid& grid) {
-    CHECK(grid.slicesPerCell == 8 || (grid.quarters && grid.slicesPerCell == 16));
     if (grid.slices) {
         const int walk = (grid.quarters ? 4 : 3) + (grid.fourAStep ? 2 : 0);
         return grid.slicesPerCell == 16 ? (walk == 4 ? 7 : 8) : walk;
@@ -194,7 +201,7 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
     const int walk = gridWalk(grid);
     // Sixteenths walk as their eighths counterparts, with the slices a cell known at compile time: as
     // a push constant they moved the driver's compilation of every quarter-row walk (run 99).
-    const int eighths = walk == 7 ? 4 : walk == 8 ? 6 : walk;
+    const int eighths = eighthsWalk(walk);
     if (f.coherent[walk][0].pipeline == VK_NULL_HANDLE)
         for (uint32_t shared = 0; shared < 2; ++shared) {
             const uint32_t subCellWalks = eighths < 3 ? eighths : 0;
@@ -206,7 +213,7 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
                                                       {2, subCellWalks},
                                                       {3, sliceRows},
                                                       {4, fourAStep},
-                                                      {5, walk == eighths ? 8u : 16u}};
+                                                      {5, walkSlicesPerCell(walk)}};
             };
             f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
             f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
@@ -330,7 +337,7 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     const uint32_t next = 1 - f.current;
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
     const int walk = gridWalk(grid);
-    CHECK(c.slicesPerCell == (walk >= 7 ? 16u : 8u)); // the walk's compiled slices are the keys'
+    CHECK(c.slicesPerCell == walkSlicesPerCell(walk)); // the walk's compiled slices are the keys'
     const gpu::Program& program = coherent ? f.coherent[walk][shared] : f.scattered[walk][shared];
     CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the grid's walk
     if (coherent)
