@@ -113,9 +113,10 @@ uint quarterRowOf(vec3 p, uvec3 cell, StepConstants c) {
     return quarterRow(hy, hz, c.gridDim);
 }
 
-// The x slices a cell of quarter rows: a shader that knows them at compile time defines this first.
-#ifndef QUARTER_SLICES_PER_CELL
-#define QUARTER_SLICES_PER_CELL c.slicesPerCell
+// The x slices a cell of slices and quarter rows: a shader that knows them at compile time defines
+// this first.
+#ifndef GRID_SLICES_PER_CELL
+#define GRID_SLICES_PER_CELL c.slicesPerCell
 #endif
 
 // The sort key of a position: its cell, and below that (c.subCells) its octant or its x slice; or
@@ -123,11 +124,12 @@ uint quarterRowOf(vec3 p, uvec3 cell, StepConstants c) {
 uint gridKey(vec3 p, StepConstants c) {
     const uvec3 cell = cellOf(p, c);
     if (c.subCells == SUB_CELLS_QUARTERS)
-        return (quarterRowOf(p, cell, c) * c.gridDim + cell.x) * QUARTER_SLICES_PER_CELL +
-               sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, QUARTER_SLICES_PER_CELL);
+        return (quarterRowOf(p, cell, c) * c.gridDim + cell.x) * GRID_SLICES_PER_CELL +
+               sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, GRID_SLICES_PER_CELL);
     const uint key = cellIndex(cell, c.gridDim);
     if (c.subCells == SUB_CELLS_NONE) return key;
-    if (c.subCells == SUB_CELLS_SLICES) return key * 8 + sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, 8);
+    if (c.subCells == SUB_CELLS_SLICES)
+        return key * GRID_SLICES_PER_CELL + sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, GRID_SLICES_PER_CELL);
     return key * 8 + subCellBit(p.x, c.halfDomain, c.invCellWidth, cell.x) +
            2 * subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y) +
            4 * subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z);

@@ -77,6 +77,8 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(cl.demo.subCells, sim::SubCells::Quarters);
     cl = parse({"bench", "--subcells", "slices"});
     EXPECT_EQ(cl.bench.subCells, sim::SubCells::Slices);
+    EXPECT_EQ(cl.bench.slicesPerCell, 0u); // Auto's choice
+    EXPECT_EQ(parse({"bench", "--x-slices", "32"}).bench.slicesPerCell, 32u);
     cl = parse({"step", "--subcells", "on"});
     EXPECT_EQ(cl.step.subCells, sim::SubCells::Octants);
 }
@@ -99,6 +101,7 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"step", "--cells", "9"}, "8 or 27"},
         {{"step", "--subcells", "eighths"}, "auto, octants, slices, quarters or off"},
         {{"--subcells", "yes"}, "auto, octants, slices, quarters or off"},
+        {{"bench", "--x-slices", "12"}, "auto, 8, 16 or 32"},
         {{"step", "--cohesion-scale", "1e38"}, "--cohesion-scale"},
         {{"step", "--separation-scale", "-2000"}, "--separation-scale"},
         {{"step", "--dt", "1e30"}, "--dt times --max-speed"},

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 
 TEST(GroupCount, RoundsUp) {
@@ -164,6 +165,32 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
         const sim::Grid g = sim::makeGrid(tiny, 27, 100000, sub);
         EXPECT_FALSE(g.slices || g.quarters || g.subCells) << sim::subCellsName(sub);
     }
+}
+
+// Slices a cell asked for: the finest of 8, 16 and 32 up to the request whose sub-keys fit under the
+// cap (2^21, or one a boid); grids without slices keep 8 (unused).
+TEST(Grid, SlicesAskedForTakeTheFinestThatFits) {
+    sim::Params lab; // 40^3 cells with 27, 20^3 with 8
+    const sim::SubCells slices = sim::SubCells::Slices, quarters = sim::SubCells::Quarters;
+    const sim::Mode coherent = sim::Mode::Coherent;
+    for (uint32_t asked : {8u, 16u, 32u}) {
+        const sim::Grid g = sim::makeGrid(lab, 27, 1000000, slices, coherent, asked);
+        EXPECT_EQ(g.slicesPerCell, asked); // 32 x 64,000 sub-keys fit 2^21
+        EXPECT_EQ(g.keyBits, 16u + uint32_t(std::bit_width(asked - 1)));
+        EXPECT_EQ(sim::subKeysPerCell(g), asked);
+        EXPECT_EQ(sim::subRangeCount(g), asked * 64000 + 1);
+    }
+    // Quarter rows with 27 cells: 4 x 16 x 64,000 = 4.1M sub-keys fit from 4.1M boids, 4 x 32 from 8.2M.
+    EXPECT_EQ(sim::makeGrid(lab, 27, 2000000, quarters, coherent, 32).slicesPerCell, 8u);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 4096000, quarters, coherent, 32).slicesPerCell, 16u);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 4096000, quarters, coherent, 16).slicesPerCell, 16u);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 8192000, quarters, coherent, 32).slicesPerCell, 32u);
+    const sim::Grid q8 = sim::makeGrid(lab, 8, 1000000, quarters, coherent, 32);
+    EXPECT_EQ(q8.slicesPerCell, 32u);
+    EXPECT_EQ(q8.keyBits, 13u + 7);
+    EXPECT_EQ(sim::makeGrid(lab, 8, 1000000, quarters, coherent, 8).slicesPerCell, 8u); // not Auto's 16
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off, coherent, 32).slicesPerCell, 8u);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Octants, coherent, 32).slicesPerCell, 8u);
 }
 
 TEST(Grid, SlicesAreEighthsOrSixteenthsOfTheCellAlongX) {

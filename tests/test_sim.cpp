@@ -89,6 +89,7 @@ class SimTest : public GpuTest {
   protected:
     sim::FlockOptions options;
     sim::SubCells subCells = sim::SubCells::Auto;
+    uint32_t slicesPerCell = 0; // asked of makeGrid; 0: Auto's choice
 
     // Runs `steps` steps of `mode` on a fresh flock; the outputs of the first step are poisoned.
     // Groups per dispatch row; small values split every dispatch over x and y, with spare groups.
@@ -99,7 +100,10 @@ class SimTest : public GpuTest {
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
             gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells, mode);
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells, mode, slicesPerCell);
+        if (slicesPerCell) {
+            EXPECT_EQ(grid.slicesPerCell, slicesPerCell);
+        }
         sim::prepareGrid(ctx(), f, grid); // compiles the grid's search pipelines
         if (maxGroupsX) {
             std::vector<gpu::Program*> programs = sim::flockPrograms(f);
@@ -185,8 +189,8 @@ class GridPassTest : public SimTest {
         SimTest::SetUp();
         p.domainHalf = 20;
     }
-    void useGrid(sim::SubCells sub, int cells) {
-        grid = sim::makeGrid(p, cells, 3001, sub);
+    void useGrid(sim::SubCells sub, int cells, uint32_t slicesPerCell) {
+        grid = sim::makeGrid(p, cells, 3001, sub, Mode::Coherent, slicesPerCell);
         c = sim::stepConstants(p, grid, 3001);
     }
     Params p;
@@ -200,24 +204,31 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
     uint32_t longestGap = 0; // sub-keys between consecutive sorted keys, with slices
     // 8 cells per axis, and 7: then with 27 cells the sub-keys do not fill whole blocks of 64
     // (cell_ranges.comp); 64 sixteenths a cell always do.
-    // With 8 cells (in a domain twice as wide: as many per axis), quarter rows take 16 slices a cell.
-    const std::pair<sim::SubCells, int> shapes[] = {{sim::SubCells::Off, 27},
-                                                    {sim::SubCells::Octants, 27},
-                                                    {sim::SubCells::Slices, 27},
-                                                    {sim::SubCells::Quarters, 27},
-                                                    {sim::SubCells::Quarters, 8}};
+    // With 8 cells (in a domain twice as wide: as many per axis), quarter rows take 16 slices a cell;
+    // slices asked for (the third value, 0 for Auto's) are 16 or 32 a cell.
+    struct Shape {
+        sim::SubCells sub;
+        int cells;
+        uint32_t slicesPerCell;
+    };
+    const Shape shapes[] = {
+        {sim::SubCells::Off, 27, 0},       {sim::SubCells::Octants, 27, 0}, {sim::SubCells::Slices, 27, 0},
+        {sim::SubCells::Slices, 27, 16},   {sim::SubCells::Slices, 27, 32}, {sim::SubCells::Quarters, 27, 0},
+        {sim::SubCells::Quarters, 27, 32}, {sim::SubCells::Quarters, 8, 0}, {sim::SubCells::Quarters, 8, 32}};
     for (float half : {20.0f, 17.5f})
-        for (const auto& [sub, cells] : shapes) {
+        for (const auto& [sub, cells, asked] : shapes) {
             p.domainHalf = cells == 8 ? 2 * half : half; // cells twice as wide: as many per axis
             for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
                                    boxState(3001, 13, p, 2.0f, 0.5f)}) {
-                useGrid(sub, cells);
+                useGrid(sub, cells, asked);
                 SCOPED_TRACE(std::string("sub-cells ") + sim::subCellsName(sub) + ", " +
-                             std::to_string(cells) + " cells, L " + std::to_string(half));
-                if (grid.slices && half != 20.0f && cells == 27) {
+                             std::to_string(cells) + " cells, L " + std::to_string(half) + ", slices " +
+                             std::to_string(asked));
+                if (grid.slices && half != 20.0f && cells == 27 && sim::subKeysPerCell(grid) < 64) {
                     ASSERT_NE((sim::subRangeCount(grid) - 1) % 64, 0u);
                 }
-                ASSERT_EQ(grid.slicesPerCell, sub == sim::SubCells::Quarters && cells == 8 ? 16u : 8u);
+                const uint32_t automatic = sub == sim::SubCells::Quarters && cells == 8 ? 16 : 8;
+                ASSERT_EQ(grid.slicesPerCell, asked ? asked : automatic);
                 ASSERT_EQ(grid.subCells, sub == sim::SubCells::Octants);
                 ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices || sub == sim::SubCells::Quarters);
                 ASSERT_EQ(grid.quarters, sub == sim::SubCells::Quarters);
@@ -444,6 +455,36 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
                 expectMatchesReference(uniformState(dense, 89, small), small, mode, cells,
                                        "slices, long rows");
             }
+}
+
+// Slices and quarter rows in 16 and 32 slices a cell, in both walks of slices (cell by cell for
+// scattered slices and coherent ones four a step, rows otherwise).
+TEST_F(SimTest, GridStepsInFinerSlicesMatchReference) {
+    for (uint32_t slices : {16u, 32u})
+        for (sim::SubCells sub : {sim::SubCells::Slices, sim::SubCells::Quarters})
+            for (Mode mode : {Mode::Scattered, Mode::Coherent})
+                for (int cells : {8, 27}) {
+                    subCells = sub;
+                    slicesPerCell = slices;
+                    SCOPED_TRACE(std::string(sim::subCellsName(sub)) + " in " + std::to_string(slices));
+                    Params p;
+                    p.domainHalf = cells == 27 ? 12.5f : 25.0f; // 5 cells of 5 per axis, or 5 of 10
+                    Params distinct = distinctRadii(p);
+                    distinct.domainHalf = cells == 27 ? 13.75f : 27.5f;
+                    Params small = p;
+                    small.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis: every row wraps
+                    expectMatchesReference(uniformState(2999, 181, p), p, mode, cells, "uniform");
+                    expectMatchesReference(edgeState(2500, 182, p), p, mode, cells, "edges");
+                    expectMatchesReference(boxState(700, 183, p, 2.0f, 0.5f), p, mode, cells, "one cell");
+                    expectMatchesReference(uniformState(2500, 187, distinct), distinct, mode, cells,
+                                           "distinct radii");
+                    expectMatchesReference(edgeState(1000, 188, small), small, mode, cells,
+                                           "3 cells per axis");
+                    const uint32_t dense =
+                        (sub == sim::SubCells::Quarters ? 4 : 1) * sim::fourAStepFrom * 27 + 77;
+                    ASSERT_TRUE(sim::makeGrid(small, cells, dense, subCells).fourAStep);
+                    expectMatchesReference(uniformState(dense, 189, small), small, mode, cells, "long rows");
+                }
 }
 
 // Quarter rows with 8 cells take sixteenths of a cell (where 64 sub-keys a cell fit): coherent grids

@@ -36,6 +36,8 @@
 # in two rounds the sort with 1,024 x 8 and 512 x 8 tiles from 2M to 12M, the default sort, and the
 # coherent 10.24M step of vkboids and vkboids-base, sampling nvidia-smi. "sixteenths" runs every GPU
 # test, then the 8-cell grid steps from 1M to 10.24M of every .gpu/bin/vkboids* build, two rounds.
+# "xslices" runs every GPU test, then in two rounds vkboids-base against vkboids with the default and
+# --x-slices 16 and 32, and scattered 8-cell rows with VKBOIDS_SLICES_PUSH (run 101).
 set -uo pipefail
 out=$1
 plan=${2:-all}
@@ -329,6 +331,33 @@ if [ "$plan" = sixteenths ]; then  # every GPU test; 8-cell grid steps of every 
     builds=(); for b in .gpu/bin/vkboids*; do [ -x "$b" ] && builds+=("${b##*/}"); done
     two_rounds bench "${builds[@]}" -- bench --modes coherent,scattered --boids 1e6,2e6,5.12e6,10.24e6 --cells 8 \
         --frames 50 --warmup 10
+    kill $smi_pid
+fi
+if [ "$plan" = xslices ]; then  # every GPU test; base against this build's default and 16 and 32 slices a cell, two rounds
+    sample_clocks
+    step $run gpu_tests --gtest_brief=1
+    for i in 1 2; do
+        confs=(base new x16 x32 push); [ $i = 2 ] && confs=(push x32 x16 new base)
+        for conf in "${confs[@]}"; do
+            case $conf in
+            base) b=vkboids-base; x=() ;;
+            new) b=vkboids; x=() ;;
+            x16) b=vkboids; x=(--x-slices 16) ;;
+            x32) b=vkboids; x=(--x-slices 32) ;;
+            push) b=vkboids; x=() ;;
+            esac
+            say "round $i, $conf: $($run $b --version)"
+            if [ $conf = push ]; then
+                VKBOIDS_SLICES_PUSH=1 step $run $b bench --modes scattered --boids 5.12e6,10.24e6 --cells 8 --frames 30 \
+                    --warmup 10
+                continue
+            fi
+            step $run $b bench --modes coherent,scattered --boids 1e6 --cells 27,8 --frames 60 --warmup 10 "${x[@]}"
+            step $run $b bench --modes coherent --boids 5.12e6,10.24e6 --cells 27 --frames 30 --warmup 10 "${x[@]}"
+            [ ${#x[@]} = 0 ] && step $run $b bench --modes scattered --boids 5.12e6,10.24e6 --cells 8 --frames 30 \
+                --warmup 10 "${x[@]}"
+        done
+    done
     kill $smi_pid
 fi
 if [ "$plan" = head ]; then  # every GPU test, then the sort table and the target rows of the grid steps and naive

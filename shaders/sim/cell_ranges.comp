@@ -43,17 +43,17 @@ void main() {
     const uint n = c.boidCount;
     const bool quarters = c.subCells == SUB_CELLS_QUARTERS;
     const bool starts = c.subCells == SUB_CELLS_SLICES || quarters;
-    // Sub-keys come 8 a cell (octants, slices) or slicesPerCell a cell of a quarter row; the cell
-    // ranges' shift serves octants and whole cells (quarters write none).
+    // Sub-keys come 8 a cell (octants), slicesPerCell a cell (slices) or a cell of a quarter row; the
+    // cell ranges' shift serves octants and whole cells (slices and quarters write none).
     const uint shift = c.subCells != SUB_CELLS_NONE ? 3 : 0;
     const uint cellCount = c.gridDim * c.gridDim * c.gridDim;
-    const uint total = quarters ? 4 * cellCount * c.slicesPerCell : cellCount << shift;  // sub-keys
+    const uint total = starts ? (quarters ? 4 : 1) * cellCount * c.slicesPerCell : cellCount << shift;  // sub-keys
     // Slices and quarters: sub-key s starts at the first sorted position whose key is s or more. The
     // first invocations, one a block of 64 sub-keys, fill the empty blocks, found by binary search
     // (first, so that the searches' loads overlap the boids' work); the next writes the entry past
     // the last; then the boids write the starts of their own sub-keys and of the empty ones around
     // them in their block (at most 64 words each). No invocation writes a long run of empty cells
-    // alone, and blocks of 64 keep the searches few (one per 8 cells with slices).
+    // alone, and blocks of 64 keep the searches few (one per 8 cells with eighths).
     const uint blockShift = 6, blocks = (total + 63) >> blockShift;
     const uint i = linearInvocationIndex();
     if (starts && i <= blocks) {

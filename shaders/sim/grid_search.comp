@@ -25,7 +25,7 @@
 // and a boid walks a row only over the x it can reach: sqrt(max(r)^2 - the row's y and z gaps^2)
 // either side, in whole slices. Every sub-key's start is stored, so a window is one range of
 // sorted positions: two loads, no cell ranges. QUARTERS: the same with rows half a cell high and
-// deep, each sorted by x across the whole domain, in sixteenths of a cell with 8 cells (shared.h).
+// deep, each sorted by x across the whole domain. Slices are eighths of a cell, or finer (shared.h).
 //
 // The pass also writes the next step's (key, slot) pairs for this grid, so that the next step on the
 // same grid needs no grid-index pass.
@@ -49,10 +49,11 @@ const bool SUB_CELLS = SUB_CELL_WALKS != 0;
 layout(constant_id = 3) const uint SLICE_ROWS = 0;
 // Coherent ranges of slices four candidates a step, where rows are long (sim::Grid::fourAStep).
 layout(constant_id = 4) const bool FOUR_A_STEP = false;
-// x slices a cell (StepConstants::slicesPerCell, which the host makes equal): 8, or 16 for quarter
-// rows with 8 cells. A constant, so that the walks in eighths compile as they did before sixteenths.
+// x slices a cell (StepConstants::slicesPerCell, which the host makes equal): 8, 16 or 32. A
+// constant, so that the walks in eighths compile as they did before finer slices; 0 reads the push
+// constant instead.
 layout(constant_id = 5) const uint SLICES_PER_CELL = 8;
-#define QUARTER_SLICES_PER_CELL SLICES_PER_CELL
+#define GRID_SLICES_PER_CELL (SLICES_PER_CELL != 0u ? SLICES_PER_CELL : c.slicesPerCell)
 #include "../shared.h"
 #include "../common.glsl"
 
@@ -238,8 +239,7 @@ void searchSubCells(vec3 p, uvec3 cell, bool together, inout Neighbours sums) {
 
 // The search block row by row (3 or more cells per axis: fixed image shifts), each row only where
 // its x lies within rho = sqrt(max(r)^2 - the row's y and z gaps^2) of the boid. The window is taken
-// in slices, as the keys were (sliceOf): whole slices at either end, whole cells between them. Slices
-// (SLICE_ROWS 1) are always eighths of a cell.
+// in slices, as the keys were (sliceOf): whole slices at either end, whole cells between them.
 void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
     const int dim = int(c.gridDim);
     ivec3 first;
@@ -253,7 +253,8 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
     // reach's margin covers the rounding of this and of rho.
     precise const float f = (p.x + c.halfDomain) * c.invCellWidth;
     const float fx = f - float(cell.x);
-    const int blockLo = 8 * first.x, blockHi = 8 * (first.x + int(count.x)) - 1;
+    const int S = int(GRID_SLICES_PER_CELL);
+    const int blockLo = S * first.x, blockHi = S * (first.x + int(count.x)) - 1;
 
     for (uint oz = 0; oz < count.z; ++oz) {
         const int dz = first.z + int(oz);
@@ -272,20 +273,20 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
             if (rowGap2 >= reach2) continue;
             const float rho = sqrt(reach2 - rowGap2) * c.invCellWidth;
             // Slices from the boid's cell's first one: the window, within the block.
-            const int lo = max(int(floor((fx - rho) * 8.0)), blockLo);
-            const int hi = min(int(floor((fx + rho) * 8.0)), blockHi);
+            const int lo = max(int(floor((fx - rho) * float(S))), blockLo);
+            const int hi = min(int(floor((fx + rho) * float(S))), blockHi);
             // A run of sub-keys [runLo, runHi), contiguous and under one image shift: the whole
             // window unless it wraps around the domain.
             uint runLo = 0, runHi = 0;
             float runShift = 0.0;
             for (uint ox = 0; ox < count.x; ++ox) {
                 const int dx = first.x + int(ox);
-                const int s0 = max(lo - 8 * dx, 0), s1 = min(hi - 8 * dx, 7);
+                const int s0 = max(lo - S * dx, 0), s1 = min(hi - S * dx, S - 1);
                 if (s0 > s1) continue;
                 const int x = int(cell.x) + dx;
                 const int wx = wrapCell(x);
                 const float shiftX = imageShift(x, wx);
-                const uint base = uint(rowBase + wx) * 8;
+                const uint base = uint(rowBase + wx) * uint(S);
                 if (base + s0 == runHi && shiftX == runShift) {
                     runHi = base + s1 + 1;
                     continue;
@@ -325,7 +326,7 @@ float rowGap(float f, int h) {
 // made from; the reach's margin covers their rounding. Every neighbour within max(r) lies in the
 // search block (3x3x3, or 2x2x2 on the boid's side), so the walk stays inside it.
 void searchRows(vec3 p, inout Neighbours sums) {
-    const int dim = int(c.gridDim), rows = ROWS_PER_CELL * dim, slices = int(SLICES_PER_CELL) * dim;
+    const int dim = int(c.gridDim), rows = ROWS_PER_CELL * dim, slices = int(GRID_SLICES_PER_CELL) * dim;
     precise const vec3 f = (p + c.halfDomain) * c.invCellWidth;
     const float reach = c.reach * c.invCellWidth, reach2 = reach * reach;
     const float perCell = float(ROWS_PER_CELL);
@@ -345,8 +346,8 @@ void searchRows(vec3 p, inout Neighbours sums) {
             const float rho = sqrt(reach2 - rowGap2);
             // The window in slices from the domain's low face: at most 2 max(r) + 1 slice wide, so
             // shorter than the domain, and split only where it crosses the domain's face.
-            int lo = int(floor((f.x - rho) * float(SLICES_PER_CELL)));
-            const int hi = int(floor((f.x + rho) * float(SLICES_PER_CELL)));
+            int lo = int(floor((f.x - rho) * float(GRID_SLICES_PER_CELL)));
+            const int hi = int(floor((f.x + rho) * float(GRID_SLICES_PER_CELL)));
             while (lo <= hi) {
                 const int wrapped = wrapIndex(lo, slices);
                 const int end = min(hi, lo - wrapped + slices - 1);  // last slice of this image

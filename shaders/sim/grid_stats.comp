@@ -18,7 +18,8 @@ layout(push_constant) uniform Push { StepConstants c; };
 // A cell's boids: from its range, or with slices and quarters (no cell ranges) from the starts of
 // its slices, in its four quarter rows.
 uint boidsIn(uint cell) {
-    if (c.subCells == SUB_CELLS_SLICES) return subRanges[8 * cell + 8].x - subRanges[8 * cell].x;
+    const uint slices = c.slicesPerCell;
+    if (c.subCells == SUB_CELLS_SLICES) return subRanges[slices * (cell + 1)].x - subRanges[slices * cell].x;
     if (c.subCells != SUB_CELLS_QUARTERS) {
         const uvec2 range = cellRanges[cell];
         return range.x == CELL_EMPTY ? 0u : range.y - range.x;
@@ -28,8 +29,8 @@ uint boidsIn(uint cell) {
     uint count = 0;
     for (uint q = 0; q < 4; ++q) {
         const uint row = quarterRow(2 * y + (q & 1), 2 * z + (q >> 1), dim);
-        const uint first = (row * dim + x) * c.slicesPerCell;
-        count += subRanges[first + c.slicesPerCell].x - subRanges[first].x;
+        const uint first = (row * dim + x) * slices;
+        count += subRanges[first + slices].x - subRanges[first].x;
     }
     return count;
 }

@@ -312,7 +312,8 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
             }
             const std::vector<int> shapes = mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells;
             for (int cells : shapes) {
-                const sim::Grid grid = sim::makeGrid(o.params, cells ? cells : 27, n, o.subCells, mode);
+                const sim::Grid grid =
+                    sim::makeGrid(o.params, cells ? cells : 27, n, o.subCells, mode, o.slicesPerCell);
                 if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
                 // Steps until the GPU's clock has risen from idle (or from a light load), then the
                 // run from the start state.
@@ -390,10 +391,12 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                         line += text;
                     }
                 if (mode != sim::Mode::Naive && grid.subCells) line += "  (sub-cells)";
-                if (mode != sim::Mode::Naive && grid.slices)
-                    line += !grid.quarters             ? "  (slices)"
-                            : grid.slicesPerCell == 16 ? "  (quarters, sixteenths)"
-                                                       : "  (quarters)";
+                if (mode != sim::Mode::Naive && grid.slices) {
+                    line += grid.quarters ? "  (quarters" : "  (slices";
+                    if (grid.slicesPerCell != 8)
+                        line += std::string(", ") + sim::sliceName(grid.slicesPerCell) + "s";
+                    line += ")";
+                }
                 table.push_back(line);
                 std::printf("%s\n", line.c_str());
                 std::fflush(stdout);

@@ -195,6 +195,12 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
     bench->add_option("--cells", bCells, "search shapes, comma-separated (8, 27)")->capture_default_str();
     bench->add_option("--subcells", benchSubCells, subCellsHelp)->capture_default_str();
+    std::string bSlices = "auto";
+    bench
+        ->add_option("--x-slices", bSlices,
+                     "x slices a cell for grids with slices or quarter rows: auto, 8, 16 or 32 (the finest "
+                     "up to that whose sub-keys fit)")
+        ->capture_default_str();
     bench->add_option("--frames", bFrames, "measured frames per configuration")->capture_default_str();
     bench->add_option("--warmup", bWarmup, "frames before measuring")->capture_default_str();
     bench
@@ -260,6 +266,11 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         bo.cells.clear();
         for (const std::string& c : splitList(bCells)) bo.cells.push_back(cellsFromText(c, "--cells"));
         bo.subCells = subCellsFromText(benchSubCells);
+        if (bSlices != "auto") {
+            if (bSlices != "8" && bSlices != "16" && bSlices != "32")
+                throw InputError("--x-slices: '" + bSlices + "' must be auto, 8, 16 or 32");
+            bo.slicesPerCell = uint32_t(std::stoul(bSlices));
+        }
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
         bo.warmup = parseCountOrZero(bWarmup, "--warmup", 1ull << 32);
         bo.warmupMs = parseCountOrZero(bWarmupMs, "--warmup-ms", 600000);

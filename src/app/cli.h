@@ -74,6 +74,7 @@ struct BenchOptions {
     std::vector<uint32_t> boids = {100000, 1000000};
     std::vector<int> cells = {8, 27};
     sim::SubCells subCells = sim::SubCells::Auto;
+    uint32_t slicesPerCell = 0; // 0: Auto's choice (sim::makeGrid)
     uint64_t frames = 300, warmup = 60;
     uint64_t warmupMs = 1000; // untimed steps from the start state before each run's warm-up frames
     uint64_t seed = 1;

@@ -109,12 +109,13 @@ void drawPanel(PanelState& st) {
         ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
                     st.grid.cellWidth);
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
-        ImGui::Text("key bits %u: %u sort pass%s%s", st.grid.keyBits, passes, passes > 1 ? "es" : "",
-                    st.grid.subCells   ? " (cell and octant)"
-                    : st.grid.quarters ? (st.grid.slicesPerCell == 16 ? " (quarter row, cell x, x sixteenth)"
-                                                                      : " (quarter row, cell x, x slice)")
-                    : st.grid.slices   ? " (cell and x slice)"
-                                       : "");
+        ImGui::Text("key bits %u: %u sort pass%s%s%s%s", st.grid.keyBits, passes, passes > 1 ? "es" : "",
+                    st.grid.subCells   ? " (cell and octant"
+                    : st.grid.quarters ? " (quarter row, cell x, x "
+                    : st.grid.slices   ? " (cell and x "
+                                       : "",
+                    st.grid.slices ? sim::sliceName(st.grid.slicesPerCell) : "",
+                    st.grid.subCells || st.grid.slices ? ")" : "");
         if (st.haveGridStats && st.mode != sim::Mode::Naive) {
             const double mean = double(st.boids) / st.grid.cellCount;
             const double meanOccupied =

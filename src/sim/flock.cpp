@@ -1,7 +1,9 @@
 #include "sim/flock.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <iterator>
 
 namespace sim {
@@ -43,12 +45,9 @@ uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
     return fitWorkgroupSize(ctx, large ? 512 : 128);
 }
 
-// Walks 7 and 8 are walks 4 and 6 compiled with sixteenths of a cell (Flock::coherent).
-int eighthsWalk(int walk) {
-    return walk == 7 ? 4 : walk == 8 ? 6 : walk;
-}
-uint32_t walkSlicesPerCell(int walk) {
-    return walk == eighthsWalk(walk) ? 8 : 16;
+// A walk's programs by slices a cell: 8, 16 or 32 (Flock::scattered).
+uint32_t slicesOfIndex(int index) {
+    return 8u << index;
 }
 
 // Whether two steps' constants give every position the same grid key (common.glsl: gridKey).
@@ -125,11 +124,12 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
 std::vector<gpu::Program*> flockPrograms(Flock& f) {
     std::vector<gpu::Program*> programs = {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder,
                                            &f.gridStats};
-    for (size_t walks = 0; walks < std::size(f.scattered); ++walks)
-        for (size_t shared = 0; shared < std::size(f.scattered[walks]); ++shared) {
-            programs.push_back(&f.scattered[walks][shared]);
-            programs.push_back(&f.coherent[walks][shared]);
-        }
+    for (size_t walk = 0; walk < std::size(f.scattered); ++walk)
+        for (size_t slices = 0; slices < std::size(f.scattered[walk]); ++slices)
+            for (size_t shared = 0; shared < std::size(f.scattered[walk][slices]); ++shared) {
+                programs.push_back(&f.scattered[walk][slices][shared]);
+                programs.push_back(&f.coherent[walk][slices][shared]);
+            }
     return programs;
 }
 
@@ -188,35 +188,43 @@ State downloadState(const gpu::Context& ctx, const Flock& f) {
 }
 
 int gridWalk(const Grid& grid) {
-    if (grid.slices) {
-        const int walk = (grid.quarters ? 4 : 3) + (grid.fourAStep ? 2 : 0);
-        return grid.slicesPerCell == 16 ? (walk == 4 ? 7 : 8) : walk;
-    }
+    if (grid.slices) return (grid.quarters ? 4 : 3) + (grid.fourAStep ? 2 : 0);
     return !grid.subCells ? 0 : !grid.straddleSubCells ? 1 : 2;
+}
+
+int gridWalkSlices(const Grid& grid) {
+    if (!grid.slices) return 0;
+    const int index = std::countr_zero(grid.slicesPerCell) - 3;
+    CHECK(index >= 0 && index <= 2 && slicesOfIndex(index) == grid.slicesPerCell);
+    return index;
 }
 
 void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
     // The search pipelines of the grid's walk, on first use: 36 of them would take seconds to
     // compile on a CPU driver, and a flock needs one or two walks.
-    const int walk = gridWalk(grid);
-    // Sixteenths walk as their eighths counterparts, with the slices a cell known at compile time: as
-    // a push constant they moved the driver's compilation of every quarter-row walk (run 99).
-    const int eighths = eighthsWalk(walk);
-    if (f.coherent[walk][0].pipeline == VK_NULL_HANDLE)
+    const int walk = gridWalk(grid), slices = gridWalkSlices(grid);
+    // EXPERIMENT (run 101): scattered walks reading the slices a cell from the push constant.
+    const bool pushSlices = std::getenv("VKBOIDS_SLICES_PUSH") != nullptr;
+    if (f.coherent[walk][slices][0].pipeline == VK_NULL_HANDLE)
         for (uint32_t shared = 0; shared < 2; ++shared) {
-            const uint32_t subCellWalks = eighths < 3 ? eighths : 0;
-            const uint32_t sliceRows = eighths < 3 ? 0 : eighths % 2 == 1 ? 1 : 4;
-            const uint32_t fourAStep = eighths >= 5 ? 1 : 0;
+            const uint32_t subCellWalks = walk < 3 ? uint32_t(walk) : 0;
+            const uint32_t sliceRows = walk < 3 ? 0 : walk % 2 == 1 ? 1 : 4;
+            const uint32_t fourAStep = walk >= 5 ? 1 : 0;
+            // The slices a cell known at compile time: as a push constant they moved the driver's
+            // compilation of every quarter-row walk (run 99).
             const auto specs = [&](bool coherent) {
-                return std::vector<gpu::SpecConstant>{{0, searchWorkgroupSize(ctx, eighths, coherent)},
-                                                      {1, shared},
-                                                      {2, subCellWalks},
-                                                      {3, sliceRows},
-                                                      {4, fourAStep},
-                                                      {5, walkSlicesPerCell(walk)}};
+                return std::vector<gpu::SpecConstant>{
+                    {0, searchWorkgroupSize(ctx, walk, coherent)},
+                    {1, shared},
+                    {2, subCellWalks},
+                    {3, sliceRows},
+                    {4, fourAStep},
+                    {5, !coherent && pushSlices ? 0 : slicesOfIndex(slices)}};
             };
-            f.scattered[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
-            f.coherent[walk][shared] = gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
+            f.scattered[walk][slices][shared] =
+                gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
+            f.coherent[walk][slices][shared] =
+                gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
         }
 
     // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
@@ -268,8 +276,7 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
                  : grid.quarters ? SUB_CELLS_QUARTERS
                  : grid.slices   ? SUB_CELLS_SLICES
                                  : SUB_CELLS_NONE;
-    // The cell-by-cell slice walk (searchSlices) takes 8; only quarter rows take 16.
-    CHECK(grid.slicesPerCell == 8 || (grid.quarters && grid.slicesPerCell == 16));
+    CHECK(grid.slicesPerCell == 8 || (grid.slices && (grid.slicesPerCell == 16 || grid.slicesPerCell == 32)));
     c.slicesPerCell = grid.slicesPerCell;
     return c;
 }
@@ -336,9 +343,10 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
-    const int walk = gridWalk(grid);
-    CHECK(c.slicesPerCell == walkSlicesPerCell(walk)); // the walk's compiled slices are the keys'
-    const gpu::Program& program = coherent ? f.coherent[walk][shared] : f.scattered[walk][shared];
+    const int walk = gridWalk(grid), slices = gridWalkSlices(grid);
+    CHECK(c.slicesPerCell == slicesOfIndex(slices)); // the walk's compiled slices are the keys'
+    const gpu::Program& program =
+        coherent ? f.coherent[walk][slices][shared] : f.scattered[walk][slices][shared];
     CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the grid's walk
     if (coherent)
         gpu::bindProgram(cmd, program,

@@ -36,15 +36,16 @@ struct Flock {
     sort::Sorter sorter;
 
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
-    // [walk][shared]. Walk 0: whole cells; 1: sub-cells, subgroups within a cell together; 2: also
-    // straddling subgroups boid by boid (each walk costs registers where unused: BENCHMARKS runs 28
-    // and 29); 3: rows of slices; 4: quarter rows of slices; 5 and 6: as 3 and 4, with coherent ranges
-    // four candidates a step (Grid::fourAStep); 7 and 8: as 4 and 6, in sixteenths of a cell
-    // (Grid::slicesPerCell, a specialization constant). Shared: r1 == r3, one test and one count for
-    // both rules. A walk is compiled by prepareGrid when a grid first needs it: until then its programs
-    // stay empty (VK_NULL_HANDLE), and flockPrograms lists them all the same. Their groups are of
-    // 128 or 512 invocations, as the walk runs fastest (flock.cpp: searchWorkgroupSize).
-    gpu::Program scattered[9][2], coherent[9][2];
+    // [walk][slices][shared]. Walk 0: whole cells; 1: sub-cells, subgroups within a cell together; 2:
+    // also straddling subgroups boid by boid (each walk costs registers where unused: BENCHMARKS runs
+    // 28 and 29); 3: rows of slices; 4: quarter rows of slices; 5 and 6: as 3 and 4, with coherent
+    // ranges four candidates a step (Grid::fourAStep). Slices: 0, 1 or 2 for 8, 16 or 32 slices a cell
+    // (Grid::slicesPerCell, a specialization constant; walks 0 to 2 take 0). Shared: r1 == r3, one
+    // test and one count for both rules. A walk is compiled by prepareGrid when a grid first needs it:
+    // until then its programs stay empty (VK_NULL_HANDLE), and flockPrograms lists them all the same.
+    // Their groups are of 128 or 512 invocations, as the walk runs fastest (flock.cpp:
+    // searchWorkgroupSize).
+    gpu::Program scattered[7][3][2], coherent[7][3][2];
     uint32_t workgroupSize = 0;
     uint32_t naiveBoids = 2; // boids per invocation of the naive pass
 };
@@ -69,8 +70,9 @@ void destroyFlock(const gpu::Context& context, Flock& flock);
 void uploadState(const gpu::Context& context, Flock& flock, const State& state);
 State downloadState(const gpu::Context& context, const Flock& flock);
 
-// Which search walk (Flock::scattered index) a grid takes.
+// Which search walk (Flock::scattered's first index) a grid takes, and in which slices (its second).
 int gridWalk(const Grid& grid);
+int gridWalkSlices(const Grid& grid);
 
 // Makes the grid buffers fit `grid`, and compiles its walk's pipelines if not yet done; waits for
 // the device only when buffers must grow.

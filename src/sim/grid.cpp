@@ -40,7 +40,8 @@ const char* subCellsName(SubCells s) {
     return "auto";
 }
 
-Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells, Mode mode) {
+Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells, Mode mode,
+              uint32_t slicesPerCell) {
     Grid g;
     g.searchCells = searchCells == 8 ? 8 : 27;
     const float width = (g.searchCells == 8 ? 2.0f : 1.0f) * maxRadius(p);
@@ -71,6 +72,12 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     const bool sixteenths = g.quarters && g.searchCells == 8 && fits(64) &&
                             (mode == Mode::Coherent || n >= uint64_t(scatteredSixteenthsFrom) * g.cellCount);
     g.slicesPerCell = sixteenths ? 16 : 8;
+    // Slices a cell asked for: the finest of 8, 16 and 32, up to the request, whose sub-keys fit.
+    if (slicesPerCell != 0 && g.slices) {
+        g.slicesPerCell = 8;
+        for (uint32_t s = 16; s <= slicesPerCell && s <= 32; s *= 2)
+            if (fits(uint64_t(g.quarters ? 4 : 1) * s)) g.slicesPerCell = s;
+    }
     g.fourAStep = g.slices && n >= uint64_t(fourAStepFrom) * (g.quarters ? 4 : 1) * g.cellCount;
     g.keyBits =
         std::max(1, int(std::bit_width(g.cellCount - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));

@@ -40,10 +40,15 @@ struct Grid {
     bool fourAStep = false;
 };
 
-// Sub-keys a cell is split into by the sort key: 4 x slicesPerCell (quarters), 8 (octants or slices)
-// or 1.
+// Sub-keys a cell is split into by the sort key: 4 x slicesPerCell (quarters), slicesPerCell
+// (slices), 8 (octants) or 1.
 inline uint32_t subKeysPerCell(const Grid& g) {
-    return g.quarters ? 4 * g.slicesPerCell : g.subCells || g.slices ? 8 : 1;
+    return g.quarters ? 4 * g.slicesPerCell : g.slices ? g.slicesPerCell : g.subCells ? 8 : 1;
+}
+
+// What one x slice of a cell is: "eighth", "sixteenth" or "32nd" (for the panel and the bench).
+inline const char* sliceName(uint32_t slicesPerCell) {
+    return slicesPerCell == 32 ? "32nd" : slicesPerCell == 16 ? "sixteenth" : "eighth";
 }
 
 // Entries of the sub-range buffer: each octant's [start, end), or each slice's start and one past the
@@ -86,8 +91,10 @@ uint32_t maxGridCells(uint32_t boidCount);
 
 // cells per axis = floor(2L / w), at least 1, with w = 2 max(r) (8 cells) or max(r) (27 cells).
 // Auto's choice depends on the mode the grid steps (a live switch may change the grid).
+// slicesPerCell: 0 for Auto's choice, or 8, 16 or 32 asked for (grids with slices or quarters take
+// the finest up to that whose sub-keys fit).
 Grid makeGrid(const Params& params, int searchCells, uint32_t boidCount, SubCells subCells = SubCells::Auto,
-              Mode mode = Mode::Coherent);
+              Mode mode = Mode::Coherent, uint32_t slicesPerCell = 0);
 
 // Cell coordinate of a position in [-L, L) along one axis; positions that round up to dim go to dim-1.
 uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t dim);
