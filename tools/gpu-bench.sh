@@ -37,7 +37,8 @@
 # coherent 10.24M step of vkboids and vkboids-base, sampling nvidia-smi. "sixteenths" runs every GPU
 # test, then the 8-cell grid steps from 1M to 10.24M of every .gpu/bin/vkboids* build, two rounds.
 # "xslices" runs every GPU test, then in two rounds vkboids-base against vkboids with the default and
-# --x-slices 16 and 32, and scattered 8-cell rows with VKBOIDS_SLICES_PUSH (run 101).
+# --x-slices 16 and 32, and scattered 8-cell rows with VKBOIDS_SLICES_PUSH (run 101). "xslices2" runs
+# every GPU test with VKBOIDS_SLICES_PUSH, then 8-cell steps in 16 and 32 slices, two rounds (run 102).
 set -uo pipefail
 out=$1
 plan=${2:-all}
@@ -356,6 +357,27 @@ if [ "$plan" = xslices ]; then  # every GPU test; base against this build's defa
             step $run $b bench --modes coherent --boids 5.12e6,10.24e6 --cells 27 --frames 30 --warmup 10 "${x[@]}"
             [ ${#x[@]} = 0 ] && step $run $b bench --modes scattered --boids 5.12e6,10.24e6 --cells 8 --frames 30 \
                 --warmup 10 "${x[@]}"
+        done
+    done
+    kill $smi_pid
+fi
+if [ "$plan" = xslices2 ]; then  # every GPU test with the push constant; scattered and coherent 8-cell steps in 16 and 32, two rounds
+    sample_clocks
+    VKBOIDS_SLICES_PUSH=1 step $run gpu_tests --gtest_brief=1
+    for i in 1 2; do
+        confs=(s16 s32 p16 p32); [ $i = 2 ] && confs=(p32 p16 s32 s16)
+        for conf in "${confs[@]}"; do
+            say "round $i, scattered $conf: $($run vkboids --version)"
+            if [ ${conf:0:1} = p ]; then export VKBOIDS_SLICES_PUSH=1; else unset VKBOIDS_SLICES_PUSH; fi
+            step $run vkboids bench --modes scattered --boids 1e6,2e6,5.12e6,10.24e6 --cells 8 --frames 30 --warmup 10 \
+                --x-slices ${conf:1}
+        done
+        unset VKBOIDS_SLICES_PUSH
+        xs=(16 32); [ $i = 2 ] && xs=(32 16)
+        for x in "${xs[@]}"; do
+            say "round $i, coherent x$x"
+            step $run vkboids bench --modes coherent --boids 2e6,5.12e6,10.24e6 --cells 8 --frames 30 --warmup 10 \
+                --x-slices $x
         done
     done
     kill $smi_pid
