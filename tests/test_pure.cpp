@@ -117,12 +117,19 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
         EXPECT_FALSE(sim::makeGrid(lab, 8, 20 * 8000 - 1, automatic, mode).quarters);
         const sim::Grid dense8 = sim::makeGrid(lab, 8, 20 * 8000, automatic, mode);
         EXPECT_TRUE(dense8.quarters && dense8.slices && !dense8.subCells);
-        // Sixteenths with 8 cells: coherent grids, and scattered ones from 640 boids a cell.
-        const uint32_t slices = mode == sim::Mode::Coherent ? 16 : 8;
+        // With 8 cells: scattered quarter rows in 32 slices a cell (read from the push constant from
+        // 640 boids a cell); coherent ones in 16, and in 32 from 250 boids a cell.
+        const uint32_t slices = mode == sim::Mode::Coherent ? 16 : 32;
         EXPECT_EQ(dense8.slicesPerCell, slices);
-        EXPECT_EQ(dense8.keyBits, 13u + (slices == 16 ? 6 : 5));
-        EXPECT_EQ(sim::makeGrid(lab, 8, 640 * 8000 - 1, automatic, mode).slicesPerCell, slices);
-        EXPECT_EQ(sim::makeGrid(lab, 8, 640 * 8000, automatic, mode).slicesPerCell, 16u);
+        EXPECT_EQ(dense8.keyBits, 13u + (slices == 16 ? 6 : 7));
+        EXPECT_FALSE(dense8.slicesFromPushConstant);
+        EXPECT_EQ(sim::makeGrid(lab, 8, 250 * 8000 - 1, automatic, mode).slicesPerCell, slices);
+        EXPECT_EQ(sim::makeGrid(lab, 8, 250 * 8000, automatic, mode).slicesPerCell, 32u);
+        EXPECT_FALSE(sim::makeGrid(lab, 8, 640 * 8000 - 1, automatic, mode).slicesFromPushConstant);
+        EXPECT_EQ(sim::makeGrid(lab, 8, 640 * 8000, automatic, mode).slicesFromPushConstant,
+                  mode == sim::Mode::Scattered);
+        EXPECT_FALSE(sparse8.slicesFromPushConstant);
+        EXPECT_EQ(sparse8.slicesPerCell, 8u); // slices: eighths
     }
     // Where 64 sub-keys a cell would not fit (40^3 cells of 10, 20 boids a cell), eighths.
     sim::Params wide = lab;
@@ -131,20 +138,26 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
     EXPECT_TRUE(eighths8.quarters);
     EXPECT_EQ(eighths8.slicesPerCell, 8u);
     EXPECT_EQ(eighths8.keyBits, 16u + 5);
+    // Coherent quarter rows with 27 cells: the finest up to 32 that fits (16 from 4.1M boids, 32 from
+    // 8.2M).
     const sim::Grid quarters27 = sim::makeGrid(lab, 27, 24 * 64000, automatic, sim::Mode::Coherent);
     EXPECT_TRUE(quarters27.quarters);
-    EXPECT_EQ(quarters27.slicesPerCell, 8u); // eighths with 27 cells
+    EXPECT_EQ(quarters27.slicesPerCell, 8u);
     EXPECT_EQ(quarters27.keyBits, 16u + 5);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 5120000, automatic, sim::Mode::Coherent).slicesPerCell, 16u);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 10240000, automatic, sim::Mode::Coherent).slicesPerCell, 32u);
     const sim::Grid coherent1M = sim::makeGrid(lab, 27, 1000000, automatic, sim::Mode::Coherent);
     EXPECT_TRUE(coherent1M.slices && !coherent1M.quarters);
+    EXPECT_EQ(coherent1M.slicesPerCell, 8u);
     for (uint32_t n : {1000000u, 5120000u, 10240000u}) {
         const sim::Grid scattered = sim::makeGrid(lab, 27, n, automatic, sim::Mode::Scattered);
         EXPECT_TRUE(scattered.slices && !scattered.quarters && !scattered.subCells) << n;
         EXPECT_EQ(scattered.keyBits, 19u) << n;
+        EXPECT_FALSE(scattered.slicesFromPushConstant) << n;
         if (n == 1000000) continue;
         const sim::Grid coherent = sim::makeGrid(lab, 27, n, automatic, sim::Mode::Coherent);
         EXPECT_TRUE(coherent.slices && coherent.quarters && !coherent.subCells) << n;
-        EXPECT_EQ(coherent.keyBits, 21u) << n;
+        EXPECT_EQ(coherent.keyBits, n == 5120000 ? 22u : 23u) << n;
     }
     // Four candidates a step from 48 boids a row of a cell.
     EXPECT_FALSE(sim::makeGrid(lab, 27, 48 * 64000 - 1, automatic, sim::Mode::Scattered).fourAStep);

@@ -204,8 +204,8 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
     uint32_t longestGap = 0; // sub-keys between consecutive sorted keys, with slices
     // 8 cells per axis, and 7: then with 27 cells the sub-keys do not fill whole blocks of 64
     // (cell_ranges.comp); 64 sixteenths a cell always do.
-    // With 8 cells (in a domain twice as wide: as many per axis), quarter rows take 16 slices a cell;
-    // slices asked for (the third value, 0 for Auto's) are 16 or 32 a cell.
+    // With 8 cells (in a domain twice as wide: as many per axis); slices asked for (the third value,
+    // 0 for Auto's) are 16 or 32 a cell.
     struct Shape {
         sim::SubCells sub;
         int cells;
@@ -227,7 +227,9 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 if (grid.slices && half != 20.0f && cells == 27 && sim::subKeysPerCell(grid) < 64) {
                     ASSERT_NE((sim::subRangeCount(grid) - 1) % 64, 0u);
                 }
-                const uint32_t automatic = sub == sim::SubCells::Quarters && cells == 8 ? 16 : 8;
+                // Auto's slices a cell in coherent grids (sim::makeGrid): quarter rows 16 with 8 cells at
+                // 6 boids a cell, 32 with 27; slices 8.
+                const uint32_t automatic = sub != sim::SubCells::Quarters ? 8 : cells == 8 ? 16 : 32;
                 ASSERT_EQ(grid.slicesPerCell, asked ? asked : automatic);
                 ASSERT_EQ(grid.subCells, sub == sim::SubCells::Octants);
                 ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices || sub == sim::SubCells::Quarters);
@@ -457,10 +459,11 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
             }
 }
 
-// Slices and quarter rows in 16 and 32 slices a cell, in both walks of slices (cell by cell for
-// scattered slices and coherent ones four a step, rows otherwise).
-TEST_F(SimTest, GridStepsInFinerSlicesMatchReference) {
-    for (uint32_t slices : {16u, 32u})
+// Slices and quarter rows in 8, 16 and 32 slices a cell asked for (Auto takes 32 for coherent
+// quarter rows with 27 cells, and 8 where finer ones do not fit), in both walks of slices (cell by
+// cell for scattered slices and coherent ones four a step, rows otherwise).
+TEST_F(SimTest, GridStepsInEachSlicesACellMatchReference) {
+    for (uint32_t slices : {8u, 16u, 32u})
         for (sim::SubCells sub : {sim::SubCells::Slices, sim::SubCells::Quarters})
             for (Mode mode : {Mode::Scattered, Mode::Coherent})
                 for (int cells : {8, 27}) {
@@ -487,17 +490,25 @@ TEST_F(SimTest, GridStepsInFinerSlicesMatchReference) {
                 }
 }
 
-// Quarter rows with 8 cells take sixteenths of a cell (where 64 sub-keys a cell fit): coherent grids
-// (above), scattered ones only from scatteredSixteenthsFrom boids a cell (eighths above).
-TEST_F(SimTest, CrowdedScatteredQuarterRowsInSixteenthsMatchReference) {
+// Scattered walks in 16 or 32 slices read them from the push constant from scatteredPushedSlicesFrom
+// boids a cell (their own pipelines): in Auto's 32, and in 16 asked for.
+TEST_F(SimTest, CrowdedScatteredWalksReadingTheirSlicesMatchReference) {
     subCells = sim::SubCells::Quarters;
     Params p;
     p.domainHalf = 15.0f; // 3 cells of 10 per axis
-    const uint32_t crowded = sim::scatteredSixteenthsFrom * 27 + 77;
-    EXPECT_EQ(sim::makeGrid(p, 8, crowded - 100, subCells, Mode::Scattered).slicesPerCell, 8u);
-    ASSERT_EQ(sim::makeGrid(p, 8, crowded, subCells, Mode::Scattered).slicesPerCell, 16u);
+    const uint32_t crowded = sim::scatteredPushedSlicesFrom * 27 + 77;
+    const sim::Grid sparser = sim::makeGrid(p, 8, crowded - 100, subCells, Mode::Scattered);
+    EXPECT_EQ(sparser.slicesPerCell, 32u);
+    EXPECT_FALSE(sparser.slicesFromPushConstant);
+    const sim::Grid grid = sim::makeGrid(p, 8, crowded, subCells, Mode::Scattered);
+    ASSERT_EQ(grid.slicesPerCell, 32u);
+    ASSERT_TRUE(grid.slicesFromPushConstant);
+    ASSERT_FALSE(sim::makeGrid(p, 8, crowded, subCells, Mode::Coherent).slicesFromPushConstant);
     ASSERT_EQ(sim::makeGrid(p, 8, 2999, subCells, Mode::Coherent).slicesPerCell, 16u);
-    expectMatchesReference(uniformState(crowded, 92, p), p, Mode::Scattered, 8, "sixteenths, crowded");
+    expectMatchesReference(uniformState(crowded, 92, p), p, Mode::Scattered, 8, "32nds, crowded");
+    slicesPerCell = 16;
+    ASSERT_TRUE(sim::makeGrid(p, 8, crowded, subCells, Mode::Scattered, 16).slicesFromPushConstant);
+    expectMatchesReference(uniformState(crowded, 93, p), p, Mode::Scattered, 8, "sixteenths, crowded");
 }
 
 // The slice walks read the slice starts: spoiled starts must change the step, or a walk compiled
@@ -625,8 +636,8 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
     sim::Flock f = sim::createFlock(ctx(), n);
     State state = uniformState(n, 50, p);
     sim::uploadState(ctx(), f, state);
-    // With 8 cells (200 boids a cell) coherent quarter rows take sixteenths and scattered ones
-    // eighths: the switches between them change only the slices a cell, both ways.
+    // With 8 cells (200 boids a cell) coherent quarter rows take 16 slices a cell and scattered ones
+    // 32: the switches between them change only the slices a cell, both ways.
     const std::vector<std::pair<Mode, int>> schedule = {
         {Mode::Coherent, 27},  {Mode::Coherent, 27}, {Mode::Naive, 27},
         {Mode::Scattered, 8},  {Mode::Coherent, 8},  {Mode::Scattered, 8},
@@ -651,7 +662,7 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
         state = next;
     }
     EXPECT_TRUE(sawSlices && sawQuarters);
-    EXPECT_EQ(sliceSwitches, 2u) << "switches between eighths and sixteenths on one grid, both ways";
+    EXPECT_EQ(sliceSwitches, 2u) << "switches between 16 and 32 slices a cell on one grid, both ways";
     sim::destroyFlock(ctx(), f);
 }
 

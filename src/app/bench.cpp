@@ -373,6 +373,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     run["slices"] = grid.slices;
                     run["quarters"] = grid.quarters;
                     run["slices_per_cell"] = grid.slicesPerCell;
+                    run["slices_from_push_constant"] = grid.slicesFromPushConstant;
                 }
                 runs.push_back(run);
 

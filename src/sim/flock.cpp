@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdlib>
 #include <iterator>
 
 namespace sim {
@@ -45,9 +44,10 @@ uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
     return fitWorkgroupSize(ctx, large ? 512 : 128);
 }
 
-// A walk's programs by slices a cell: 8, 16 or 32 (Flock::scattered).
+// A walk's programs by slices a cell: 8, 16 or 32 compiled in, or 0, read from the push constant
+// (Flock::scattered).
 uint32_t slicesOfIndex(int index) {
-    return 8u << index;
+    return index == 3 ? 0 : 8u << index;
 }
 
 // Whether two steps' constants give every position the same grid key (common.glsl: gridKey).
@@ -194,6 +194,7 @@ int gridWalk(const Grid& grid) {
 
 int gridWalkSlices(const Grid& grid) {
     if (!grid.slices) return 0;
+    if (grid.slicesFromPushConstant) return 3;
     const int index = std::countr_zero(grid.slicesPerCell) - 3;
     CHECK(index >= 0 && index <= 2 && slicesOfIndex(index) == grid.slicesPerCell);
     return index;
@@ -203,23 +204,20 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
     // The search pipelines of the grid's walk, on first use: 36 of them would take seconds to
     // compile on a CPU driver, and a flock needs one or two walks.
     const int walk = gridWalk(grid), slices = gridWalkSlices(grid);
-    // EXPERIMENT (run 101): scattered walks reading the slices a cell from the push constant.
-    const bool pushSlices = std::getenv("VKBOIDS_SLICES_PUSH") != nullptr;
     if (f.coherent[walk][slices][0].pipeline == VK_NULL_HANDLE)
         for (uint32_t shared = 0; shared < 2; ++shared) {
             const uint32_t subCellWalks = walk < 3 ? uint32_t(walk) : 0;
             const uint32_t sliceRows = walk < 3 ? 0 : walk % 2 == 1 ? 1 : 4;
             const uint32_t fourAStep = walk >= 5 ? 1 : 0;
-            // The slices a cell known at compile time: as a push constant they moved the driver's
-            // compilation of every quarter-row walk (run 99).
+            // The slices a cell known at compile time, or read from the push constant
+            // (Grid::slicesFromPushConstant): each moves the driver's compilation of a walk (runs 99 to 102).
             const auto specs = [&](bool coherent) {
-                return std::vector<gpu::SpecConstant>{
-                    {0, searchWorkgroupSize(ctx, walk, coherent)},
-                    {1, shared},
-                    {2, subCellWalks},
-                    {3, sliceRows},
-                    {4, fourAStep},
-                    {5, !coherent && pushSlices ? 0 : slicesOfIndex(slices)}};
+                return std::vector<gpu::SpecConstant>{{0, searchWorkgroupSize(ctx, walk, coherent)},
+                                                      {1, shared},
+                                                      {2, subCellWalks},
+                                                      {3, sliceRows},
+                                                      {4, fourAStep},
+                                                      {5, slicesOfIndex(slices)}};
             };
             f.scattered[walk][slices][shared] =
                 gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
@@ -344,7 +342,8 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     const uint32_t next = 1 - f.current;
     const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
     const int walk = gridWalk(grid), slices = gridWalkSlices(grid);
-    CHECK(c.slicesPerCell == slicesOfIndex(slices)); // the walk's compiled slices are the keys'
+    // The walk's compiled slices are the keys'.
+    CHECK(slicesOfIndex(slices) == 0 || c.slicesPerCell == slicesOfIndex(slices));
     const gpu::Program& program =
         coherent ? f.coherent[walk][slices][shared] : f.scattered[walk][slices][shared];
     CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the grid's walk

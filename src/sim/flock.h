@@ -40,12 +40,13 @@ struct Flock {
     // also straddling subgroups boid by boid (each walk costs registers where unused: BENCHMARKS runs
     // 28 and 29); 3: rows of slices; 4: quarter rows of slices; 5 and 6: as 3 and 4, with coherent
     // ranges four candidates a step (Grid::fourAStep). Slices: 0, 1 or 2 for 8, 16 or 32 slices a cell
-    // (Grid::slicesPerCell, a specialization constant; walks 0 to 2 take 0). Shared: r1 == r3, one
+    // (Grid::slicesPerCell, a specialization constant; walks 0 to 2 take 0), 3 for any read from the
+    // push constant (Grid::slicesFromPushConstant). Shared: r1 == r3, one
     // test and one count for both rules. A walk is compiled by prepareGrid when a grid first needs it:
     // until then its programs stay empty (VK_NULL_HANDLE), and flockPrograms lists them all the same.
     // Their groups are of 128 or 512 invocations, as the walk runs fastest (flock.cpp:
     // searchWorkgroupSize).
-    gpu::Program scattered[7][3][2], coherent[7][3][2];
+    gpu::Program scattered[7][4][2], coherent[7][4][2];
     uint32_t workgroupSize = 0;
     uint32_t naiveBoids = 2; // boids per invocation of the naive pass
 };

@@ -67,17 +67,25 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
     // Quarters asked for where 32 sub-keys a cell do not fit fall back to slices.
     g.slices = g.quarters ||
                (allowed && (subCells == SubCells::Slices || subCells == SubCells::Quarters || autoSlices));
-    // Sixteenths with 8 cells: in coherent grids, and in scattered ones where cells are crowded
-    // (docs/BENCHMARKS.md, run 98: a scattered step 7% slower at 125 boids a cell, 13% faster at 1,280).
-    const bool sixteenths = g.quarters && g.searchCells == 8 && fits(64) &&
-                            (mode == Mode::Coherent || n >= uint64_t(scatteredSixteenthsFrom) * g.cellCount);
-    g.slicesPerCell = sixteenths ? 16 : 8;
-    // Slices a cell asked for: the finest of 8, 16 and 32, up to the request, whose sub-keys fit.
-    if (slicesPerCell != 0 && g.slices) {
-        g.slicesPerCell = 8;
-        for (uint32_t s = 16; s <= slicesPerCell && s <= 32; s *= 2)
+    // Auto's slices a cell, the finest whose sub-keys fit up to (docs/BENCHMARKS.md, runs 101 and 102):
+    // 32 for quarter rows with 8 cells in scattered grids, and in coherent ones from 250 boids a cell
+    // (16 below: at 125, 32 saved 1.8% of the flock pass and cost as much in starts); 32 for coherent
+    // quarter rows with 27 cells; 8 for slices (16 saved 0.6% at 1M, 32 lost 1 to 1.4%).
+    const bool finer8 = g.quarters && g.searchCells == 8;
+    const uint32_t autoSlices8 =
+        mode == Mode::Scattered || n >= uint64_t(coherentThirtySecondsFrom8) * g.cellCount ? 32 : 16;
+    const uint32_t wanted = slicesPerCell != 0                     ? slicesPerCell
+                            : finer8                               ? autoSlices8
+                            : g.quarters && mode == Mode::Coherent ? 32
+                                                                   : 8;
+    g.slicesPerCell = 8;
+    if (g.slices)
+        for (uint32_t s = 16; s <= wanted && s <= 32; s *= 2)
             if (fits(uint64_t(g.quarters ? 4 : 1) * s)) g.slicesPerCell = s;
-    }
+    // Scattered walks in 16 or 32 slices read them from the push constant from 640 boids a cell, where
+    // the driver then compiles them 10 to 13% faster, and 13% slower at 125 (runs 101 and 102).
+    g.slicesFromPushConstant = mode == Mode::Scattered && g.slicesPerCell != 8 &&
+                               n >= uint64_t(scatteredPushedSlicesFrom) * g.cellCount;
     g.fourAStep = g.slices && n >= uint64_t(fourAStepFrom) * (g.quarters ? 4 : 1) * g.cellCount;
     g.keyBits =
         std::max(1, int(std::bit_width(g.cellCount - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));

@@ -13,9 +13,9 @@ struct Grid {
     uint32_t dim = 1;       // cells per axis
     float cellWidth = 0;    // 2L / dim, at least the requested width (unless capped)
     uint32_t cellCount = 1; // dim^3
-    uint32_t keyBits = 1; // bits of a sort key: the cell index, and 3 more (5 with quarters, 6 in sixteenths)
-    int searchCells = 27; // 8: 2x2x2 block towards the boid's side, cells >= 2 max(r) wide;
-                          // 27: 3x3x3 block, cells >= max(r) wide
+    uint32_t keyBits = 1;   // bits of a sort key: the cell index, and log2 of the sub-keys a cell
+    int searchCells = 27;   // 8: 2x2x2 block towards the boid's side, cells >= 2 max(r) wide;
+                            // 27: 3x3x3 block, cells >= max(r) wide
     // Boids sorted by cell and, within a cell, by octant (sub-cell): a subgroup whose boids share
     // a cell then skips the sub-cells of its block that none of them can reach.
     bool subCells = false;
@@ -28,13 +28,15 @@ struct Grid {
     // thirds of the candidates of whole cells.
     bool slices = false;
     // Slices within quarter rows: the domain is sorted by rows half a cell high and deep, each by x
-    // (5 more bits than the cell index, 6 in sixteenths), and each is walked over its own window, one
+    // (2 more bits than the cell index and the slice), and each is walked over its own window, one
     // range each.
     bool quarters = false;
-    // x slices a cell: 8, or 16 for quarter rows with 8 cells (cells 2 max(r) wide), where an
-    // eighth of a cell rounds each window out by up to max(r) / 4 at either end: in coherent grids,
-    // and in scattered ones from scatteredSixteenthsFrom boids a cell, where 64 sub-keys a cell fit.
+    // x slices a cell: 8, 16 or 32 (makeGrid). Finer slices trim each window's rounding, at up to
+    // max(r) / 4 at either end in eighths of a cell 2 max(r) wide, and cost more starts to write.
     uint32_t slicesPerCell = 8;
+    // The search walk reads slicesPerCell from the push constant rather than having it compiled in:
+    // a choice of how the driver compiles the walk, not of what it computes.
+    bool slicesFromPushConstant = false;
     // With slices, coherent steps take a row's candidates four a step rather than two: from 48
     // boids a row of a cell (a cell's, or a quarter of it with quarters).
     bool fourAStep = false;
@@ -66,15 +68,16 @@ constexpr uint32_t straddleSubCellsFrom = 150;
 constexpr uint32_t slicesFrom = 12;
 constexpr uint32_t quartersFrom8 = 20;
 constexpr uint32_t coherentQuartersFrom27 = 24;
-constexpr uint32_t fourAStepFrom = 48;            // boids a row of a cell (Grid::fourAStep)
-constexpr uint32_t scatteredSixteenthsFrom = 640; // boids a cell (Grid::slicesPerCell)
+constexpr uint32_t fourAStepFrom = 48;               // boids a row of a cell (Grid::fourAStep)
+constexpr uint32_t coherentThirtySecondsFrom8 = 250; // boids a cell (Grid::slicesPerCell)
+constexpr uint32_t scatteredPushedSlicesFrom = 640;  // boids a cell (Grid::slicesFromPushConstant)
 
 // Octants, slices and quarters need 3 or more cells per axis and at most 2^21 sub-keys (or one
-// per boid): 8 a cell, 32 for quarters (64 in sixteenths, else eighths). Within that, Auto takes slices from
-// 12 boids a cell, and quarters from 20 with 8 cells or from 24 in coherent grids with 27; below those, the
-// sort's extra bits and the starts of many empty sub-keys cost more than the pairs they save. Scattered grids
-// with 27 cells lose with quarters (each of their many short ranges starts a chain of dependent
-// gathers through the index). Octants, measured slower than slices or quarters in every grid that
+// per boid): 8 a cell, 32 for quarters (finer slices where they fit, else eighths). Within that, Auto takes
+// slices from 12 boids a cell, and quarters from 20 with 8 cells or from 24 in coherent grids with 27; below
+// those, the sort's extra bits and the starts of many empty sub-keys cost more than the pairs they save.
+// Scattered grids with 27 cells lose with quarters (each of their many short ranges starts a chain of
+// dependent gathers through the index). Octants, measured slower than slices or quarters in every grid that
 // has either, are taken only when asked for. Octants, Slices and Quarters take them wherever allowed.
 enum class SubCells { Auto, Octants, Slices, Quarters, Off };
 
