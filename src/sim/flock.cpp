@@ -204,7 +204,7 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
     // The search pipelines of the grid's walk, on first use: 36 of them would take seconds to
     // compile on a CPU driver, and a flock needs one or two walks.
     const int walk = gridWalk(grid), slices = gridWalkSlices(grid);
-    if (f.coherent[walk][slices][0].pipeline == VK_NULL_HANDLE)
+    if (f.scattered[walk][slices][0].pipeline == VK_NULL_HANDLE)
         for (uint32_t shared = 0; shared < 2; ++shared) {
             const uint32_t subCellWalks = walk < 3 ? uint32_t(walk) : 0;
             const uint32_t sliceRows = walk < 3 ? 0 : walk % 2 == 1 ? 1 : 4;
@@ -221,8 +221,10 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
             };
             f.scattered[walk][slices][shared] =
                 gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
-            f.coherent[walk][slices][shared] =
-                gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
+            // Only scattered grids read their slices from the push constant.
+            if (!grid.slicesFromPushConstant)
+                f.coherent[walk][slices][shared] =
+                    gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
         }
 
     // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
