@@ -120,19 +120,6 @@ struct SortPassConstants {
                                // look-back steps (low 16 bits) and predecessors it added (high 16)
 #define SORT_TIMING_STAMPS 9u
 
-// Rendering: one push-constant block for the boid points and the domain box.
-struct DrawConstants {
-    f32 viewProj[16]; // column-major
-    f32 pointSize;    // diameter in pixels
-    f32 maxSpeed;
-    f32 halfDomain;
-    u32 colorMode; // 0: speed, 1: heading
-    u32 pad0;
-    u32 pad1;
-    u32 pad2;
-    u32 pad3;
-};
-
 // vkboids-probe (tools/latency_probe.cpp): the walk of shaders/probe/chase.comp and the round trips
 // of shaders/probe/pingpong.comp.
 struct ProbeConstants {
@@ -147,7 +134,6 @@ static_assert(sizeof(StepConstants) == 80);
 static_assert(sizeof(GridStats) == 16);
 static_assert(sizeof(SortHistogramConstants) == 32);
 static_assert(sizeof(SortPassConstants) == 32);
-static_assert(sizeof(DrawConstants) == 96);
 static_assert(sizeof(ProbeConstants) == 16);
 } // namespace gpudata
 #endif

@@ -208,3 +208,60 @@ TEST(Binary, StepWritesAStateThatLoadsBack) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Cli, DensitySetsTheDomainFromTheCount) {
+    // The lab's density: 1M boids at L = 100; 16M at the same density fill L = 252.
+    EXPECT_NEAR(sim::domainHalfForDensity(1000000, sim::labDensity), 100.0, 1e-3);
+    EXPECT_NEAR(sim::domainHalfForDensity(16000000, sim::labDensity), 251.98, 1e-2);
+    EXPECT_NEAR(sim::domainHalfForDensity(64000000, sim::labDensity), 400.0, 1e-3);
+
+    app::CommandLine cl = parse({"--boids", "1e6", "--density", "0.125"});
+    EXPECT_NEAR(cl.demo.params.domainHalf, 100.0, 1e-3);
+    EXPECT_DOUBLE_EQ(cl.demo.density, 0.125);
+    cl = parse({"step", "--boids", "8000", "--density", "1"});
+    EXPECT_NEAR(cl.step.params.domainHalf, 10.0, 1e-4);
+    // With a state file the count comes from the file: L is set once it is read.
+    cl = parse({"step", "--load-state", "x.npy", "--density", "1"});
+    EXPECT_DOUBLE_EQ(cl.step.density, 1.0);
+    cl = parse({"bench", "--boids", "1e6,16e6", "--density", "0.125"});
+    EXPECT_DOUBLE_EQ(cl.bench.density, 0.125);
+    EXPECT_FLOAT_EQ(cl.bench.params.domainHalf, 100.0f); // per count when it runs
+
+    EXPECT_EQ(parse({"--boids", "1000"}).demo.density, 0.0); // L = 100 stays the default
+    EXPECT_FLOAT_EQ(parse({"--boids", "1000"}).demo.params.domainHalf, 100.0f);
+}
+
+TEST(Cli, DensityIsRefusedWithTheDomainOrOutOfRange) {
+    for (const char* command : {"", "step", "bench"}) {
+        std::vector<const char*> args;
+        if (*command) args.push_back(command);
+        for (const char* a : {"--density", "0.1", "--domain-half", "50"}) args.push_back(a);
+        EXPECT_NE(parseError(args).find("either --density or --domain-half"), std::string::npos) << command;
+    }
+    for (const char* bad : {"0", "-1", "abc", "nan", "inf", ""})
+        EXPECT_NE(parseError({"step", "--density", bad}).find("--density"), std::string::npos) << bad;
+    // A density that puts L past its bound, or below dt x max speed, names the bound.
+    EXPECT_NE(parseError({"step", "--boids", "1", "--density", "1e6"}).find("--dt times --max-speed"),
+              std::string::npos);
+    EXPECT_NE(
+        parseError({"bench", "--boids", "1e6", "--density", "1e-15"}).find("--domain-half must be at most"),
+        std::string::npos);
+}
+
+TEST(Cli, DrawPaths) {
+    EXPECT_FALSE(parse({}).demo.drawPath.has_value()); // the fastest the device has
+    EXPECT_EQ(parse({"--draw", "points"}).demo.drawPath, render::DrawPath::Points);
+    EXPECT_EQ(parse({"--draw", "compute"}).demo.drawPath, render::DrawPath::Compute);
+    EXPECT_NE(parseError({"--draw", "lines"}).find("--draw: 'lines' must be compute or points"),
+              std::string::npos);
+    app::CommandLine cl = parse({"bench", "--render", "--draw", "compute,points"});
+    EXPECT_EQ(cl.bench.drawPaths,
+              (std::vector<render::DrawPath>{render::DrawPath::Compute, render::DrawPath::Points}));
+    EXPECT_TRUE(parse({"bench", "--render"}).bench.drawPaths.empty());
+    EXPECT_NE(parseError({"bench", "--draw", "points"}).find("--draw needs --render"), std::string::npos);
+    EXPECT_NE(parseError({"bench", "--render", "--draw", "compute,"}).find("--draw"), std::string::npos);
+}
+
+} // namespace

@@ -3,6 +3,7 @@
 #include "gpu/commands.h"
 #include "gpu/shaders.h"
 #include "gpu/spirv_reflect.h"
+#include "render/draw_types.h"
 #include "shared.h"
 #include "sim/grid.h"
 #include "sim/state.h"
@@ -239,6 +240,15 @@ TEST(SpirvReflection, ReadsBindingsPushConstantsAndLocalSize) {
     EXPECT_EQ(box.stage, VK_SHADER_STAGE_VERTEX_BIT);
     EXPECT_TRUE(box.bindings.empty());
     EXPECT_EQ(box.pushConstantSize, sizeof(gpudata::DrawConstants));
+
+    const gpu::ShaderReflection raster = gpu::reflectSpirv(gpu::embeddedSpirv("draw_raster"));
+    EXPECT_EQ(raster.stage, VK_SHADER_STAGE_COMPUTE_BIT);
+    EXPECT_EQ(raster.bindings.size(), 3u);
+    EXPECT_EQ(raster.pushConstantSize, sizeof(gpudata::DrawConstants));
+    const gpu::ShaderReflection resolve = gpu::reflectSpirv(gpu::embeddedSpirv("draw_resolve_frag"));
+    EXPECT_EQ(resolve.stage, VK_SHADER_STAGE_FRAGMENT_BIT);
+    EXPECT_EQ(resolve.bindings.size(), 1u);
+    EXPECT_EQ(resolve.pushConstantSize, sizeof(gpudata::DrawConstants));
 }
 
 TEST(SpirvReflection, RejectsGarbage) {

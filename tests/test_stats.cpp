@@ -79,7 +79,7 @@ TEST(Stats, PhaseSummaryOfStampedTiles) {
 
 TEST(Capture, CsvHasTheDocumentedColumns) {
     std::string header = app::csvHeader();
-    EXPECT_EQ(header.rfind("frame,t_ms,mode,boids,cells,present_mode,cpu_frame_ms,gpu_total_ms,", 0), 0u);
+    EXPECT_EQ(header.rfind("frame,t_ms,mode,boids,cells,present_mode,draw,cpu_frame_ms,gpu_total_ms,", 0), 0u);
     for (const std::string& pass : app::passNames())
         EXPECT_NE(header.find(app::passColumn(pass)), std::string::npos);
     EXPECT_EQ(app::passColumn("cell ranges + reorder"), "gpu_cell_ranges_reorder_ms");
@@ -98,7 +98,7 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
     // unavailable draw time; sub-scopes are not columns.
     auto fields = [](const std::string& s) { return std::count(s.begin(), s.end(), ',') + 1; };
     EXPECT_EQ(fields(line), fields(header));
-    EXPECT_EQ(line.rfind("3,12.500000,naive,100,,none,1.250000,2.000000,,,,,1.500000,,\n", 0), 0u);
+    EXPECT_EQ(line.rfind("3,12.500000,naive,100,,none,,1.250000,2.000000,,,,,1.500000,,\n", 0), 0u);
 }
 
 TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
@@ -110,12 +110,13 @@ TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
         r.passMs["flock"] = 4 + i;
         rows.push_back(r);
     }
-    app::RunInfo info{"coherent", 1000, 27, 40, "fifo", true, 9, 60, {}};
+    app::RunInfo info{"coherent", 1000, 27, 40, "fifo", true, "compute", 9, 60, {}};
     const nlohmann::json j = app::summarizeRun(info, rows);
     EXPECT_EQ(j["mode"], "coherent");
     EXPECT_EQ(j["measured_frames"], 10);
     EXPECT_EQ(j["warmup_frames"], 60);
     EXPECT_EQ(j["seed"], 9);
+    EXPECT_EQ(j["draw"], "compute");
     EXPECT_DOUBLE_EQ(j["columns"]["gpu_flock_ms"]["median"], 8.5);
     EXPECT_DOUBLE_EQ(j["columns"]["gpu_total_ms"]["max"], 14);
     for (const char* key : {"mean", "median", "p95", "p99", "min", "max", "stddev"})

@@ -4,8 +4,9 @@
     /usr/bin/python3 tools/plot_bench.py bench.csv --out docs/charts [--title "H100, driver 580"]
 
 Writes scaling.png (median GPU ms per step against boids, per mode and search shape, log-log),
-breakdown.png (median ms of each pass, stacked, per configuration) and cells.png (8 against 27
-cells per mode and size). Medians are over the measured frames of each configuration.
+breakdown.png (median ms of each pass, stacked, per configuration), cells.png (8 against 27
+cells per mode and size) and, for a --render bench, frames.png (each frame's simulation and draw,
+per drawing path). Medians are over the measured frames of each configuration.
 """
 import argparse
 import csv
@@ -33,7 +34,7 @@ MODE_COLORS = {"naive": "#d62728", "scattered": "#ff7f0e", "coherent": "#1f77b4"
 
 
 def load(path):
-    """Median of every timing column per configuration (mode, boids, cells)."""
+    """Median of every timing column per configuration (mode, boids, cells, draw path or "")."""
     samples = defaultdict(lambda: defaultdict(list))
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
@@ -41,7 +42,7 @@ def load(path):
         if missing:
             sys.exit(f"plot_bench.py: {path} lacks the columns {sorted(missing)}: not a vkboids bench CSV")
         for row in reader:
-            key = (row["mode"], int(row["boids"]), int(row["cells"]) if row["cells"] else 0)
+            key = (row["mode"], int(row["boids"]), int(row["cells"]) if row["cells"] else 0, row.get("draw", ""))
             for column, value in row.items():
                 if column.startswith("gpu_") or column == "cpu_frame_ms":
                     if value:
@@ -50,16 +51,25 @@ def load(path):
 
 
 def label(key):
-    mode, boids, cells = key
-    return f"{mode} {boids:,}" + (f" ({cells} cells)" if cells else "")
+    mode, boids, cells, draw = key
+    return f"{mode} {boids:,}" + (f" ({cells} cells)" if cells else "") + (f", {draw}" if draw else "")
+
+
+def steps(medians):
+    """One configuration per (mode, boids, cells): steps are the same whichever path drew them."""
+    out = {}
+    for (mode, boids, cells, draw), cols in sorted(medians.items()):
+        out.setdefault((mode, boids, cells), cols)
+    return out
 
 
 def scaling(medians, out, title):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     series = defaultdict(list)
-    for (mode, boids, cells), cols in medians.items():
-        if "gpu_total_ms" in cols:
-            series[(mode, cells)].append((boids, cols["gpu_total_ms"]))
+    for (mode, boids, cells), cols in steps(medians).items():
+        step = cols.get("gpu_total_ms", math.nan) - cols.get("gpu_draw_ms", 0.0) - cols.get("gpu_ui_ms", 0.0)
+        if math.isfinite(step):
+            series[(mode, cells)].append((boids, step))
     for (mode, cells), points in sorted(series.items()):
         points.sort()
         style = "-" if cells in (0, 27) else "--"
@@ -69,7 +79,7 @@ def scaling(medians, out, title):
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("boids")
-    ax.set_ylabel("median GPU ms per step")
+    ax.set_ylabel("median GPU ms per step (the draw left out)")
     ax.set_title(title or "Time per step")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
@@ -79,7 +89,7 @@ def scaling(medians, out, title):
 
 
 def breakdown(medians, out, title):
-    keys = sorted(medians, key=lambda k: (k[1], k[0], k[2]))
+    keys = sorted(medians, key=lambda k: (k[1], k[0], k[2], k[3]))
     fig, ax = plt.subplots(figsize=(max(7, 0.7 * len(keys) + 2), 5))
     bottoms = [0.0] * len(keys)
     for column, name in PASS_COLUMNS:
@@ -100,13 +110,14 @@ def breakdown(medians, out, title):
 
 
 def cells(medians, out, title):
+    medians = steps(medians)
     groups = sorted({(m, b) for (m, b, c) in medians if c})
     if not groups:
         return
     fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(groups) + 2), 4.5))
     width = 0.38
     for offset, shape in ((-width / 2, 8), (width / 2, 27)):
-        values = [medians.get((m, b, shape), {}).get("gpu_total_ms", math.nan) for m, b in groups]
+        values = [step_ms(medians.get((m, b, shape), {})) for m, b in groups]
         ax.bar([i + offset for i in range(len(groups))], values, width, label=f"{shape} cells")
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels([f"{m} {b:,}" for m, b in groups], rotation=30, ha="right", fontsize=8)
@@ -117,6 +128,31 @@ def cells(medians, out, title):
     fig.tight_layout()
     fig.savefig(os.path.join(out, "cells.png"), dpi=120)
     plt.close(fig)
+
+
+def step_ms(cols):
+    return cols.get("gpu_total_ms", math.nan) - cols.get("gpu_draw_ms", 0.0) - cols.get("gpu_ui_ms", 0.0)
+
+
+def frames(medians, out, title):
+    keys = sorted((k for k in medians if k[3] and "gpu_draw_ms" in medians[k]), key=lambda k: (k[1], k[0], k[2], k[3]))
+    if not keys:
+        return False
+    fig, ax = plt.subplots(figsize=(max(7, 0.8 * len(keys) + 2), 5))
+    simulation = [medians[k]["gpu_total_ms"] - medians[k]["gpu_draw_ms"] for k in keys]
+    draw = [medians[k]["gpu_draw_ms"] for k in keys]
+    ax.bar(range(len(keys)), simulation, label="simulation")
+    ax.bar(range(len(keys)), draw, bottom=simulation, label="draw")
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels([label(k) for k in keys], rotation=45, ha="right", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("median GPU ms per frame")
+    ax.set_title(title or "Whole frames")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "frames.png"), dpi=120)
+    plt.close(fig)
+    return True
 
 
 def main():
@@ -135,7 +171,8 @@ def main():
     scaling(medians, args.out, prefix + "time per step")
     breakdown(medians, args.out, prefix + "per-pass breakdown")
     cells(medians, args.out, prefix + "8 against 27 cells")
-    print(f"wrote scaling.png, breakdown.png and cells.png to {args.out}")
+    drawn = frames(medians, args.out, prefix + "whole frames")
+    print(f"wrote scaling.png, breakdown.png, cells.png{', frames.png' if drawn else ''} to {args.out}")
 
 
 if __name__ == "__main__":

@@ -52,10 +52,12 @@ void progress(const std::string& text) {
     if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s", text.c_str());
 }
 
-// The demo's starting camera, so that --render draws what a user first sees.
-render::DrawSettings benchView(const BenchOptions& o, const render::Offscreen& target) {
-    OrbitCamera camera = defaultCamera(o.params.domainHalf);
-    return drawSettings(camera, target.width, target.height, o.params, 2.0f, 0);
+// The demo's starting camera and style, so that --render draws what a user first sees.
+render::DrawSettings benchView(const sim::Params& params, const render::Offscreen& target,
+                               render::DrawPath path) {
+    render::DrawStyle style;
+    style.path = path;
+    return drawSettings(defaultCamera(params.domainHalf), target.width, target.height, params, style);
 }
 
 void endProgress() {
@@ -291,6 +293,10 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     Headless headless = createHeadless(ctx);
     render::Offscreen offscreen;
     render::Renderer renderer;
+    for (render::DrawPath path : o.drawPaths)
+        if (path == render::DrawPath::Compute && !render::computePathAvailable(ctx))
+            throw sim::InputError(std::string("--draw compute: ") + ctx.properties.deviceName +
+                                  " lacks 64-bit atomics on storage buffers (shaderBufferInt64Atomics)");
     if (o.render) {
         offscreen = render::createOffscreen(ctx, uint32_t(o.width), uint32_t(o.height));
         renderer = render::createRenderer(ctx, offscreen.renderPass);
@@ -302,8 +308,15 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     std::vector<nlohmann::json> runs;
     std::vector<std::string> table;
     for (uint32_t n : o.boids) sim::checkFlockFits(ctx, n); // every size, before the first run
+    // Without --render one pass through the loop below draws nothing.
+    const std::vector<render::DrawPath> paths =
+        !o.render             ? std::vector<render::DrawPath>{render::DrawPath::Points}
+        : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::defaultDrawPath(ctx)}
+                              : o.drawPaths;
     for (uint32_t n : o.boids) {
-        const sim::State start = sim::randomState(n, o.seed, o.params.domainHalf, o.params.maxSpeed);
+        sim::Params params = o.params;
+        if (o.density > 0) params.domainHalf = sim::domainHalfForDensity(n, o.density);
+        const sim::State start = sim::randomState(n, o.seed, params.domainHalf, params.maxSpeed);
         sim::Flock flock = sim::createFlock(ctx, n);
         for (sim::Mode mode : o.modes) {
             if (mode == sim::Mode::Naive && n > o.naiveLimit) {
@@ -311,102 +324,110 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 continue;
             }
             const std::vector<int> shapes = mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells;
-            for (int cells : shapes) {
-                const sim::Grid grid =
-                    sim::makeGrid(o.params, cells ? cells : 27, n, o.subCells, mode, o.slicesPerCell);
-                if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
-                // Steps until the GPU's clock has risen from idle (or from a light load), then the
-                // run from the start state.
-                sim::uploadState(ctx, flock, start);
-                keepBusy(o.warmupMs, [&] {
-                    runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler*) {
-                        sim::recordStep(cmd, flock, o.params, mode, grid, nullptr);
-                    });
-                });
-                sim::uploadState(ctx, flock, start);
-                std::vector<FrameRow> rows;
-                const std::string label = std::string(sim::modeName(mode)) + " " + std::to_string(n) +
-                                          (cells ? " cells " + std::to_string(cells) : "");
-                Clock::time_point first{};
-                for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
-                    if (f % 10 == 0)
-                        progress(label + ": frame " + std::to_string(f) + "/" +
-                                 std::to_string(o.warmup + o.frames));
-                    const Clock::time_point t0 = Clock::now();
-                    if (f == o.warmup) first = t0;
-                    std::vector<gpu::ScopeTime> times =
-                        runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-                            sim::recordStep(cmd, flock, o.params, mode, grid, p);
-                            if (o.render) {
-                                gpu::Scope scope(p, cmd, "draw");
-                                render::recordOffscreenDraw(
-                                    cmd, ctx, renderer, offscreen, flock.pos[flock.current],
-                                    flock.vel[flock.current], flock.count, benchView(o, offscreen));
-                            }
+            for (int cells : shapes)
+                for (render::DrawPath path : paths) {
+                    const sim::Grid grid =
+                        sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode, o.slicesPerCell);
+                    if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
+                    // Steps until the GPU's clock has risen from idle (or from a light load), then the
+                    // run from the start state.
+                    sim::uploadState(ctx, flock, start);
+                    keepBusy(o.warmupMs, [&] {
+                        runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler*) {
+                            sim::recordStep(cmd, flock, params, mode, grid, nullptr);
                         });
-                    if (f < o.warmup) continue;
-                    FrameRow row;
-                    row.frame = f - o.warmup;
-                    row.tMs = std::chrono::duration<double, std::milli>(t0 - first).count();
-                    row.mode = sim::modeName(mode);
-                    row.boids = n;
-                    row.cells = cells;
-                    row.presentMode = o.render ? "offscreen" : "none";
-                    row.cpuFrameMs = msSince(t0);
-                    addScopeTimes(row, times);
-                    csv += csvRow(row);
-                    rows.push_back(row);
-                }
-                endProgress();
-                RunInfo info{sim::modeName(mode),
-                             n,
-                             cells,
-                             cells ? grid.dim : 0,
-                             o.render ? "offscreen" : "none",
-                             o.render,
-                             o.seed,
-                             o.warmup,
-                             o.params};
-                nlohmann::json run = summarizeRun(info, rows);
-                if (mode != sim::Mode::Naive) {
-                    run["sub_cells"] = grid.subCells;
-                    run["slices"] = grid.slices;
-                    run["quarters"] = grid.quarters;
-                    run["slices_per_cell"] = grid.slicesPerCell;
-                    run["slices_from_push_constant"] = grid.slicesFromPushConstant;
-                }
-                runs.push_back(run);
-
-                char text[512];
-                const auto& cols = run["columns"];
-                const double median =
-                    cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
-                const double p95 = cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
-                std::snprintf(text, sizeof text, "%-10s %10u %5s %11.4f %11.4f ", sim::modeName(mode), n,
-                              cells ? std::to_string(cells).c_str() : "-", median, p95);
-                std::string line = text;
-                for (const std::string& pass : passNames())
-                    if (cols.contains(passColumn(pass))) {
-                        std::snprintf(text, sizeof text, " %s %.4f", pass.c_str(),
-                                      double(cols[passColumn(pass)]["median"]));
-                        line += text;
+                    });
+                    sim::uploadState(ctx, flock, start);
+                    std::vector<FrameRow> rows;
+                    const std::string label =
+                        std::string(sim::modeName(mode)) + " " + std::to_string(n) +
+                        (cells ? " cells " + std::to_string(cells) : "") +
+                        (o.render ? std::string(" draw ") + render::drawPathName(path) : "");
+                    Clock::time_point first{};
+                    for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
+                        if (f % 10 == 0)
+                            progress(label + ": frame " + std::to_string(f) + "/" +
+                                     std::to_string(o.warmup + o.frames));
+                        const Clock::time_point t0 = Clock::now();
+                        if (f == o.warmup) first = t0;
+                        std::vector<gpu::ScopeTime> times =
+                            runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
+                                sim::recordStep(cmd, flock, params, mode, grid, p);
+                                if (o.render) {
+                                    gpu::Scope scope(p, cmd, "draw");
+                                    render::recordOffscreenDraw(cmd, ctx, renderer, offscreen,
+                                                                flock.pos[flock.current],
+                                                                flock.vel[flock.current], flock.count,
+                                                                benchView(params, offscreen, path));
+                                }
+                            });
+                        if (f < o.warmup) continue;
+                        FrameRow row;
+                        row.frame = f - o.warmup;
+                        row.tMs = std::chrono::duration<double, std::milli>(t0 - first).count();
+                        row.mode = sim::modeName(mode);
+                        row.boids = n;
+                        row.cells = cells;
+                        row.presentMode = o.render ? "offscreen" : "none";
+                        if (o.render) row.draw = render::drawPathName(path);
+                        row.cpuFrameMs = msSince(t0);
+                        addScopeTimes(row, times);
+                        csv += csvRow(row);
+                        rows.push_back(row);
                     }
-                if (mode != sim::Mode::Naive && grid.subCells) line += "  (sub-cells)";
-                if (mode != sim::Mode::Naive && grid.slices) {
-                    line += grid.quarters ? "  (quarters" : "  (slices";
-                    if (grid.slicesPerCell != 8)
-                        line += std::string(", ") + sim::sliceName(grid.slicesPerCell) + "s";
-                    line += ")";
+                    endProgress();
+                    RunInfo info{sim::modeName(mode),
+                                 n,
+                                 cells,
+                                 cells ? grid.dim : 0,
+                                 o.render ? "offscreen" : "none",
+                                 o.render,
+                                 o.render ? render::drawPathName(path) : "",
+                                 o.seed,
+                                 o.warmup,
+                                 params};
+                    nlohmann::json run = summarizeRun(info, rows);
+                    if (mode != sim::Mode::Naive) {
+                        run["sub_cells"] = grid.subCells;
+                        run["slices"] = grid.slices;
+                        run["quarters"] = grid.quarters;
+                        run["slices_per_cell"] = grid.slicesPerCell;
+                        run["slices_from_push_constant"] = grid.slicesFromPushConstant;
+                    }
+                    runs.push_back(run);
+
+                    char text[512];
+                    const auto& cols = run["columns"];
+                    const double median =
+                        cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
+                    const double p95 =
+                        cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
+                    std::snprintf(text, sizeof text, "%-10s %10u %5s %8s %11.4f %11.4f ", sim::modeName(mode),
+                                  n, cells ? std::to_string(cells).c_str() : "-",
+                                  o.render ? render::drawPathName(path) : "-", median, p95);
+                    std::string line = text;
+                    for (const std::string& pass : passNames())
+                        if (cols.contains(passColumn(pass))) {
+                            std::snprintf(text, sizeof text, " %s %.4f", pass.c_str(),
+                                          double(cols[passColumn(pass)]["median"]));
+                            line += text;
+                        }
+                    if (mode != sim::Mode::Naive && grid.subCells) line += "  (sub-cells)";
+                    if (mode != sim::Mode::Naive && grid.slices) {
+                        line += grid.quarters ? "  (quarters" : "  (slices";
+                        if (grid.slicesPerCell != 8)
+                            line += std::string(", ") + sim::sliceName(grid.slicesPerCell) + "s";
+                        line += ")";
+                    }
+                    table.push_back(line);
+                    std::printf("%s\n", line.c_str());
+                    std::fflush(stdout);
                 }
-                table.push_back(line);
-                std::printf("%s\n", line.c_str());
-                std::fflush(stdout);
-            }
         }
         sim::destroyFlock(ctx, flock);
     }
-    std::printf("\n%-10s %10s %5s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells", "median ms",
-                "p95 ms");
+    std::printf("\n%-10s %10s %5s %8s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells", "draw",
+                "median ms", "p95 ms");
     for (const std::string& line : table) std::printf("%s\n", line.c_str());
     std::vector<std::pair<std::string, std::string>> files;
     if (!o.csv.empty()) files.push_back({o.csv, csv});

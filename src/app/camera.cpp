@@ -36,15 +36,18 @@ glm::mat4 viewProjection(const OrbitCamera& c, uint32_t width, uint32_t height, 
 }
 
 render::DrawSettings drawSettings(const OrbitCamera& c, uint32_t width, uint32_t height, const sim::Params& p,
-                                  float pointSize, int colorMode) {
+                                  const render::DrawStyle& style) {
     render::DrawSettings s;
+    s.style = style;
     s.viewProj = viewProjection(c, width, height, p.domainHalf);
     s.width = width;
     s.height = height;
-    s.pointSize = pointSize;
     s.maxSpeed = p.maxSpeed;
     s.halfDomain = p.domainHalf;
-    s.colorMode = colorMode;
+    // The domain's corners are sqrt(3) L from its centre: the cue spans the cube's depth.
+    const float reach = std::sqrt(3.0f) * p.domainHalf;
+    s.cueNear = std::max(0.0f, c.distance - reach);
+    s.cueFar = c.distance + reach;
     return s;
 }
 

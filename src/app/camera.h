@@ -21,6 +21,6 @@ void zoom(OrbitCamera& camera, float scrollSteps, float halfDomain);
 glm::mat4 viewProjection(const OrbitCamera& camera, uint32_t width, uint32_t height, float halfDomain);
 
 render::DrawSettings drawSettings(const OrbitCamera& camera, uint32_t width, uint32_t height,
-                                  const sim::Params& params, float pointSize, int colorMode);
+                                  const sim::Params& params, const render::DrawStyle& style);
 
 } // namespace app

@@ -51,7 +51,7 @@ void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes) {
 }
 
 std::string csvHeader() {
-    std::string h = "frame,t_ms,mode,boids,cells,present_mode,cpu_frame_ms,gpu_total_ms";
+    std::string h = "frame,t_ms,mode,boids,cells,present_mode,draw,cpu_frame_ms,gpu_total_ms";
     for (const std::string& p : passNames()) h += "," + passColumn(p);
     return h + "\n";
 }
@@ -59,7 +59,7 @@ std::string csvHeader() {
 std::string csvRow(const FrameRow& r) {
     std::string line = std::to_string(r.frame) + "," + number(r.tMs) + "," + r.mode + "," +
                        std::to_string(r.boids) + "," + (r.cells ? std::to_string(r.cells) : "") + "," +
-                       r.presentMode + "," + number(r.cpuFrameMs) + "," +
+                       r.presentMode + "," + r.draw + "," + number(r.cpuFrameMs) + "," +
                        (r.gpuTotalMs ? number(*r.gpuTotalMs) : "");
     for (const std::string& p : passNames()) {
         auto it = r.passMs.find(p);
@@ -93,6 +93,7 @@ nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& ro
                           {"grid_dim", info.gridDim ? nlohmann::json(info.gridDim) : nlohmann::json(nullptr)},
                           {"present_mode", info.presentMode},
                           {"render", info.render},
+                          {"draw", info.render ? nlohmann::json(info.draw) : nlohmann::json(nullptr)},
                           {"seed", info.seed},
                           {"warmup_frames", info.warmupFrames},
                           {"measured_frames", rows.size()},

@@ -28,6 +28,7 @@ struct FrameRow {
     uint32_t boids = 0;
     int cells = 0; // 8 or 27; 0 (empty column) for naive
     std::string presentMode;
+    std::string draw; // the drawing path; empty where nothing was drawn
     double cpuFrameMs = 0;
     std::optional<double> gpuTotalMs;     // empty where timestamps are unavailable
     std::map<std::string, double> passMs; // by pass name
@@ -46,6 +47,7 @@ struct RunInfo {
     uint32_t gridDim = 0;
     std::string presentMode;
     bool render = false;
+    std::string draw; // the drawing path, where render
     uint64_t seed = 0;
     uint64_t warmupFrames = 0;
     sim::Params params;

@@ -24,7 +24,13 @@ void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
     app->add_flag("--list-devices", listDevices, "list the Vulkan devices and exit");
 }
 
-void addParamFlags(CLI::App* app, sim::Params& p) {
+// The flags' texts that need parsing once the command is known.
+struct ParamFlags {
+    CLI::Option *domainHalf = nullptr, *densityOption = nullptr;
+    std::string density;
+};
+
+void addParamFlags(CLI::App* app, sim::Params& p, ParamFlags& flags) {
     app->add_option("--cohesion-radius", p.cohesionRadius, "r1: cohesion neighbourhood radius")
         ->capture_default_str();
     app->add_option("--separation-radius", p.separationRadius, "r2: separation radius")
@@ -36,8 +42,36 @@ void addParamFlags(CLI::App* app, sim::Params& p) {
     app->add_option("--alignment-scale", p.alignmentScale, "s3: alignment strength")->capture_default_str();
     app->add_option("--max-speed", p.maxSpeed, "speed limit")->capture_default_str();
     app->add_option("--dt", p.dt, "time step")->capture_default_str();
-    app->add_option("--domain-half", p.domainHalf, "L: the domain is the periodic cube [-L, L)^3")
-        ->capture_default_str();
+    flags.domainHalf =
+        app->add_option("--domain-half", p.domainHalf, "L: the domain is the periodic cube [-L, L)^3")
+            ->capture_default_str();
+    flags.densityOption = app->add_option(
+        "--density", flags.density,
+        "boids per unit^3: sets L from the boid count (the lab's is 0.125: 1M boids at L = 100)");
+}
+
+// 0 where --density was not given. Throws where it conflicts with --domain-half or is not positive.
+double densityFrom(const ParamFlags& flags) {
+    if (!flags.densityOption->count()) return 0;
+    if (flags.domainHalf->count())
+        throw InputError(
+            "give either --density or --domain-half, not both (--density sets L from the count)");
+    char* end = nullptr;
+    const double d = std::strtod(flags.density.c_str(), &end);
+    if (end != flags.density.c_str() + flags.density.size() || !std::isfinite(d) || d <= 0)
+        throw InputError("--density: '" + flags.density + "' must be a positive number (boids per unit^3)");
+    return d;
+}
+
+// L for `boids` at `density` (when given), checked with the other parameters.
+void applyDensity(sim::Params& p, double density, uint64_t boids) {
+    if (density > 0) p.domainHalf = sim::domainHalfForDensity(boids, density);
+}
+
+render::DrawPath drawPathFromText(const std::string& text, const std::string& flag) {
+    std::optional<render::DrawPath> path = render::drawPathFromName(text);
+    if (!path) throw InputError(flag + ": '" + text + "' must be compute or points");
+    return *path;
 }
 
 std::vector<std::string> splitList(const std::string& text) {
@@ -132,7 +166,13 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--load-state", demo.loadState, "start from a state file (.npy)");
     app.add_flag("--exercise-window", demo.exerciseWindow, "testing: resize, minimize and restore the window")
         ->group("Testing");
-    addParamFlags(&app, demo.params);
+    std::string demoDraw = "auto";
+    app.add_option("--draw", demoDraw,
+                   "how boids are drawn: compute (a compute rasterizer), points (hardware points) or auto "
+                   "(the fastest the device has)")
+        ->capture_default_str();
+    ParamFlags demoParamFlags;
+    addParamFlags(&app, demo.params, demoParamFlags);
 
     // step
     CLI::App* step = app.add_subcommand("step", "run K steps headless and write the state");
@@ -154,7 +194,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     std::string stepNaiveBoids = "2";
     step->add_option("--naive-boids", stepNaiveBoids, "naive: boids per invocation, 2 or 4 (to compare)")
         ->capture_default_str();
-    addParamFlags(step, so.params);
+    ParamFlags stepParamFlags;
+    addParamFlags(step, so.params, stepParamFlags);
 
     // sort-bench
     CLI::App* sortBench = app.add_subcommand("sort-bench", "check and time the GPU radix sort");
@@ -211,9 +252,16 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_option("--seed", bo.seed, "seed of the random start")->capture_default_str();
     bench->add_option("--csv", bo.csv, "per-frame rows to FILE.csv");
     bench->add_option("--json", bo.json, "one summary per configuration to FILE.json");
-    bench->add_flag("--render", bo.render, "also draw every frame into an offscreen image");
+    bench->add_flag("--render", bo.render, "also draw every frame into an offscreen 1280x800 image");
+    std::string bDraw = "auto";
+    bench
+        ->add_option("--draw", bDraw,
+                     "with --render: drawing paths, comma-separated (compute, points), or auto (the "
+                     "fastest the device has)")
+        ->capture_default_str();
     bench->add_option("--naive-max", bNaiveMax, "skip naive above this many boids")->capture_default_str();
-    addParamFlags(bench, bo.params);
+    ParamFlags benchParamFlags;
+    addParamFlags(bench, bo.params, benchParamFlags);
 
     try {
         app.parse(argc, argv);
@@ -242,6 +290,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         so.subCells = subCellsFromText(stepSubCells);
         if (stepNaiveBoids != "2" && stepNaiveBoids != "4") throw InputError("--naive-boids must be 2 or 4");
         so.naiveBoids = uint32_t(std::stoul(stepNaiveBoids));
+        so.density = densityFrom(stepParamFlags);
+        // With a state file the count is known once it is read (commands.cpp checks L then).
+        if (so.loadState.empty()) applyDensity(so.params, so.density, so.boids);
         checkParams(so.params);
     } else if (sortBench->parsed()) {
         cl.command = Command::SortBench;
@@ -275,7 +326,17 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         bo.warmup = parseCountOrZero(bWarmup, "--warmup", 1ull << 32);
         bo.warmupMs = parseCountOrZero(bWarmupMs, "--warmup-ms", 600000);
         bo.naiveLimit = double(parseCount(bNaiveMax, "--naive-max", maxBoids));
-        checkParams(bo.params);
+        if (bDraw != "auto") {
+            if (!bo.render) throw InputError("--draw needs --render (without it nothing is drawn)");
+            for (const std::string& d : splitList(bDraw))
+                bo.drawPaths.push_back(drawPathFromText(d, "--draw"));
+        }
+        bo.density = densityFrom(benchParamFlags);
+        for (uint32_t n : bo.boids) {
+            sim::Params p = bo.params;
+            applyDensity(p, bo.density, n);
+            checkParams(p);
+        }
     } else {
         cl.command = Command::Demo;
         demo.boids = uint32_t(parseCount(demoBoids, "--boids", maxBoids));
@@ -289,6 +350,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (!demo.capture.empty() && demo.frames == 0)
             throw InputError("--capture needs --frames N (the number of frames to record "
                              "after --warmup)");
+        if (demoDraw != "auto") demo.drawPath = drawPathFromText(demoDraw, "--draw");
+        demo.density = densityFrom(demoParamFlags);
+        if (demo.loadState.empty()) applyDensity(demo.params, demo.density, demo.boids);
         checkParams(demo.params);
     }
     return cl;

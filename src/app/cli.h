@@ -1,6 +1,7 @@
 #pragma once
 // The command line: what each command takes, parsed by CLI11 into plain structs.
 
+#include "render/renderer.h"
 #include "sim/grid.h"
 #include "sim/params.h"
 
@@ -38,6 +39,8 @@ struct DemoOptions {
     std::string loadState;
     bool exerciseWindow = false; // testing: resize, minimize and restore during the run
     int width = 1280, height = 800;
+    std::optional<render::DrawPath> drawPath; // empty: the fastest the device has
+    double density = 0;                       // boids per unit^3; 0: L from --domain-half
     sim::Params params;
 };
 
@@ -52,6 +55,7 @@ struct StepOptions {
     bool quiet = false;
     bool float32Filter = false; // naive: the cube test in float32 even where float16 exists
     uint32_t naiveBoids = 2;    // naive: boids per invocation, 2 or 4
+    double density = 0;         // boids per unit^3; 0: L from --domain-half
     sim::Params params;
 };
 
@@ -80,8 +84,10 @@ struct BenchOptions {
     uint64_t seed = 1;
     std::string csv, json;
     bool render = false;
+    std::vector<render::DrawPath> drawPaths; // with --render; empty: the fastest the device has
     int width = 1280, height = 800;
     double naiveLimit = 2e6; // naive runs only up to this many boids unless asked by --naive-max
+    double density = 0;      // boids per unit^3, L set for each count; 0: L from --domain-half
     sim::Params params;
 };
 

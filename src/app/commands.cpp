@@ -87,19 +87,24 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     if (!o.saveState.empty()) sim::checkWritable(o.saveState);
     sim::State state;
     if (!o.loadState.empty()) state = sim::loadNpy(o.loadState);
+    sim::Params params = o.params;
+    if (o.density > 0) {
+        params.domainHalf =
+            sim::domainHalfForDensity(o.loadState.empty() ? o.boids : state.count(), o.density);
+        if (const std::string e = sim::validateParams(params); !e.empty()) throw sim::InputError(e);
+    }
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
                                            .deviceIndex = global.device,
                                            .quietDeviceNote = o.quiet,
                                            .pipelineStatistics = global.pipelineStats});
     // Before generating the flock on the CPU: a count the device cannot hold is refused first.
     sim::checkFlockFits(ctx, o.loadState.empty() ? o.boids : state.count());
-    if (o.loadState.empty())
-        state = sim::randomState(o.boids, o.seed, o.params.domainHalf, o.params.maxSpeed);
-    sim::wrapPositions(state, o.params.domainHalf);
+    if (o.loadState.empty()) state = sim::randomState(o.boids, o.seed, params.domainHalf, params.maxSpeed);
+    sim::wrapPositions(state, params.domainHalf);
     sim::Flock flock =
         sim::createFlock(ctx, state.count(), {.halfFilter = !o.float32Filter, .naiveBoids = o.naiveBoids});
     sim::uploadState(ctx, flock, state);
-    const sim::Grid grid = sim::makeGrid(o.params, o.cells, flock.count, o.subCells, o.mode);
+    const sim::Grid grid = sim::makeGrid(params, o.cells, flock.count, o.subCells, o.mode);
     if (o.mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
 
     Headless headless = createHeadless(ctx);
@@ -108,7 +113,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     for (uint64_t s = 0; s < o.steps; ++s) {
         std::vector<gpu::ScopeTime> times =
             runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-                sim::recordStep(cmd, flock, o.params, o.mode, grid, p);
+                sim::recordStep(cmd, flock, params, o.mode, grid, p);
             });
         for (const gpu::ScopeTime& t : times) {
             if (!t.valid) continue;
@@ -130,6 +135,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
                     VKBOIDS_COMMIT);
         if (o.mode != sim::Mode::Naive)
             std::printf(", %u^3 cells of %.3g, %d-cell search", grid.dim, grid.cellWidth, grid.searchCells);
+        std::printf(", L = %.4g", params.domainHalf);
         std::printf("\n");
         if (stepMs.empty()) {
             std::printf("GPU timestamps are unavailable on this queue\n");

@@ -17,6 +17,7 @@
 #include <stb_image_write.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -199,6 +200,15 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
     // Simulation and rendering.
     PanelState st;
     st.params = o.params;
+    if (o.density > 0 && !o.loadState.empty()) {
+        st.params.domainHalf = sim::domainHalfForDensity(initial.count(), o.density);
+        if (const std::string e = sim::validateParams(st.params); !e.empty()) throw sim::InputError(e);
+    }
+    st.computeDrawAvailable = render::computePathAvailable(ctx);
+    if (o.drawPath == render::DrawPath::Compute && !st.computeDrawAvailable)
+        throw sim::InputError(std::string("--draw compute: ") + ctx.properties.deviceName +
+                              " lacks 64-bit atomics on storage buffers (shaderBufferInt64Atomics)");
+    st.draw.path = o.drawPath.value_or(render::defaultDrawPath(ctx));
     st.mode = o.mode;
     st.cells = o.cells;
     st.subCells = o.subCells;
@@ -208,8 +218,8 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
     st.cpuDevice = ctx.isCpu;
     sim::checkFlockFits(ctx, o.loadState.empty() ? o.boids : initial.count());
     if (o.loadState.empty())
-        initial = sim::randomState(o.boids, o.seed, o.params.domainHalf, o.params.maxSpeed);
-    sim::wrapPositions(initial, o.params.domainHalf);
+        initial = sim::randomState(o.boids, o.seed, st.params.domainHalf, st.params.maxSpeed);
+    sim::wrapPositions(initial, st.params.domainHalf);
     sim::Flock flock = sim::createFlock(ctx, initial.count());
     sim::uploadState(ctx, flock, initial);
     st.boids = flock.count;
@@ -446,6 +456,14 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
                 sim::State state;
                 if (st.reinitialize) {
                     sim::checkFlockFits(ctx, uint32_t(st.boidInput));
+                    if (st.keepDensity && uint32_t(st.boidInput) != flock.count) {
+                        sim::Params scaled = st.params;
+                        scaled.domainHalf *= float(std::cbrt(double(st.boidInput) / flock.count));
+                        if (const std::string e = sim::validateParams(scaled); !e.empty())
+                            throw sim::InputError(e);
+                        st.params = scaled;
+                        camera.distance = defaultCamera(st.params.domainHalf).distance;
+                    }
                     state = sim::randomState(uint32_t(st.boidInput), st.seedInput, st.params.domainHalf,
                                              st.params.maxSpeed);
                     if (state.count() != flock.count) {
@@ -505,8 +523,9 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         {
             gpu::Scope frameScope(&profiler, cmd, "frame");
             // The previous frames' draws read the state buffers that this step may overwrite.
-            gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, 0,
-                               VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
+            gpu::memoryBarrier(cmd,
+                               VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                               0, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
             if (simulate) {
                 sim::recordStep(cmd, flock, st.params, st.mode, st.grid, &profiler);
                 if (st.mode != sim::Mode::Naive && frameNumber % 30 == 0) {
@@ -515,22 +534,24 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
                     slot.hasStats = true;
                 }
             }
-            VkClearValue clears[2] = {};
-            clears[0].color = {{0.02f, 0.02f, 0.035f, 1.0f}};
-            clears[1].depthStencil = {1.0f, 0};
-            VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-            pass.renderPass = renderPass;
-            pass.framebuffer = swapchain.framebuffers[image];
-            pass.renderArea = {{0, 0}, swapchain.extent};
-            pass.clearValueCount = 2;
-            pass.pClearValues = clears;
-            vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
+            const render::DrawSettings view =
+                drawSettings(camera, swapchain.extent.width, swapchain.extent.height, st.params, st.draw);
+            const gpu::Buffer &pos = flock.pos[flock.current], &vel = flock.vel[flock.current];
             {
+                // Both halves of the draw, the rasterization before the pass and what it draws in it.
                 gpu::Scope scope(&profiler, cmd, "draw");
-                render::recordDraw(cmd, ctx, renderer, flock.pos[flock.current], flock.vel[flock.current],
-                                   flock.count,
-                                   drawSettings(camera, swapchain.extent.width, swapchain.extent.height,
-                                                st.params, st.pointSize, st.colorMode));
+                render::recordRasterize(cmd, ctx, renderer, pos, vel, flock.count, view);
+                VkClearValue clears[2] = {};
+                clears[0].color = {{0.02f, 0.02f, 0.035f, 1.0f}};
+                clears[1].depthStencil = {1.0f, 0};
+                VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+                pass.renderPass = renderPass;
+                pass.framebuffer = swapchain.framebuffers[image];
+                pass.renderArea = {{0, 0}, swapchain.extent};
+                pass.clearValueCount = 2;
+                pass.pClearValues = clears;
+                vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
+                render::recordDraw(cmd, ctx, renderer, pos, vel, flock.count, view);
             }
             {
                 gpu::Scope scope(&profiler, cmd, "ui");
@@ -579,6 +600,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         slot.row.boids = flock.count;
         slot.row.cells = st.mode == sim::Mode::Naive ? 0 : st.cells;
         slot.row.presentMode = presentModeName(swapchain.presentMode);
+        slot.row.draw = render::drawPathName(st.draw.path);
         if (capture && capture->warmupLeft > 0) {
             capture->warmupLeft--;
         } else if (capture && capture->framesLeft > 0) {
@@ -590,6 +612,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
                                         st.grid.dim,
                                         slot.row.presentMode,
                                         true,
+                                        slot.row.draw,
                                         st.seedInput,
                                         o.warmup,
                                         st.params};

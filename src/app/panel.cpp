@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace app {
@@ -93,6 +94,7 @@ void drawPanel(PanelState& st) {
         st.boidInput = std::max(st.boidInput, 1);
         ImGui::SetNextItemWidth(120);
         ImGui::InputScalar("seed", ImGuiDataType_U64, &st.seedInput);
+        ImGui::Checkbox("keep the density (scale L with the count)", &st.keepDensity);
         if (ImGui::Button("Reset with this count and seed")) st.reinitialize = true;
     }
     if (ImGui::CollapsingHeader("Grid", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -143,10 +145,22 @@ void drawPanel(PanelState& st) {
         }
     }
     if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::SliderFloat("point size", &st.pointSize, 1.0f, 12.0f, "%.1f px");
-        ImGui::RadioButton("colour by speed", &st.colorMode, 0);
+        int path = int(st.draw.path);
+        ImGui::Text("draw:");
         ImGui::SameLine();
-        ImGui::RadioButton("by heading", &st.colorMode, 1);
+        ImGui::BeginDisabled(!st.computeDrawAvailable);
+        ImGui::RadioButton("compute", &path, int(render::DrawPath::Compute));
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        ImGui::RadioButton("hardware points", &path, int(render::DrawPath::Points));
+        st.draw.path = render::DrawPath(path);
+        ImGui::SliderFloat("point size", &st.draw.pointSize, render::minPointSize, render::maxPointSize,
+                           "%.0f px", ImGuiSliderFlags_AlwaysClamp);
+        st.draw.pointSize = std::round(st.draw.pointSize);
+        ImGui::RadioButton("colour by speed", &st.draw.colorMode, 0);
+        ImGui::SameLine();
+        ImGui::RadioButton("by heading", &st.draw.colorMode, 1);
+        ImGui::Checkbox("darken with distance", &st.draw.depthCue);
         if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) st.presentModeChanged = true;
         ImGui::Text("presenting with %s", st.presentModeActual.c_str());
         if (ImGui::Button("Reset camera (R)")) st.resetCamera = true;

@@ -2,6 +2,7 @@
 // The demo's ImGui panel: what it shows and what the user changed in it this frame.
 
 #include "gpu/profiler.h"
+#include "render/renderer.h"
 #include "shared.h"
 #include "sim/grid.h"
 #include "sim/params.h"
@@ -31,9 +32,10 @@ struct PanelState {
     int cells = 27;
     sim::SubCells subCells = sim::SubCells::Auto; // the order within cells
     bool paused = false;
-    float pointSize = 2.5f;
-    int colorMode = 1;   // heading: most boids fly at the speed limit, so speed alone is one colour
-    int presentMode = 0; // index into fifo, mailbox, immediate
+    render::DrawStyle draw;
+    bool computeDrawAvailable = true; // the device has what the compute path needs
+    bool keepDensity = false;         // a reset to a new count scales L to keep boids per unit^3
+    int presentMode = 0;              // index into fifo, mailbox, immediate
     int boidInput = 20000;
     uint64_t seedInput = 1;
     int captureFrames = 300;

@@ -316,6 +316,8 @@ Context createContext(const ContextOptions& options) {
         vkGetPhysicalDeviceFeatures2(ctx.physicalDevice, &have);
         f12.shaderFloat16 = have12.shaderFloat16;
         ctx.shaderFloat16 = have12.shaderFloat16;
+        f12.shaderBufferInt64Atomics = have12.shaderBufferInt64Atomics;
+        ctx.bufferInt64Atomics = have12.shaderBufferInt64Atomics && have.features.shaderInt64;
         ctx.deviceClock = haveClock.shaderDeviceClock;
     }
     if (ctx.deviceClock) {
@@ -327,6 +329,7 @@ Context createContext(const ContextOptions& options) {
     VkPhysicalDeviceFeatures available{};
     vkGetPhysicalDeviceFeatures(ctx.physicalDevice, &available);
     features.features.largePoints = available.largePoints;
+    features.features.shaderInt64 = ctx.bufferInt64Atomics;
     ctx.largePoints = available.largePoints;
 
     float priority = 1.0f;

@@ -57,6 +57,7 @@ struct Context {
     bool subgroupPartitioned = false; // VK_NV_shader_subgroup_partitioned
     bool largePoints = false;         // points wider than a pixel
     bool shaderFloat16 = false;       // float16 arithmetic in shaders
+    bool bufferInt64Atomics = false;  // 64-bit integers and their atomics on storage buffers
     bool pipelineStatistics = false;  // VK_KHR_pipeline_executable_properties enabled and asked for
     bool deviceClock = false;         // VK_KHR_shader_clock's shaderDeviceClock: clockRealtime*EXT()
 

@@ -37,6 +37,10 @@ float maxRadius(const Params& p) {
     return std::max({p.cohesionRadius, p.separationRadius, p.alignmentRadius});
 }
 
+float domainHalfForDensity(uint64_t boids, double density) {
+    return float(0.5 * std::cbrt(double(boids) / density));
+}
+
 const char* modeName(Mode mode) {
     switch (mode) {
     case Mode::Naive: return "naive";

@@ -34,6 +34,11 @@ std::string validateParams(const Params& params);
 
 float maxRadius(const Params& params);
 
+// The lab's density: 1M boids in its default domain, L = 100, is 0.125 boids per unit^3.
+constexpr double labDensity = 0.125;
+// L for `boids` at `density` boids per unit^3: (2L)^3 = boids / density.
+float domainHalfForDensity(uint64_t boids, double density);
+
 enum class Mode { Naive, Scattered, Coherent };
 const char* modeName(Mode mode);
 std::optional<Mode> parseMode(std::string_view name);

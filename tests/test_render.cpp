@@ -1,0 +1,268 @@
+// The compute rasterizer against exact expectations and against the hardware point path.
+
+#include "gpu_test.h"
+#include "render/draw_types.h"
+#include "render/renderer.h"
+
+#include <glm/ext/matrix_clip_space.hpp>
+#include <glm/ext/matrix_transform.hpp>
+#include <glm/glm.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace {
+
+using render::DrawPath;
+
+constexpr uint32_t width = 64, height = 48;
+constexpr float fovY = 0.9f, nearPlane = 0.5f, farPlane = 100.0f;
+constexpr uint64_t empty = ~0ull;
+
+// The camera sits at the origin looking down -z (view = identity), Vulkan's y pointing down.
+glm::mat4 projection() {
+    glm::mat4 p = glm::perspectiveRH_ZO(fovY, float(width) / float(height), nearPlane, farPlane);
+    p[1][1] *= -1.0f;
+    return p;
+}
+
+// The world position that projects to pixel coordinates (px, py) at view distance `distance`.
+glm::vec4 atPixel(double px, double py, double distance) {
+    const glm::mat4 p = projection();
+    const double ndcX = 2.0 * px / width - 1.0, ndcY = 2.0 * py / height - 1.0;
+    return glm::vec4(float(ndcX * distance / p[0][0]), float(ndcY * distance / p[1][1]), float(-distance),
+                     0.0f);
+}
+
+struct Scene {
+    std::vector<glm::vec4> pos, vel;
+    void add(glm::vec4 p, glm::vec3 v) {
+        pos.push_back(p);
+        vel.push_back(glm::vec4(v, 0.0f));
+    }
+};
+
+render::DrawSettings settings(DrawPath path, float pointSize) {
+    render::DrawSettings s;
+    s.style.path = path;
+    s.style.pointSize = pointSize;
+    s.style.colorMode = 1; // heading: distinct colours for distinct velocities
+    s.style.depthCue = true;
+    s.viewProj = projection();
+    s.width = width;
+    s.height = height;
+    s.maxSpeed = 1.0f;
+    s.halfDomain = 1e-3f; // the box lies inside the near plane: clipped away, it draws nothing
+    s.cueNear = 1.0f;
+    s.cueFar = 50.0f;
+    return s;
+}
+
+class RenderTest : public test::GpuTest {
+  protected:
+    void SetUp() override {
+        test::GpuTest::SetUp();
+        if (!render::computePathAvailable(ctx())) GTEST_SKIP() << "no 64-bit buffer atomics on this device";
+        offscreen = render::createOffscreen(ctx(), width, height);
+        renderer = render::createRenderer(ctx(), offscreen.renderPass);
+    }
+    void TearDown() override {
+        render::destroyRenderer(ctx(), renderer);
+        render::destroyOffscreen(ctx(), offscreen);
+        test::GpuTest::TearDown();
+    }
+
+    // The compute path's target after one rasterization of the scene (poisoned first).
+    std::vector<uint64_t> rasterize(const Scene& scene, float pointSize) {
+        gpu::Buffer pos = test::makeBuffer(scene.pos, 1), vel = test::makeBuffer(scene.vel, 1);
+        const render::DrawSettings s = settings(DrawPath::Compute, pointSize);
+        // A first frame sizes the target; poison it, then draw again over the poison.
+        test::runCommands(
+            [&](VkCommandBuffer cmd) { render::recordRasterize(cmd, ctx(), renderer, pos, vel, 0, s); });
+        gpu::fillBuffer(ctx(), renderer.target, 0xabababab);
+        test::runCommands([&](VkCommandBuffer cmd) {
+            render::recordRasterize(cmd, ctx(), renderer, pos, vel, uint32_t(scene.pos.size()), s);
+        });
+        std::vector<uint64_t> words = test::readBuffer<uint64_t>(renderer.target, size_t(width) * height);
+        gpu::destroyBuffer(ctx(), pos);
+        gpu::destroyBuffer(ctx(), vel);
+        return words;
+    }
+
+    // The finished frame, RGBA8, through either path.
+    std::vector<uint8_t> draw(const Scene& scene, DrawPath path, float pointSize) {
+        gpu::Buffer pos = test::makeBuffer(scene.pos, 1), vel = test::makeBuffer(scene.vel, 1);
+        test::runCommands([&](VkCommandBuffer cmd) {
+            render::recordOffscreenDraw(cmd, ctx(), renderer, offscreen, pos, vel, uint32_t(scene.pos.size()),
+                                        settings(path, pointSize));
+        });
+        std::vector<uint8_t> rgba = render::readOffscreen(ctx(), offscreen);
+        gpu::destroyBuffer(ctx(), pos);
+        gpu::destroyBuffer(ctx(), vel);
+        return rgba;
+    }
+
+    render::Offscreen offscreen;
+    render::Renderer renderer;
+};
+
+// The pixels a point of `size` at pixel coordinates (px, py) covers, clipped to the image.
+std::vector<uint32_t> footprint(double px, double py, int size) {
+    std::vector<uint32_t> pixels;
+    const int x0 = int(std::floor(px - 0.5 * (size - 1))), y0 = int(std::floor(py - 0.5 * (size - 1)));
+    for (int dy = 0; dy < size; ++dy)
+        for (int dx = 0; dx < size; ++dx) {
+            const bool corner = size >= 3 && (dx == 0 || dx == size - 1) && (dy == 0 || dy == size - 1);
+            const int x = x0 + dx, y = y0 + dy;
+            if (!corner && x >= 0 && y >= 0 && x < int(width) && y < int(height))
+                pixels.push_back(uint32_t(y) * width + uint32_t(x));
+        }
+    return pixels;
+}
+
+uint32_t depthBits(uint64_t word) {
+    return uint32_t(word >> 32);
+}
+
+// The colour the CPU expects for a boid flying along v at view distance w (heading, darkened).
+glm::vec3 expectedColor(glm::vec3 v, float w) {
+    const float speed = glm::length(v);
+    glm::vec3 c = speed > 0 ? 0.5f + 0.5f * v / speed : glm::vec3(0.5f);
+    return c * glm::mix(1.0f, 0.3f, std::clamp((w - 1.0f) / 49.0f, 0.0f, 1.0f));
+}
+
+void expectColor(uint64_t word, glm::vec3 expected, const std::string& where) {
+    const uint32_t rgba = uint32_t(word);
+    for (int c = 0; c < 3; ++c)
+        EXPECT_NEAR(double((rgba >> (8 * c)) & 0xff), std::round(expected[c] * 255.0), 1.0)
+            << where << " channel " << c;
+    EXPECT_EQ(rgba >> 24, 0xffu) << where;
+}
+
+TEST_F(RenderTest, KnownBoidsCoverExactlyTheirPixels) {
+    // Pixel coordinates a quarter off the centres: no rounding can move a footprint.
+    struct Known {
+        double px, py, distance;
+        glm::vec3 v;
+    };
+    const std::vector<Known> known = {
+        {32.25, 24.25, 10, {1, 0, 0}},  // the centre
+        {0.25, 10.75, 12, {0, 1, 0}},   // the left edge: part of the larger footprints falls off
+        {63.75, 47.75, 14, {0, 0, 1}},  // the bottom right corner
+        {10.75, 0.25, 30, {-1, 0, 0}},  // the top edge, farther (darker)
+        {-6.25, 20.25, 10, {0, -1, 0}}, // off-screen to the left
+        {20.25, 60.25, 10, {0, 0, -1}}, // off-screen below
+        {45.25, 30.75, 200, {1, 1, 0}}, // beyond the far plane
+    };
+    for (int size = 1; size <= 4; ++size) {
+        Scene scene;
+        for (const Known& k : known) scene.add(atPixel(k.px, k.py, k.distance), k.v);
+        // Behind the camera: would project onto the centre through the camera's back.
+        scene.add(glm::vec4(0.3f, -0.2f, 5.0f, 0.0f), {1, 0, 1});
+        const std::vector<uint64_t> words = rasterize(scene, float(size));
+        std::vector<int> owner(words.size(), -1);
+        for (size_t b = 0; b < known.size(); ++b)
+            if (known[b].distance < farPlane)
+                for (uint32_t p : footprint(known[b].px, known[b].py, size)) owner[p] = int(b);
+        for (size_t p = 0; p < words.size(); ++p) {
+            const std::string where = "size " + std::to_string(size) + " pixel (" +
+                                      std::to_string(p % width) + ", " + std::to_string(p / width) + ")";
+            if (owner[p] < 0) {
+                EXPECT_EQ(words[p], empty) << where;
+                continue;
+            }
+            const Known& k = known[size_t(owner[p])];
+            const glm::vec4 clip = projection() * glm::vec4(glm::vec3(atPixel(k.px, k.py, k.distance)), 1.0f);
+            const float depth = clip.z / clip.w;
+            uint32_t cpuDepth = 0;
+            std::memcpy(&cpuDepth, &depth, 4);
+            EXPECT_LE(std::abs(int64_t(depthBits(words[p])) - int64_t(cpuDepth)), 4) << where;
+            expectColor(words[p], expectedColor(k.v, float(k.distance)), where);
+        }
+    }
+}
+
+TEST_F(RenderTest, TheNearestBoidWinsAndEqualDepthsResolveTheSameWay) {
+    for (int size = 1; size <= 4; ++size) {
+        const glm::vec4 near = atPixel(20.25, 20.25, 8), far = atPixel(20.25, 20.25, 16);
+        const glm::vec3 a(1, 0, 0), b(0, 0, 1), c(0, 1, 0);
+        auto alone = [&](glm::vec4 p, glm::vec3 v) {
+            Scene s;
+            s.add(p, v);
+            return rasterize(s, float(size));
+        };
+        const std::vector<uint64_t> nearA = alone(near, a), farB = alone(far, b), nearC = alone(near, c);
+        const uint32_t centre = 20 * width + 20;
+        ASSERT_NE(nearA[centre], empty);
+        ASSERT_LT(depthBits(nearA[centre]), depthBits(farB[centre]));
+        ASSERT_EQ(depthBits(nearA[centre]), depthBits(nearC[centre]));
+        ASSERT_NE(nearA[centre], nearC[centre]);
+        // Whatever the order in the buffer, the nearer boid wins; between equal depths the smaller
+        // word (the colour's bits) wins, the same on every run.
+        for (int order = 0; order < 2; ++order) {
+            Scene s;
+            if (order == 0) {
+                s.add(far, b), s.add(near, a), s.add(near, c);
+            } else {
+                s.add(near, c), s.add(near, a), s.add(far, b);
+            }
+            for (int run = 0; run < 2; ++run) {
+                const std::vector<uint64_t> both = rasterize(s, float(size));
+                for (size_t p = 0; p < both.size(); ++p)
+                    ASSERT_EQ(both[p], std::min({nearA[p], farB[p], nearC[p]}))
+                        << "size " << size << " order " << order << " pixel " << p;
+            }
+        }
+    }
+}
+
+TEST_F(RenderTest, TheResolveWritesTheTargetsColoursIntoTheFrame) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    Scene scene;
+    for (int i = 0; i < 300; ++i)
+        scene.add(atPixel(32 + 40 * u(rng), 24 + 30 * u(rng), 10 + 8 * u(rng)), {u(rng), u(rng), u(rng)});
+    const std::vector<uint64_t> words = rasterize(scene, 3.0f);
+    const std::vector<uint8_t> frame = draw(scene, DrawPath::Compute, 3.0f);
+    size_t covered = 0;
+    for (size_t p = 0; p < words.size(); ++p) {
+        const uint32_t expected = words[p] == empty ? 0xff090505u : uint32_t(words[p]); // the clear colour
+        uint32_t got = 0;
+        std::memcpy(&got, &frame[4 * p], 4);
+        for (int c = 0; c < 4; ++c)
+            ASSERT_NEAR(double((got >> (8 * c)) & 0xff), double((expected >> (8 * c)) & 0xff), 1.0)
+                << "pixel " << p;
+        covered += words[p] != empty;
+    }
+    EXPECT_GT(covered, 300u);
+}
+
+TEST_F(RenderTest, BothPathsDrawTheSameScene) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    Scene scene;
+    for (int i = 0; i < 200; ++i)
+        scene.add(atPixel(32 + 36 * u(rng), 24 + 26 * u(rng), 12 + 6 * u(rng)), {u(rng), u(rng), u(rng)});
+    for (float size : {1.0f, 2.0f, 4.0f}) {
+        const std::vector<uint8_t> compute = draw(scene, DrawPath::Compute, size);
+        const std::vector<uint8_t> points = draw(scene, DrawPath::Points, size);
+        // Both cover the same footprint, but a point whose centre lies within rounding of a pixel
+        // edge, or two at nearly one depth, may land differently: at most 2% of the covered pixels.
+        size_t differing = 0, coveredCompute = 0, coveredPoints = 0;
+        for (size_t p = 0; p < size_t(width) * height; ++p) {
+            int worst = 0;
+            for (int c = 0; c < 3; ++c)
+                worst = std::max(worst, std::abs(int(compute[4 * p + c]) - int(points[4 * p + c])));
+            differing += worst > 2;
+            coveredCompute += compute[4 * p + 2] != 9 || compute[4 * p] != 5;
+            coveredPoints += points[4 * p + 2] != 9 || points[4 * p] != 5;
+        }
+        EXPECT_GT(coveredCompute, 150u) << "size " << size;
+        EXPECT_LE(differing, coveredCompute / 50) << "size " << size;
+        EXPECT_NEAR(double(coveredCompute), double(coveredPoints), 0.02 * coveredCompute) << "size " << size;
+    }
+}
+
+} // namespace
