@@ -79,7 +79,8 @@ TEST(Stats, PhaseSummaryOfStampedTiles) {
 
 TEST(Capture, CsvHasTheDocumentedColumns) {
     std::string header = app::csvHeader();
-    EXPECT_EQ(header.rfind("frame,t_ms,mode,boids,cells,present_mode,draw,cpu_frame_ms,gpu_total_ms,", 0), 0u);
+    EXPECT_EQ(header.rfind("frame,t_ms,mode,boids,cells,present_mode,draw,cpu_frame_ms,gpu_total_ms,", 0),
+              0u);
     for (const std::string& pass : app::passNames())
         EXPECT_NE(header.find(app::passColumn(pass)), std::string::npos);
     EXPECT_EQ(app::passColumn("cell ranges + reorder"), "gpu_cell_ranges_reorder_ms");
