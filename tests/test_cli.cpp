@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 
 namespace {
@@ -108,6 +112,9 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"step", "--boids", "10", "--load-state", "x.npy"}, "either"},
         {{"--present-mode", "vsync"}, "--present-mode"},
         {{"--capture", "x.csv"}, "--frames"},
+        {{"step", "--save-state", ""}, "--save-state: the path is empty"},
+        {{"--screenshot", ""}, "--screenshot: the path is empty"},
+        {{"bench", "--json", ""}, "--json: the path is empty"},
         {{"sort-bench", "--bits", "33"}, "--bits"},
         {{"sort-bench", "--runs", "5"}, ""}, // accepted by the parser; the command refuses it
         {{"bench", "--modes", "naive,,coherent"}, "not a mode"},
@@ -177,6 +184,30 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("step --boids 10 --save-state " + (dir / "no" / "such" / "dir.npy").string(),
                    "cannot write");
     EXPECT_FALSE(fs::exists(dir / "no"));
+    // A path that names no output of the kind written, or none at all.
+    expectBadInput("step --boids 10 --save-state " + (dir / "x.txt").string(), "must end in .npy");
+    expectBadInput("step --boids 10 --save-state ''", "--save-state");
+    expectBadInput("sort-bench --n 1e4 --csv " + (dir / "x.json").string(), "must end in .csv");
+    expectBadInput("--frames 5 --screenshot " + (dir / "x.jpg").string(), "must end in .png");
+    for (const char* name : {"x.txt", "x.json", "x.jpg"}) EXPECT_FALSE(fs::exists(dir / name)) << name;
+    fs::remove_all(dir);
+}
+
+// A device node given as the output is written into, not replaced by a regular file.
+TEST(Binary, StepWritesIntoADeviceAndLeavesItADevice) {
+    const fs::path dir = fs::temp_directory_path() / ("vkboids-node-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path node = dir / "null-node";
+    if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
+        const int e = errno;
+        fs::remove_all(dir);
+        if (e == EPERM) GTEST_SKIP() << "mknod is not permitted here (not root)";
+        FAIL() << "mknod: " << std::strerror(e);
+    }
+    const Result r = run("step --quiet --boids 100 --save-state " + node.string());
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::is_character_file(fs::symlink_status(node)));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
     fs::remove_all(dir);
 }
 

@@ -128,7 +128,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
         if (b < 1 || b > 32) throw sim::InputError("--bits: key widths must be between 1 and 32");
     std::string csv = "pairs,key_bits,passes,runs,median_us,p95_us,min_us,gpairs_per_s,gb_per_s,histogram_us,"
                       "pass0_us,pass1_us,pass2_us,pass3_us,workgroup,tile_keys\n";
-    if (!o.csv.empty()) sim::checkWritable(o.csv);
+    if (!o.csv.empty()) sim::checkOutputPath(o.csv, ".csv");
 
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
                                            .deviceIndex = global.device,
@@ -285,8 +285,8 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
 }
 
 int runBench(const GlobalOptions& global, const BenchOptions& o) {
-    if (!o.csv.empty()) sim::checkWritable(o.csv);
-    if (!o.json.empty()) sim::checkWritable(o.json);
+    if (!o.csv.empty()) sim::checkOutputPath(o.csv, ".csv");
+    if (!o.json.empty()) sim::checkOutputPath(o.json, ".json");
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
                                            .deviceIndex = global.device,
                                            .pipelineStatistics = global.pipelineStats});

@@ -74,6 +74,10 @@ render::DrawPath drawPathFromText(const std::string& text, const std::string& fl
     return *path;
 }
 
+// An output given as '' would read as not given, and the run would write nothing without a word.
+const CLI::Validator nonEmptyPath(
+    [](std::string& path) { return path.empty() ? std::string("the path is empty") : std::string(); }, "");
+
 std::vector<std::string> splitList(const std::string& text) {
     std::vector<std::string> out;
     std::stringstream in(text);
@@ -161,8 +165,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
     app.add_option("--frames", demoFrames, "quit after N frames");
     app.add_option("--warmup", demoWarmup, "frames before --capture starts recording")->capture_default_str();
-    app.add_option("--capture", demo.capture, "write per-frame timings to FILE.csv (and FILE.json)");
-    app.add_option("--screenshot", demo.screenshot, "write the last frame to FILE.png");
+    app.add_option("--capture", demo.capture, "write per-frame timings to FILE.csv (and FILE.json)")
+        ->check(nonEmptyPath);
+    app.add_option("--screenshot", demo.screenshot, "write the last frame to FILE.png")->check(nonEmptyPath);
     app.add_option("--load-state", demo.loadState, "start from a state file (.npy)");
     app.add_flag("--exercise-window", demo.exerciseWindow, "testing: resize, minimize and restore the window")
         ->group("Testing");
@@ -182,7 +187,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     step->add_option("--boids", stepBoids, "number of boids of a random start");
     step->add_option("--seed", so.seed, "seed of the random start")->capture_default_str();
     step->add_option("--load-state", so.loadState, "start from a state file (.npy)");
-    step->add_option("--save-state", so.saveState, "write the final state (.npy)");
+    step->add_option("--save-state", so.saveState, "write the final state (.npy)")->check(nonEmptyPath);
     step->add_option("--steps", stepSteps, "number of steps")->capture_default_str();
     step->add_option("--mode", stepMode, "naive, scattered or coherent")->capture_default_str();
     step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
@@ -211,7 +216,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     sortBench->add_option("--runs", sbRuns, "timed runs per configuration (at least 20)")
         ->capture_default_str();
     sortBench->add_option("--seed", cl.sortBench.seed, "seed of the random keys")->capture_default_str();
-    sortBench->add_option("--csv", cl.sortBench.csv, "write the results to FILE.csv");
+    sortBench->add_option("--csv", cl.sortBench.csv, "write the results to FILE.csv")->check(nonEmptyPath);
     sortBench->add_flag("--partition-nv", cl.sortBench.partitionNV,
                         "rank with subgroupPartitionNV where the device has it (default: ballots)");
     std::string sbWorkgroup = "0", sbKeys = "0", sbWindow = "4";
@@ -250,8 +255,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                      "state), so that the GPU's clock has risen from idle")
         ->capture_default_str();
     bench->add_option("--seed", bo.seed, "seed of the random start")->capture_default_str();
-    bench->add_option("--csv", bo.csv, "per-frame rows to FILE.csv");
-    bench->add_option("--json", bo.json, "one summary per configuration to FILE.json");
+    bench->add_option("--csv", bo.csv, "per-frame rows to FILE.csv")->check(nonEmptyPath);
+    bench->add_option("--json", bo.json, "one summary per configuration to FILE.json")->check(nonEmptyPath);
     bench->add_flag("--render", bo.render, "also draw every frame into an offscreen 1280x800 image");
     std::string bDraw = "auto";
     bench

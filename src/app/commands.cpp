@@ -84,7 +84,7 @@ int runListDevices() {
 }
 
 int runStep(const GlobalOptions& global, const StepOptions& o) {
-    if (!o.saveState.empty()) sim::checkWritable(o.saveState);
+    if (!o.saveState.empty()) sim::checkOutputPath(o.saveState, ".npy");
     sim::State state;
     if (!o.loadState.empty()) state = sim::loadNpy(o.loadState);
     sim::Params params = o.params;

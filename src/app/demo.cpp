@@ -62,7 +62,7 @@ std::string jsonPathFor(const std::string& csvPath) {
 
 // A capture writes its CSV and, beside it, a JSON summary: both must be writable before it starts.
 void checkCaptureWritable(const std::string& csvPath) {
-    sim::checkWritable(csvPath);
+    sim::checkOutputPath(csvPath, ".csv");
     sim::checkWritable(jsonPathFor(csvPath));
 }
 
@@ -167,7 +167,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
     if (!o.screenshot.empty()) {
         if (o.frames == 0)
             throw sim::InputError("--screenshot needs --frames N (the shot is of the last frame)");
-        sim::checkWritable(o.screenshot);
+        sim::checkOutputPath(o.screenshot, ".png");
     }
     sim::State initial;
     if (!o.loadState.empty()) initial = sim::loadNpy(o.loadState);

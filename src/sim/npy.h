@@ -13,21 +13,27 @@ namespace sim {
 // Positions are not wrapped here. Throws InputError with a one-line message naming the problem.
 State loadNpy(const std::string& path);
 
-// Writes to a temporary file beside `path` and renames it into place, so a failed write never
-// leaves a partial file or destroys an existing one. Throws InputError.
+// Writes the state with writeFileAtomically. Throws InputError.
 void saveNpy(const std::string& path, const State& state);
 
-// Writes `bytes` to a temporary file beside `path`, then renames it into place. Throws InputError
-// naming the path when anything fails; the temporary file is removed.
+// Writes `bytes` to `path` without leaving a partial regular file or destroying what `path` names. A
+// regular file (or a new one) gets a temporary file beside it, renamed into place; a symbolic link is
+// followed to the end of its chain, and that file replaced; a device or FIFO that exists is written
+// into (a FIFO nobody reads is an error, not a wait). Throws InputError naming the path.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
 
-// The same for several files that belong together (a CSV and its JSON): all are written to
-// temporary files first, and only then renamed into place.
+// The same for several files that belong together (a CSV and its JSON): all temporary files are
+// written first, then devices and FIFOs, and only then are the temporary files renamed into place.
 void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files);
 
-// Throws InputError unless a file can be created beside `path` and `path` is no directory (checked
-// before long runs).
+// Throws InputError unless `path` can be written as above (checked before long runs): not empty, no
+// directory, a file can be created beside the end of its links, a device opens for writing. A FIFO is
+// only checked for permission: opening and closing it would end the input of a waiting reader.
 void checkWritable(const std::string& path);
+
+// checkWritable, and the name must end in `extension` (".npy", ".csv", ...; any case) unless `path`
+// is a device or FIFO, so that `--save-state out.csv` is refused before any work.
+void checkOutputPath(const std::string& path, const char* extension);
 
 // The bytes of an .npy file for `state` (header and data), as saveNpy writes them.
 std::string encodeNpy(const State& state);

@@ -1,0 +1,265 @@
+// Output files: what a path names (a file, a link, a device, a FIFO) is never damaged by writing it.
+
+#include "sim/npy.h"
+#include "sim/params.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <poll.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <thread>
+#include <tuple>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+std::string contents(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+std::string writeError(const std::string& path, const std::string& bytes) {
+    try {
+        sim::writeFileAtomically(path, bytes);
+    } catch (const sim::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string outputPathError(const std::string& path, const char* extension) {
+    try {
+        sim::checkOutputPath(path, extension);
+    } catch (const sim::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+size_t entries(const fs::path& dir) {
+    return size_t(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+class Outputs : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir = fs::temp_directory_path() / ("vkboids-outputs-" + std::to_string(::getpid()) + "-" +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+
+    // A character device like /dev/null (1, 3) or /dev/full (1, 7) in the test's folder; the errno of
+    // mknod, or 0.
+    int makeCharDevice(const std::string& name, unsigned minor) {
+        return ::mknod((dir / name).c_str(), S_IFCHR | 0666, makedev(1, minor)) == 0 ? 0 : errno;
+    }
+
+    fs::path dir;
+};
+
+TEST_F(Outputs, RegularFileIsReplacedByRename) {
+    const fs::path file = dir / "out.csv";
+    std::ofstream(file) << "old";
+    struct stat before, after;
+    ASSERT_EQ(::stat(file.c_str(), &before), 0);
+    sim::writeFileAtomically(file.string(), "new");
+    ASSERT_EQ(::stat(file.c_str(), &after), 0);
+    EXPECT_EQ(contents(file), "new");
+    EXPECT_NE(before.st_ino, after.st_ino) << "written in place, not replaced";
+    EXPECT_EQ(entries(dir), 1u);
+}
+
+TEST_F(Outputs, LinkStaysALinkToItsReplacedFile) {
+    std::ofstream(dir / "target.csv") << "old";
+    fs::create_symlink("target.csv", dir / "link.csv");
+    sim::checkWritable((dir / "link.csv").string());
+    sim::writeFileAtomically((dir / "link.csv").string(), "new");
+    EXPECT_TRUE(fs::is_symlink(dir / "link.csv"));
+    EXPECT_EQ(fs::read_symlink(dir / "link.csv"), "target.csv");
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir / "target.csv")));
+    EXPECT_EQ(contents(dir / "target.csv"), "new");
+    EXPECT_EQ(entries(dir), 2u);
+}
+
+// Each relative link is resolved against its own folder.
+TEST_F(Outputs, ChainOfTwoLinksIsFollowedToTheEnd) {
+    fs::create_directory(dir / "sub");
+    std::ofstream(dir / "target.npy") << "old";
+    fs::create_symlink("sub/second.npy", dir / "first.npy");
+    fs::create_symlink("../target.npy", dir / "sub" / "second.npy");
+    sim::writeFileAtomically((dir / "first.npy").string(), "new");
+    EXPECT_EQ(fs::read_symlink(dir / "first.npy"), "sub/second.npy");
+    EXPECT_EQ(fs::read_symlink(dir / "sub" / "second.npy"), "../target.npy");
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir / "target.npy")));
+    EXPECT_EQ(contents(dir / "target.npy"), "new");
+    EXPECT_EQ(entries(dir), 3u);
+    EXPECT_EQ(entries(dir / "sub"), 1u);
+}
+
+TEST_F(Outputs, DanglingLinkCreatesItsTarget) {
+    fs::create_symlink("made.json", dir / "link.json");
+    sim::checkWritable((dir / "link.json").string());
+    sim::writeFileAtomically((dir / "link.json").string(), "{}");
+    EXPECT_TRUE(fs::is_symlink(dir / "link.json"));
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir / "made.json")));
+    EXPECT_EQ(contents(dir / "made.json"), "{}");
+    EXPECT_EQ(entries(dir), 2u);
+}
+
+// More than a pipe's buffer, so the writes must block (O_NONBLOCK cleared) while the reader drains.
+TEST_F(Outputs, FifoWithAReaderReceivesTheBytesAndStaysAFifo) {
+    const fs::path fifo = dir / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(fd, 0) << std::strerror(errno);
+    // The check must not open and close the FIFO: a reader would take that for the end of its input.
+    sim::checkWritable(fifo.string());
+    pollfd hangup = {fd, POLLIN, 0};
+    EXPECT_EQ(::poll(&hangup, 1, 0), 0) << "the reader saw a writer come and go";
+    std::string bytes(1 << 20, '\0');
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = char(i * 7 + i / 4096);
+    std::string received;
+    std::thread reader([&] {
+        // A read gives 0 both before the writer opens and after it closes; only the second ends it.
+        std::vector<char> buffer(1 << 16);
+        const auto deadline = std::chrono::steady_clock::now() + 20s;
+        while (std::chrono::steady_clock::now() < deadline) {
+            const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+            if (n > 0)
+                received.append(buffer.data(), size_t(n));
+            else if (n == 0 && received.size() >= bytes.size())
+                break;
+            else if (n == 0 || errno == EAGAIN)
+                std::this_thread::sleep_for(1ms);
+            else
+                break;
+        }
+    });
+    std::string error;
+    try {
+        sim::writeFileAtomically(fifo.string(), bytes);
+    } catch (const sim::InputError& e) {
+        error = e.what();
+    }
+    reader.join();
+    ::close(fd);
+    EXPECT_EQ(error, "");
+    EXPECT_EQ(received.size(), bytes.size());
+    EXPECT_TRUE(received == bytes);
+    EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
+    EXPECT_EQ(entries(dir), 1u);
+}
+
+TEST_F(Outputs, FifoWithoutAReaderIsAnErrorNotAWait) {
+    const fs::path fifo = dir / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    std::future<std::string> error =
+        std::async(std::launch::async, [&] { return writeError(fifo.string(), "x"); });
+    if (error.wait_for(10s) != std::future_status::ready) {
+        // Free the writer waiting for a reader, so that the test fails rather than hangs.
+        const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+        error.wait();
+        ::close(fd);
+        FAIL() << "the write waited for a reader";
+    }
+    const std::string message = error.get();
+    EXPECT_NE(message.find("cannot write '" + fifo.string() + "'"), std::string::npos) << message;
+    EXPECT_NE(message.find("no process is reading"), std::string::npos) << message;
+    EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
+    EXPECT_EQ(entries(dir), 1u);
+}
+
+TEST_F(Outputs, NullDeviceIsWrittenIntoAndStaysADevice) {
+    const int made = makeCharDevice("null", 3);
+    if (made == EPERM) GTEST_SKIP() << "mknod is not permitted here (not root)";
+    ASSERT_EQ(made, 0) << std::strerror(made);
+    const std::string node = (dir / "null").string();
+    sim::checkWritable(node);
+    sim::checkOutputPath(node, ".npy"); // devices need no extension
+    sim::writeFileAtomically(node, "discarded");
+    sim::writeFilesAtomically({{node, "a"}, {(dir / "beside.json").string(), "b"}});
+    EXPECT_TRUE(fs::is_character_file(fs::symlink_status(node)));
+    EXPECT_EQ(contents(dir / "beside.json"), "b");
+    EXPECT_EQ(entries(dir), 2u);
+}
+
+TEST_F(Outputs, FullDeviceIsAnErrorAndStaysADevice) {
+    const int made = makeCharDevice("full", 7);
+    if (made == EPERM) GTEST_SKIP() << "mknod is not permitted here (not root)";
+    ASSERT_EQ(made, 0) << std::strerror(made);
+    const std::string node = (dir / "full").string();
+    sim::checkWritable(node);
+    const std::string message = writeError(node, "bytes");
+    EXPECT_EQ(message, "cannot write '" + node + "': No space left on device");
+    EXPECT_TRUE(fs::is_character_file(fs::symlink_status(node)));
+    // Written together with a regular file: the device fails, and the file is not replaced.
+    std::ofstream(dir / "kept.csv") << "old";
+    EXPECT_THROW(sim::writeFilesAtomically({{(dir / "kept.csv").string(), "new"}, {node, "bytes"}}),
+                 sim::InputError);
+    EXPECT_EQ(contents(dir / "kept.csv"), "old");
+    EXPECT_TRUE(fs::is_character_file(fs::symlink_status(node)));
+    EXPECT_EQ(entries(dir), 2u);
+}
+
+TEST_F(Outputs, EmptyPathsDirectoriesAndWrongExtensionsAreRefused) {
+    fs::create_directory(dir / "taken.npy");
+    const std::string taken = (dir / "taken.npy").string();
+    const std::vector<std::tuple<std::string, const char*, std::string>> refused = {
+        {"", ".npy", "the path is empty"},
+        {taken, ".npy", "it is a directory"},
+        {(dir / "state.txt").string(), ".npy", "must end in .npy"},
+        {(dir / "state").string(), ".npy", "must end in .npy"},
+        {(dir / ".npy").string(), ".npy", "must end in .npy"},
+        {(dir / "shot.jpg").string(), ".png", "must end in .png"},
+        {(dir / "rows.json").string(), ".csv", "must end in .csv"},
+        {(dir / "summary.csv").string(), ".json", "must end in .json"},
+        {(dir / "no" / "such.csv").string(), ".csv", "cannot write"},
+    };
+    for (const auto& [path, extension, mention] : refused) {
+        const std::string message = outputPathError(path, extension);
+        EXPECT_NE(message.find(mention), std::string::npos) << "'" << path << "': '" << message << "'";
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+    EXPECT_EQ(outputPathError((dir / "state.NPY").string(), ".npy"), "");
+    EXPECT_EQ(outputPathError((dir / "shot.png").string(), ".png"), "");
+    EXPECT_NE(writeError("", "x").find("the path is empty"), std::string::npos);
+    EXPECT_NE(writeError(taken, "x").find("it is a directory"), std::string::npos);
+    EXPECT_TRUE(fs::is_directory(taken));
+    EXPECT_EQ(entries(dir), 1u);
+}
+
+// A CSV and its JSON: one that cannot be written, and neither file is replaced; through a link, both.
+TEST_F(Outputs, FilesWrittenTogetherAreAllOrNothing) {
+    std::ofstream(dir / "run.csv") << "old csv";
+    fs::create_symlink("run.csv", dir / "latest.csv");
+    EXPECT_THROW(sim::writeFilesAtomically({{(dir / "latest.csv").string(), "new csv"},
+                                            {(dir / "no" / "run.json").string(), "{}"}}),
+                 sim::InputError);
+    EXPECT_EQ(contents(dir / "run.csv"), "old csv");
+    EXPECT_EQ(entries(dir), 2u);
+    sim::writeFilesAtomically(
+        {{(dir / "latest.csv").string(), "new csv"}, {(dir / "run.json").string(), "{}"}});
+    EXPECT_TRUE(fs::is_symlink(dir / "latest.csv"));
+    EXPECT_EQ(contents(dir / "run.csv"), "new csv");
+    EXPECT_EQ(contents(dir / "run.json"), "{}");
+    EXPECT_EQ(entries(dir), 3u);
+}
+
+} // namespace
