@@ -3,10 +3,13 @@
 #include "app/commands.h"
 #include "gpu/check.h"
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
 int main(int argc, char** argv) {
+    // A FIFO whose reader quits mid-write gives EPIPE, reported as a one-line error, not a silent death.
+    std::signal(SIGPIPE, SIG_IGN);
     try {
         app::CommandLine cl = app::parseCommandLine(argc, argv);
         switch (cl.command) {
