@@ -44,7 +44,7 @@ struct Scene {
     }
 };
 
-render::DrawSettings settings(DrawPath path, float pointSize) {
+render::DrawSettings settings(DrawPath path, float pointSize, float halfDomain = 1e-3f) {
     render::DrawSettings s;
     s.style.path = path;
     s.style.pointSize = pointSize;
@@ -54,7 +54,7 @@ render::DrawSettings settings(DrawPath path, float pointSize) {
     s.width = width;
     s.height = height;
     s.maxSpeed = 1.0f;
-    s.halfDomain = 1e-3f; // the box lies inside the near plane: clipped away, it draws nothing
+    s.halfDomain = halfDomain; // by default the box lies inside the near plane: clipped away
     s.cueNear = 1.0f;
     s.cueFar = 50.0f;
     return s;
@@ -65,25 +65,28 @@ class RenderTest : public test::GpuTest {
     void SetUp() override {
         test::GpuTest::SetUp();
         if (!render::computePathAvailable(ctx())) GTEST_SKIP() << "no 64-bit buffer atomics on this device";
-        offscreen = render::createOffscreen(ctx(), width, height);
-        renderer = render::createRenderer(ctx(), offscreen.renderPass);
+        renderer = render::createRenderer(ctx(), VK_FORMAT_R8G8B8A8_UNORM, gpu::findDepthFormat(ctx()),
+                                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        offscreen = render::createOffscreen(ctx(), renderer, width, height);
     }
     void TearDown() override {
-        render::destroyRenderer(ctx(), renderer);
         render::destroyOffscreen(ctx(), offscreen);
+        render::destroyRenderer(ctx(), renderer);
         test::GpuTest::TearDown();
     }
 
-    // The compute path's target after one rasterization of the scene (poisoned first).
+    // The compute path's target after a frame of the scene (poisoned first: the frame clears it).
     std::vector<uint64_t> rasterize(const Scene& scene, float pointSize) {
         gpu::Buffer pos = test::makeBuffer(scene.pos, 1), vel = test::makeBuffer(scene.vel, 1);
         const render::DrawSettings s = settings(DrawPath::Compute, pointSize);
         // A first frame sizes the target; poison it, then draw again over the poison.
-        test::runCommands(
-            [&](VkCommandBuffer cmd) { render::recordRasterize(cmd, ctx(), renderer, pos, vel, 0, s); });
+        test::runCommands([&](VkCommandBuffer cmd) {
+            render::recordOffscreenDraw(cmd, ctx(), renderer, offscreen, pos, vel, 0, s);
+        });
         gpu::fillBuffer(ctx(), renderer.target, 0xabababab);
         test::runCommands([&](VkCommandBuffer cmd) {
-            render::recordRasterize(cmd, ctx(), renderer, pos, vel, uint32_t(scene.pos.size()), s);
+            render::recordOffscreenDraw(cmd, ctx(), renderer, offscreen, pos, vel, uint32_t(scene.pos.size()),
+                                        s);
         });
         std::vector<uint64_t> words = test::readBuffer<uint64_t>(renderer.target, size_t(width) * height);
         gpu::destroyBuffer(ctx(), pos);
@@ -92,11 +95,11 @@ class RenderTest : public test::GpuTest {
     }
 
     // The finished frame, RGBA8, through either path.
-    std::vector<uint8_t> draw(const Scene& scene, DrawPath path, float pointSize) {
+    std::vector<uint8_t> draw(const Scene& scene, DrawPath path, float pointSize, float halfDomain = 1e-3f) {
         gpu::Buffer pos = test::makeBuffer(scene.pos, 1), vel = test::makeBuffer(scene.vel, 1);
         test::runCommands([&](VkCommandBuffer cmd) {
             render::recordOffscreenDraw(cmd, ctx(), renderer, offscreen, pos, vel, uint32_t(scene.pos.size()),
-                                        settings(path, pointSize));
+                                        settings(path, pointSize, halfDomain));
         });
         std::vector<uint8_t> rgba = render::readOffscreen(ctx(), offscreen);
         gpu::destroyBuffer(ctx(), pos);
@@ -245,9 +248,11 @@ TEST_F(RenderTest, BothPathsDrawTheSameScene) {
     Scene scene;
     for (int i = 0; i < 200; ++i)
         scene.add(atPixel(32 + 36 * u(rng), 24 + 26 * u(rng), 12 + 6 * u(rng)), {u(rng), u(rng), u(rng)});
-    for (float size : {1.0f, 2.0f, 4.0f}) {
-        const std::vector<uint8_t> compute = draw(scene, DrawPath::Compute, size);
-        const std::vector<uint8_t> points = draw(scene, DrawPath::Points, size);
+    // Without the box, and with the camera inside a box whose far edges run behind some boids and
+    // in front of others: each path hides them behind nearer boids.
+    for (auto [size, halfDomain] : {std::pair{1.0f, 1e-3f}, {2.0f, 1e-3f}, {4.0f, 1e-3f}, {2.0f, 14.0f}}) {
+        const std::vector<uint8_t> compute = draw(scene, DrawPath::Compute, size, halfDomain);
+        const std::vector<uint8_t> points = draw(scene, DrawPath::Points, size, halfDomain);
         // Both cover the same footprint, but a point whose centre lies within rounding of a pixel
         // edge, or two at nearly one depth, may land differently: at most 2% of the covered pixels.
         size_t differing = 0, coveredCompute = 0, coveredPoints = 0;

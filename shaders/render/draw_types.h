@@ -37,6 +37,13 @@ struct DrawConstants {
 // all ones: no boid.
 #define DRAW_EMPTY_DEPTH 0xffffffffu
 
+// The background of every frame.
+#ifdef __cplusplus
+constexpr float drawBackground[4] = {0.02f, 0.02f, 0.035f, 1.0f};
+#else
+#define DRAW_BACKGROUND vec4(0.02, 0.02, 0.035, 1.0)
+#endif
+
 #ifdef __cplusplus
 static_assert(sizeof(DrawConstants) == 112);
 } // namespace gpudata

@@ -57,7 +57,8 @@ render::DrawSettings benchView(const sim::Params& params, const render::Offscree
                                render::DrawPath path) {
     render::DrawStyle style;
     style.path = path;
-    return drawSettings(defaultCamera(params.domainHalf), target.width, target.height, params, style);
+    return drawSettings(defaultCamera(params.domainHalf), target.frame.width, target.frame.height, params,
+                        style);
 }
 
 void endProgress() {
@@ -298,8 +299,9 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
             throw sim::InputError(std::string("--draw compute: ") + ctx.properties.deviceName +
                                   " lacks 64-bit atomics on storage buffers (shaderBufferInt64Atomics)");
     if (o.render) {
-        offscreen = render::createOffscreen(ctx, uint32_t(o.width), uint32_t(o.height));
-        renderer = render::createRenderer(ctx, offscreen.renderPass);
+        renderer = render::createRenderer(ctx, VK_FORMAT_R8G8B8A8_UNORM, gpu::findDepthFormat(ctx),
+                                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        offscreen = render::createOffscreen(ctx, renderer, uint32_t(o.width), uint32_t(o.height));
     }
     std::printf("bench on %s (%s %s)\n", ctx.properties.deviceName, ctx.driverName.c_str(),
                 ctx.driverInfo.c_str());
@@ -434,8 +436,8 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     if (!o.json.empty()) files.push_back({o.json, captureJson(ctx, runs).dump(2) + "\n"});
     sim::writeFilesAtomically(files);
     if (o.render) {
-        render::destroyRenderer(ctx, renderer);
         render::destroyOffscreen(ctx, offscreen);
+        render::destroyRenderer(ctx, renderer);
     }
     destroyHeadless(ctx, headless);
     gpu::destroyContext(ctx);

@@ -204,11 +204,6 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         st.params.domainHalf = sim::domainHalfForDensity(initial.count(), o.density);
         if (const std::string e = sim::validateParams(st.params); !e.empty()) throw sim::InputError(e);
     }
-    st.computeDrawAvailable = render::computePathAvailable(ctx);
-    if (o.drawPath == render::DrawPath::Compute && !st.computeDrawAvailable)
-        throw sim::InputError(std::string("--draw compute: ") + ctx.properties.deviceName +
-                              " lacks 64-bit atomics on storage buffers (shaderBufferInt64Atomics)");
-    st.draw.path = o.drawPath.value_or(render::defaultDrawPath(ctx));
     st.mode = o.mode;
     st.cells = o.cells;
     st.subCells = o.subCells;
@@ -227,9 +222,10 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
 
     const VkFormat depthFormat = gpu::findDepthFormat(ctx);
     const VkSurfaceFormatKHR surfaceFormat = chooseSurfaceFormat(ctx);
-    VkRenderPass renderPass =
-        gpu::createRenderPass(ctx, surfaceFormat.format, depthFormat, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
-    render::Renderer renderer = render::createRenderer(ctx, renderPass);
+    render::Renderer renderer =
+        render::createRenderer(ctx, surfaceFormat.format, depthFormat, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+    // The panel draws in the pass the renderer leaves open; the keep pass is compatible with this one.
+    const VkRenderPass renderPass = renderer.clearPass;
     Swapchain swapchain;
     {
         int w = 0, h = 0;
@@ -240,6 +236,14 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
     if (swapchain.presentMode != presentModeFromName(o.presentMode))
         std::fprintf(stderr, "vkboids: note: present mode %s is not offered here; using %s\n",
                      o.presentMode.c_str(), presentModeName(swapchain.presentMode));
+    st.computeDrawAvailable = render::computePathAvailable(ctx) && swapchain.storage;
+    if (o.drawPath == render::DrawPath::Compute && !st.computeDrawAvailable)
+        throw sim::InputError(std::string("--draw compute: ") + ctx.properties.deviceName +
+                              (swapchain.storage
+                                   ? " lacks 64-bit atomics on storage buffers or format-free image stores"
+                                   : "'s window images take no storage writes"));
+    st.draw.path = st.computeDrawAvailable ? o.drawPath.value_or(render::defaultDrawPath(ctx))
+                                           : render::DrawPath::Points;
 
     VkCommandPool pool = VK_NULL_HANDLE;
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -520,6 +524,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
         gpu::beginProfilerFrame(profiler, cmd, f);
         const bool lastFrame = totalFrames && rendered + 1 == totalFrames;
+        render::DrawPath drawn = render::DrawPath::Points;
         {
             gpu::Scope frameScope(&profiler, cmd, "frame");
             // The previous frames' draws read the state buffers that this step may overwrite.
@@ -537,22 +542,15 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
             const render::DrawSettings view =
                 drawSettings(camera, swapchain.extent.width, swapchain.extent.height, st.params, st.draw);
             const gpu::Buffer &pos = flock.pos[flock.current], &vel = flock.vel[flock.current];
+            const render::FrameTarget frame{swapchain.images[image], swapchain.framebuffers[image],
+                                            swapchain.views[image],  swapchain.extent.width,
+                                            swapchain.extent.height, swapchain.storage};
             {
-                // Both halves of the draw, the rasterization before the pass and what it draws in it.
                 gpu::Scope scope(&profiler, cmd, "draw");
-                render::recordRasterize(cmd, ctx, renderer, pos, vel, flock.count, view);
-                VkClearValue clears[2] = {};
-                clears[0].color = {{0.02f, 0.02f, 0.035f, 1.0f}};
-                clears[1].depthStencil = {1.0f, 0};
-                VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-                pass.renderPass = renderPass;
-                pass.framebuffer = swapchain.framebuffers[image];
-                pass.renderArea = {{0, 0}, swapchain.extent};
-                pass.clearValueCount = 2;
-                pass.pClearValues = clears;
-                vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
-                render::recordDraw(cmd, ctx, renderer, pos, vel, flock.count, view);
+                render::beginDraw(cmd, ctx, renderer, frame, pos, vel, flock.count, view);
             }
+            drawn = render::drawsCompute(renderer, frame, view) ? render::DrawPath::Compute
+                                                                : render::DrawPath::Points;
             {
                 gpu::Scope scope(&profiler, cmd, "ui");
                 ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
@@ -600,7 +598,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
         slot.row.boids = flock.count;
         slot.row.cells = st.mode == sim::Mode::Naive ? 0 : st.cells;
         slot.row.presentMode = presentModeName(swapchain.presentMode);
-        slot.row.draw = render::drawPathName(st.draw.path);
+        slot.row.draw = render::drawPathName(drawn);
         if (capture && capture->warmupLeft > 0) {
             capture->warmupLeft--;
         } else if (capture && capture->framesLeft > 0) {
@@ -662,7 +660,6 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
     vkDestroyCommandPool(ctx.device, pool, nullptr);
     destroySwapchain(ctx, swapchain);
     render::destroyRenderer(ctx, renderer);
-    vkDestroyRenderPass(ctx.device, renderPass, nullptr);
     sim::destroyFlock(ctx, flock);
     gpu::destroyContext(ctx);
     glfwDestroyWindow(window);

@@ -70,6 +70,10 @@ void createSwapchain(const gpu::Context& ctx, Swapchain& s, VkRenderPass renderP
     s.minImageCount = std::max(caps.minImageCount + 1, 3u);
     if (caps.maxImageCount) s.minImageCount = std::min(s.minImageCount, caps.maxImageCount);
     s.canCopy = caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    VkFormatProperties formatProperties{};
+    vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice, s.format.format, &formatProperties);
+    s.storage = (caps.supportedUsageFlags & VK_IMAGE_USAGE_STORAGE_BIT) &&
+                (formatProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
 
     VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
     info.surface = ctx.surface;
@@ -78,7 +82,9 @@ void createSwapchain(const gpu::Context& ctx, Swapchain& s, VkRenderPass renderP
     info.imageColorSpace = s.format.colorSpace;
     info.imageExtent = extent;
     info.imageArrayLayers = 1;
-    info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (s.canCopy ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
+    info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                      (s.canCopy ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0) |
+                      (s.storage ? VK_IMAGE_USAGE_STORAGE_BIT : 0);
     info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
     info.preTransform = caps.currentTransform;
     info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;

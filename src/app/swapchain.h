@@ -21,6 +21,7 @@ struct Swapchain {
     std::vector<VkSemaphore> renderDone; // per image: presentation waits on the image's own semaphore
     gpu::Image depth;
     bool canCopy = false; // images allow transfer reads (screenshots)
+    bool storage = false; // images allow storage writes (the compute drawing path)
 };
 
 // The surface format the render pass must use (BGRA8/RGBA8 sRGB-nonlinear, else the first offered).

@@ -11,16 +11,26 @@ void bindProgram(VkCommandBuffer cmd, const Program& p, std::initializer_list<Bu
     vkCmdBindPipeline(cmd, p.bindPoint, p.pipeline);
     if (buffers.size() == 0) return;
     std::vector<VkDescriptorBufferInfo> infos;
+    std::vector<VkDescriptorImageInfo> images;
     std::vector<VkWriteDescriptorSet> writes;
     infos.reserve(buffers.size());
+    images.reserve(buffers.size());
     uint32_t binding = 0;
     for (const BufferRange& b : buffers) {
-        infos.push_back({b.buffer, b.offset, b.range});
         VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         w.dstBinding = binding;
         w.descriptorCount = 1;
         w.descriptorType = p.bindings[binding];
-        w.pBufferInfo = &infos.back();
+        if ((w.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) != (b.image != VK_NULL_HANDLE))
+            throw Error(p.name + ": binding " + std::to_string(binding) +
+                        " given the wrong kind of resource");
+        if (b.image) {
+            images.push_back({VK_NULL_HANDLE, b.image, VK_IMAGE_LAYOUT_GENERAL});
+            w.pImageInfo = &images.back();
+        } else {
+            infos.push_back({b.buffer, b.offset, b.range});
+            w.pBufferInfo = &infos.back();
+        }
         writes.push_back(w);
         ++binding;
     }

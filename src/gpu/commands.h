@@ -8,14 +8,21 @@
 
 namespace gpu {
 
-// A buffer, or a byte range of one, bound to the next binding of a program.
+// A storage image's view, in the GENERAL layout while a shader writes it.
+struct StorageImage {
+    VkImageView view = VK_NULL_HANDLE;
+};
+
+// A buffer, or a byte range of one, or a storage image, bound to the next binding of a program.
 struct BufferRange {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0;
     VkDeviceSize range = VK_WHOLE_SIZE;
+    VkImageView image = VK_NULL_HANDLE;
     BufferRange(const Buffer& b) : buffer(b.buffer) {}
     BufferRange(const Buffer& b, VkDeviceSize offset, VkDeviceSize range)
         : buffer(b.buffer), offset(offset), range(range) {}
+    BufferRange(StorageImage i) : image(i.view) {}
 };
 
 // Binds the pipeline and pushes one buffer per reflected binding, in binding order.

@@ -330,6 +330,8 @@ Context createContext(const ContextOptions& options) {
     vkGetPhysicalDeviceFeatures(ctx.physicalDevice, &available);
     features.features.largePoints = available.largePoints;
     features.features.shaderInt64 = ctx.bufferInt64Atomics;
+    features.features.shaderStorageImageWriteWithoutFormat = available.shaderStorageImageWriteWithoutFormat;
+    ctx.imageWriteWithoutFormat = available.shaderStorageImageWriteWithoutFormat;
     ctx.largePoints = available.largePoints;
 
     float priority = 1.0f;

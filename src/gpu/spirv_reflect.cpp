@@ -50,6 +50,7 @@ struct Id {
     uint32_t width = 0;    // int/float bits, vector/matrix count
     uint32_t value = 0;    // constant value
     uint32_t lengthId = 0; // OpTypeArray
+    uint32_t sampled = 0;  // OpTypeImage: 1 sampled, 2 storage
     std::vector<uint32_t> members;
     std::vector<uint32_t> memberOffsets;
     uint32_t arrayStride = 0;
@@ -139,8 +140,11 @@ ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
             ids[w[1]].typeId = w[2];
             ids[w[1]].lengthId = w[3];
             break;
-        case OpTypeRuntimeArray:
         case OpTypeImage:
+            ids[w[1]].opcode = opcode;
+            ids[w[1]].sampled = count > 7 ? w[7] : 0;
+            break;
+        case OpTypeRuntimeArray:
         case OpTypeSampler:
         case OpTypeSampledImage:
             ids[w[1]].opcode = opcode;
@@ -211,6 +215,8 @@ ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
             type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
         else if (ids[t].opcode == OpTypeSampledImage)
             type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        else if (ids[t].opcode == OpTypeImage && ids[t].sampled == 2)
+            type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
         else
             throw Error("SPIR-V reflection: unsupported descriptor type");
         if (r.bindings.size() <= size_t(v.binding))

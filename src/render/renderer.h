@@ -1,7 +1,8 @@
 #pragma once
 // Boids drawn straight from the simulation's position and velocity buffers (no copy through the
 // CPU), and the domain's box. Two paths: a compute rasterizer that writes each boid's pixels with
-// 64-bit atomics, then resolves them into the frame; or hardware points, one vertex a boid.
+// 64-bit atomics and resolves them into the frame in a compute pass; or hardware points, one
+// vertex a boid.
 
 #include "gpu/buffer.h"
 #include "gpu/image.h"
@@ -11,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace render {
 
@@ -32,7 +34,7 @@ struct DrawStyle {
 struct DrawSettings {
     DrawStyle style;
     glm::mat4 viewProj{1.0f};
-    uint32_t width = 1, height = 1; // viewport in pixels
+    uint32_t width = 1, height = 1; // the frame's size in pixels
     float maxSpeed = 1.0f;          // colour scale of the speed ramp
     float halfDomain = 100.0f;
     float cueNear = 0.0f; // view distance where darkening starts
@@ -40,48 +42,59 @@ struct DrawSettings {
 };
 
 struct Renderer {
+    // Over one colour and one depth attachment, colour ending in the layout given at creation.
+    VkRenderPass clearPass = VK_NULL_HANDLE; // clears colour: the points path
+    VkRenderPass keepPass = VK_NULL_HANDLE;  // keeps the resolve's colour: the compute path
     gpu::Program points, box;
-    gpu::Program raster, resolve; // the compute path, where the device has 64-bit buffer atomics
-    gpu::Buffer target;           // the compute path's (depth, colour) words, one a pixel
+    gpu::Program raster, resolve, boxOverTarget; // the compute path, where the device has it
+    gpu::Buffer target;                          // its (depth, colour) words, one a pixel
     uint32_t targetWidth = 0, targetHeight = 0;
 };
 
-// The compute path needs 64-bit atomics on storage buffers; the points path runs everywhere.
+// The compute path needs 64-bit atomics on storage buffers and stores to images of any format.
 bool computePathAvailable(const gpu::Context& context);
 // The fastest path the device has: compute on GPUs that can, points on CPU drivers.
 DrawPath defaultDrawPath(const gpu::Context& context);
 
-Renderer createRenderer(const gpu::Context& context, VkRenderPass renderPass);
+Renderer createRenderer(const gpu::Context& context, VkFormat colorFormat, VkFormat depthFormat,
+                        VkImageLayout finalLayout);
 void destroyRenderer(const gpu::Context& context, Renderer& renderer);
 
-// Outside a render pass, before recordDraw: the compute path clears its target and rasterizes
-// `count` boids into it (the points path records nothing here). The target follows the settings'
-// size; a new size waits for the device to idle.
-void recordRasterize(VkCommandBuffer cmd, const gpu::Context& context, Renderer& renderer,
-                     const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count,
-                     const DrawSettings& settings);
-
-// Inside a render pass: sets viewport and scissor, draws the boids (resolve or points), then the box.
-void recordDraw(VkCommandBuffer cmd, const gpu::Context& context, const Renderer& renderer,
-                const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count, const DrawSettings& settings);
-
-// An offscreen target (for headless benchmarks and tests): colour ends each pass ready to be copied.
-struct Offscreen {
-    gpu::Image color, depth;
-    VkRenderPass renderPass = VK_NULL_HANDLE;
+// An image a frame is drawn into, and its framebuffer (made with Renderer::clearPass; keepPass is
+// compatible with it).
+struct FrameTarget {
+    VkImage image = VK_NULL_HANDLE;
     VkFramebuffer framebuffer = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
     uint32_t width = 0, height = 0;
+    bool storage = false; // the image takes storage writes, as the compute path's resolve needs
 };
 
-Offscreen createOffscreen(const gpu::Context& context, uint32_t width, uint32_t height);
+// Whether a frame with these settings is drawn by the compute path (else by points).
+bool drawsCompute(const Renderer& renderer, const FrameTarget& frame, const DrawSettings& settings);
+
+// Draws `count` boids and the box into the frame and leaves its render pass open for overlays (the
+// panel): the caller ends it. The compute path's work runs before the pass; its target follows the
+// frame's size (a new size waits for the device to idle).
+void beginDraw(VkCommandBuffer cmd, const gpu::Context& context, Renderer& renderer, const FrameTarget& frame,
+               const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count, const DrawSettings& settings);
+
+// An offscreen frame (headless benchmarks and tests): colour ends each pass ready to be copied.
+struct Offscreen {
+    gpu::Image color, depth;
+    FrameTarget frame;
+};
+
+Offscreen createOffscreen(const gpu::Context& context, const Renderer& renderer, uint32_t width,
+                          uint32_t height);
 void destroyOffscreen(const gpu::Context& context, Offscreen& offscreen);
 
-// Rasterizes, begins the offscreen pass, draws, ends it.
+// beginDraw into the offscreen frame, then the end of its pass.
 void recordOffscreenDraw(VkCommandBuffer cmd, const gpu::Context& context, Renderer& renderer,
-                         const Offscreen& target, const gpu::Buffer& pos, const gpu::Buffer& vel,
+                         const Offscreen& offscreen, const gpu::Buffer& pos, const gpu::Buffer& vel,
                          uint32_t count, const DrawSettings& settings);
 
 // The offscreen colour image as RGBA8 bytes, rows top to bottom (blocking; for tests and tools).
-std::vector<uint8_t> readOffscreen(const gpu::Context& context, const Offscreen& target);
+std::vector<uint8_t> readOffscreen(const gpu::Context& context, const Offscreen& offscreen);
 
 } // namespace render
