@@ -71,8 +71,10 @@ VkRenderPass createRenderPass(const Context& ctx, VkFormat colorFormat, VkFormat
     attachments[0].finalLayout = finalLayout;
     attachments[1] = attachments[0];
     if (keepColor) {
+        // What the pass draws over a compute pass's colour tests no depth attachment.
         attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
         attachments[0].initialLayout = VK_IMAGE_LAYOUT_GENERAL;
+        attachments[1].loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
     }
     attachments[1].format = depthFormat;
     attachments[1].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;

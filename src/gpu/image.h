@@ -20,9 +20,9 @@ void destroyImage(const Context& context, Image& image);
 // The first of D32_SFLOAT, D32_SFLOAT_S8, D24_S8 usable as a depth attachment.
 VkFormat findDepthFormat(const Context& context);
 
-// A render pass of one colour and one depth attachment; colour ends in finalLayout. Depth is
-// cleared; colour is cleared too, or, with keepColor, kept from the GENERAL layout a compute pass
-// wrote it in.
+// A render pass of one colour and one depth attachment; colour ends in finalLayout. Both are
+// cleared; or, with keepColor, colour is kept from the GENERAL layout a compute pass wrote it in,
+// and depth is left undefined.
 VkRenderPass createRenderPass(const Context& context, VkFormat colorFormat, VkFormat depthFormat,
                               VkImageLayout finalLayout, bool keepColor = false);
 
