@@ -32,48 +32,6 @@ vec3 minImage(vec3 d, float L) {
     return vec3(minImageComponent(d.x, L), minImageComponent(d.y, L), minImageComponent(d.z, L));
 }
 
-// Accumulated neighbour sums of one boid, and the velocity update of the contract (docs in README).
-struct Neighbours {
-    vec3 cohesion;    // sum of d over dist < r1
-    float cohesionCount;
-    vec3 separation;  // sum of d over dist < r2
-    vec3 alignment;   // sum of v_j over dist < r3
-    float alignmentCount;
-};
-
-Neighbours noNeighbours() { return Neighbours(vec3(0), 0.0, vec3(0), vec3(0), 0.0); }
-
-void addNeighbour(inout Neighbours n, vec3 d, float dist2, vec3 vj, StepConstants c) {
-    if (dist2 < c.cohesionRadiusSq) {
-        n.cohesion += d;
-        n.cohesionCount += 1.0;
-    }
-    if (dist2 < c.separationRadiusSq) n.separation += d;
-    if (dist2 < c.alignmentRadiusSq) {
-        n.alignment += vj;
-        n.alignmentCount += 1.0;
-    }
-}
-
-// New velocity and position of a boid from its neighbour sums.
-void integrate(vec3 p, vec3 v, Neighbours n, StepConstants c, out vec3 pNew, out vec3 vNew) {
-    vec3 dv = vec3(0);
-    if (n.cohesionCount > 0.0) dv += n.cohesion / n.cohesionCount * c.cohesionScale;
-    dv -= n.separation * c.separationScale;
-    if (n.alignmentCount > 0.0) dv += n.alignment / n.alignmentCount * c.alignmentScale;
-    vNew = v + dv;
-    float speed = length(vNew);
-    if (speed > c.maxSpeed) {
-        // Huge velocities (a loaded state) overflow the squared length: scale down first.
-        if (isinf(speed)) {
-            vNew /= max(max(abs(vNew.x), abs(vNew.y)), abs(vNew.z));
-            speed = length(vNew);
-        }
-        vNew *= c.maxSpeed / speed;
-    }
-    pNew = wrapPosition(p + vNew * c.dt, c.halfDomain);
-}
-
 // Cell coordinate along one axis, as sim::cellCoordinate() computes it on the CPU.
 uint cellCoordinate(float x, float L, float invCellWidth, uint dim) {
     const float c = floor((x + L) * invCellWidth);
@@ -89,7 +47,8 @@ uvec3 cellOf(vec3 p, StepConstants c) {
 // Linear cell index, x fastest (sim::cellIndex).
 uint cellIndex(uvec3 cell, uint dim) { return cell.x + dim * (cell.y + dim * cell.z); }
 
-// The half of its cell a coordinate lies in (sim::subCellBit): the same product as cellCoordinate().
+// The half of its cell a coordinate lies in (sim::subCellBit), for quarter rows: the same product as
+// cellCoordinate().
 uint subCellBit(float x, float L, float invCellWidth, uint cell) {
     precise const float f = (x + L) * invCellWidth;
     return f >= float(cell) + 0.5 ? 1u : 0u;
@@ -119,20 +78,15 @@ uint quarterRowOf(vec3 p, uvec3 cell, StepConstants c) {
 #define GRID_SLICES_PER_CELL c.slicesPerCell
 #endif
 
-// The sort key of a position: its cell, and below that (c.subCells) its octant or its x slice; or
-// its quarter row, then its cell along x and x slice.
+// The sort key of a position: its cell, and below that (c.subCells) its x slice; or its quarter
+// row, then its cell along x and x slice.
 uint gridKey(vec3 p, StepConstants c) {
     const uvec3 cell = cellOf(p, c);
+    const uint slice = sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, GRID_SLICES_PER_CELL);
     if (c.subCells == SUB_CELLS_QUARTERS)
-        return (quarterRowOf(p, cell, c) * c.gridDim + cell.x) * GRID_SLICES_PER_CELL +
-               sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, GRID_SLICES_PER_CELL);
+        return (quarterRowOf(p, cell, c) * c.gridDim + cell.x) * GRID_SLICES_PER_CELL + slice;
     const uint key = cellIndex(cell, c.gridDim);
-    if (c.subCells == SUB_CELLS_NONE) return key;
-    if (c.subCells == SUB_CELLS_SLICES)
-        return key * GRID_SLICES_PER_CELL + sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, GRID_SLICES_PER_CELL);
-    return key * 8 + subCellBit(p.x, c.halfDomain, c.invCellWidth, cell.x) +
-           2 * subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y) +
-           4 * subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z);
+    return c.subCells == SUB_CELLS_SLICES ? key * GRID_SLICES_PER_CELL + slice : key;
 }
 
 #endif

@@ -35,25 +35,22 @@ struct StepConstants {
     f32 reach;       // grid search: max(r) with a rounding margin; cells farther away are skipped
     f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
     u32 subCells;            // SUB_CELLS_*: what the key bits below the cell index hold, if any
-    u32 slicesPerCell;       // x slices a cell: 8, or 16 for some quarter rows (sim::Grid::slicesPerCell)
+    u32 slicesPerCell;       // x slices a cell: 8, 16 or 32 (sim::Grid::slicesPerCell)
     f32 pad2;
 };
 
 // A cell's range in the sorted arrays is [start, end); empty cells hold CELL_EMPTY in both.
 #define CELL_EMPTY 0xffffffffu
 
-// Sort keys below the cell index (StepConstants::subCells). OCTANTS: cell * 8 + octant, and each
-// sub-cell's [start, end) (CELL_EMPTY where empty). SLICES: cell * 8 + the eighth of the cell along
-// x the boid lies in, and for every sub-key s, empty cells included, its start: the first sorted
-// position with a key of s or more (one more entry, n, past the last). A row of cells is then sorted
-// by x at an eighth of a cell, and any run of its sub-keys [a, b) is [start a, start b). QUARTERS:
-// the domain cut into rows half a cell high and deep (quarter rows: (2 dim)^2 of them, z half-cell
-// major), each row sorted by x: (quarter row * dim + cell x) * S + x slice, S x slices a cell
-// (StepConstants::slicesPerCell: 8, or 16 for some grids with 8 cells), with the same starts.
-// A quarter row's window is then one range across its cells; a cell's boids lie in four runs, so
-// quarters write no cell ranges.
+// Sort keys below the cell index (StepConstants::subCells). SLICES: cell * 8 + the eighth of the
+// cell along x the boid lies in, and for every sub-key s, empty cells included, its start: the first
+// sorted position with a key of s or more (one more entry, n, past the last). A row of cells is then
+// sorted by x at an eighth of a cell, and any run of its sub-keys [a, b) is [start a, start b).
+// QUARTERS: the domain cut into rows half a cell high and deep (quarter rows: (2 dim)^2 of them, z
+// half-cell major), each row sorted by x: (quarter row * dim + cell x) * S + x slice, S x slices a
+// cell (StepConstants::slicesPerCell: 8, 16 or 32), with the same starts. A quarter row's window is
+// then one range across its cells; a cell's boids lie in four runs, so quarters write no cell ranges.
 #define SUB_CELLS_NONE 0u
-#define SUB_CELLS_OCTANTS 1u
 #define SUB_CELLS_SLICES 2u
 #define SUB_CELLS_QUARTERS 3u
 

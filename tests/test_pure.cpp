@@ -4,12 +4,14 @@
 #include "gpu/shaders.h"
 #include "gpu/spirv_reflect.h"
 #include "render/draw_types.h"
+#include "search_setups.h"
 #include "shared.h"
 #include "sim/grid.h"
 #include "sim/state.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -78,22 +80,6 @@ TEST(Grid, HugeGridsAreCoarsened) {
     EXPECT_GE(g.cellWidth, 0.1f);
 }
 
-// Straddling subgroups walk sub-cells boid by boid from 150 boids a cell, down to the smallest grid
-// with sub-cells (3 cells per axis).
-TEST(Grid, StraddlingWalkFromCrowdedCells) {
-    sim::Params p;
-    p.domainHalf = 7.5f; // 3 cells of 5 per axis
-    const uint32_t from = sim::straddleSubCellsFrom * 27;
-    for (uint32_t n : {from - 1, from, from + 1, 10 * from}) {
-        const sim::Grid g = sim::makeGrid(p, 27, n, sim::SubCells::Octants);
-        ASSERT_EQ(g.dim, 3u);
-        EXPECT_EQ(g.straddleSubCells, n >= from) << n;
-    }
-    sim::Params lab; // 40 cells per axis: crowded only from 150 x 64,000 boids
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 150 * 64000 - 1, sim::SubCells::Octants).straddleSubCells);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 150 * 64000, sim::SubCells::Octants).straddleSubCells);
-}
-
 TEST(Grid, CellCoordinateClampsTheUpperEdge) {
     EXPECT_EQ(sim::cellCoordinate(-100.0f, 100.0f, 0.2f, 40), 0u);
     EXPECT_EQ(sim::cellCoordinate(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 40), 39u);
@@ -101,9 +87,9 @@ TEST(Grid, CellCoordinateClampsTheUpperEdge) {
     EXPECT_EQ(sim::cellIndex(1, 2, 3, 40), 1u + 40 * (2 + 40 * 3));
 }
 
-// Auto's choice of cell order (runs 36 to 38, 54, 55 and 58): slices from 12 boids a cell, quarter rows
-// instead from 20 with 8 cells, and from 24 in coherent grids with 27; octants only when asked for;
-// all of them only with 3 or more cells per axis.
+// Auto's choice of cell order: slices from 12 boids a cell, quarter rows instead from 20 with 8
+// cells, and from 24 in coherent grids with 27; all of them only with 3 or more cells per axis. Quarter
+// rows take the finest of 8, 16 and 32 slices a cell whose sub-keys fit; slices take 8.
 TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
     sim::Params lab; // 40^3 cells with 27, 20^3 with 8
     const sim::SubCells automatic = sim::SubCells::Auto;
@@ -115,22 +101,12 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
         EXPECT_FALSE(sim::makeGrid(lab, 8, 12 * 8000 - 1, automatic, mode).slices);
         const sim::Grid sparse8 = sim::makeGrid(lab, 8, 100000, automatic, mode); // 12.5 boids a cell
         EXPECT_TRUE(sparse8.slices && !sparse8.quarters);
+        EXPECT_EQ(sparse8.slicesPerCell, 8u);
         EXPECT_FALSE(sim::makeGrid(lab, 8, 20 * 8000 - 1, automatic, mode).quarters);
         const sim::Grid dense8 = sim::makeGrid(lab, 8, 20 * 8000, automatic, mode);
-        EXPECT_TRUE(dense8.quarters && dense8.slices && !dense8.subCells);
-        // With 8 cells: scattered quarter rows in 32 slices a cell (read from the push constant from
-        // 640 boids a cell); coherent ones in 16, and in 32 from 250 boids a cell.
-        const uint32_t slices = mode == sim::Mode::Coherent ? 16 : 32;
-        EXPECT_EQ(dense8.slicesPerCell, slices);
-        EXPECT_EQ(dense8.keyBits, 13u + (slices == 16 ? 6 : 7));
-        EXPECT_FALSE(dense8.slicesFromPushConstant);
-        EXPECT_EQ(sim::makeGrid(lab, 8, 250 * 8000 - 1, automatic, mode).slicesPerCell, slices);
-        EXPECT_EQ(sim::makeGrid(lab, 8, 250 * 8000, automatic, mode).slicesPerCell, 32u);
-        EXPECT_FALSE(sim::makeGrid(lab, 8, 640 * 8000 - 1, automatic, mode).slicesFromPushConstant);
-        EXPECT_EQ(sim::makeGrid(lab, 8, 640 * 8000, automatic, mode).slicesFromPushConstant,
-                  mode == sim::Mode::Scattered);
-        EXPECT_FALSE(sparse8.slicesFromPushConstant);
-        EXPECT_EQ(sparse8.slicesPerCell, 8u); // slices: eighths
+        EXPECT_TRUE(dense8.quarters && dense8.slices);
+        EXPECT_EQ(dense8.slicesPerCell, 32u); // 4 x 32 x 8,000 sub-keys fit 2^21
+        EXPECT_EQ(dense8.keyBits, 13u + 7);
     }
     // Where 64 sub-keys a cell would not fit (40^3 cells of 10, 20 boids a cell), eighths.
     sim::Params wide = lab;
@@ -139,72 +115,74 @@ TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
     EXPECT_TRUE(eighths8.quarters);
     EXPECT_EQ(eighths8.slicesPerCell, 8u);
     EXPECT_EQ(eighths8.keyBits, 16u + 5);
-    // Coherent quarter rows with 27 cells: the finest up to 32 that fits (16 from 4.1M boids, 32 from
-    // 8.2M).
+    // Coherent quarter rows with 27 cells: 8 slices a cell up to 4.1M boids, 16 from there, 32 from 8.2M.
     const sim::Grid quarters27 = sim::makeGrid(lab, 27, 24 * 64000, automatic, sim::Mode::Coherent);
     EXPECT_TRUE(quarters27.quarters);
     EXPECT_EQ(quarters27.slicesPerCell, 8u);
     EXPECT_EQ(quarters27.keyBits, 16u + 5);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 5120000, automatic, sim::Mode::Coherent).slicesPerCell, 16u);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 4096000 - 1, automatic, sim::Mode::Coherent).slicesPerCell, 8u);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 4096000, automatic, sim::Mode::Coherent).slicesPerCell, 16u);
     EXPECT_EQ(sim::makeGrid(lab, 27, 10240000, automatic, sim::Mode::Coherent).slicesPerCell, 32u);
     const sim::Grid coherent1M = sim::makeGrid(lab, 27, 1000000, automatic, sim::Mode::Coherent);
     EXPECT_TRUE(coherent1M.slices && !coherent1M.quarters);
     EXPECT_EQ(coherent1M.slicesPerCell, 8u);
     for (uint32_t n : {1000000u, 5120000u, 10240000u}) {
         const sim::Grid scattered = sim::makeGrid(lab, 27, n, automatic, sim::Mode::Scattered);
-        EXPECT_TRUE(scattered.slices && !scattered.quarters && !scattered.subCells) << n;
+        EXPECT_TRUE(scattered.slices && !scattered.quarters) << n;
         EXPECT_EQ(scattered.keyBits, 19u) << n;
-        EXPECT_FALSE(scattered.slicesFromPushConstant) << n;
-        if (n == 1000000) continue;
-        const sim::Grid coherent = sim::makeGrid(lab, 27, n, automatic, sim::Mode::Coherent);
-        EXPECT_TRUE(coherent.slices && coherent.quarters && !coherent.subCells) << n;
-        EXPECT_EQ(coherent.keyBits, n == 5120000 ? 22u : 23u) << n;
     }
-    // Four candidates a step from 48 boids a row of a cell.
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 48 * 64000 - 1, automatic, sim::Mode::Scattered).fourAStep);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 48 * 64000, automatic, sim::Mode::Scattered).fourAStep);
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 4 * 48 * 64000 - 1).fourAStep);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 4 * 48 * 64000).fourAStep);
-    EXPECT_FALSE(sim::makeGrid(lab, 8, 4 * 48 * 8000 - 1).fourAStep);
-    EXPECT_TRUE(sim::makeGrid(lab, 8, 4 * 48 * 8000).fourAStep);
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 48 * 64000, sim::SubCells::Off).fourAStep);
     EXPECT_FALSE(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off).slices);
     EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Slices).slices);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Octants).subCells);
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Octants).slices);
+    EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Quarters).quarters);
     sim::Params tiny = lab;
     tiny.domainHalf = 5; // 2 cells per axis: no fixed image shifts
-    for (sim::SubCells sub :
-         {sim::SubCells::Auto, sim::SubCells::Octants, sim::SubCells::Slices, sim::SubCells::Quarters}) {
+    for (sim::SubCells sub : {sim::SubCells::Auto, sim::SubCells::Slices, sim::SubCells::Quarters}) {
         const sim::Grid g = sim::makeGrid(tiny, 27, 100000, sub);
-        EXPECT_FALSE(g.slices || g.quarters || g.subCells) << sim::subCellsName(sub);
+        EXPECT_FALSE(g.slices || g.quarters) << sim::subCellsName(sub);
+        EXPECT_EQ(g.walk, sim::Walk::Cells);
     }
 }
 
-// Slices a cell asked for: the finest of 8, 16 and 32 up to the request whose sub-keys fit under the
-// cap (2^21, or one a boid); grids without slices keep 8 (unused).
-TEST(Grid, SlicesAskedForTakeTheFinestThatFits) {
-    sim::Params lab; // 40^3 cells with 27, 20^3 with 8
-    const sim::SubCells slices = sim::SubCells::Slices, quarters = sim::SubCells::Quarters;
-    const sim::Mode coherent = sim::Mode::Coherent;
-    for (uint32_t asked : {8u, 16u, 32u}) {
-        const sim::Grid g = sim::makeGrid(lab, 27, 1000000, slices, coherent, asked);
-        EXPECT_EQ(g.slicesPerCell, asked); // 32 x 64,000 sub-keys fit 2^21
-        EXPECT_EQ(g.keyBits, 16u + uint32_t(std::bit_width(asked - 1)));
-        EXPECT_EQ(sim::subKeysPerCell(g), asked);
-        EXPECT_EQ(sim::subRangeCount(g), asked * 64000 + 1);
+// The walk goes with the keys and the mode, chosen in makeGrid: whole cells without slices, scattered
+// slices cell by cell, every other grid with slices by rows.
+TEST(Grid, TheWalkFollowsTheKeysAndTheMode) {
+    sim::Params lab;
+    const sim::Mode scattered = sim::Mode::Scattered, coherent = sim::Mode::Coherent;
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off, coherent).walk, sim::Walk::Cells);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off, scattered).walk, sim::Walk::Cells);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Slices, scattered).walk, sim::Walk::Slices);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Slices, coherent).walk, sim::Walk::Rows);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Quarters, scattered).walk, sim::Walk::Rows);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Quarters, coherent).walk, sim::Walk::Rows);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Auto, coherent).mode, coherent);
+}
+
+// Every search pipeline the product can compile is listed by searchVariants(), and every one listed is
+// reached by some grid (tests/search_setups.h finds it; the GPU tests then run it).
+TEST(Grid, EverySearchPipelineIsListedAndReachable) {
+    const std::vector<sim::SearchVariant>& all = sim::searchVariants();
+    EXPECT_LE(all.size(), 24u);
+    for (const sim::SearchVariant& v : all) {
+        EXPECT_EQ(std::count(all.begin(), all.end(), v), 1) << sim::searchVariantName(v);
+        EXPECT_TRUE(test::setupFor(v).has_value()) << "no grid reaches " << sim::searchVariantName(v);
     }
-    // Quarter rows with 27 cells: 4 x 16 x 64,000 = 4.1M sub-keys fit from 4.1M boids, 4 x 32 from 8.2M.
-    EXPECT_EQ(sim::makeGrid(lab, 27, 2000000, quarters, coherent, 32).slicesPerCell, 8u);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 4096000, quarters, coherent, 32).slicesPerCell, 16u);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 4096000, quarters, coherent, 16).slicesPerCell, 16u);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 8192000, quarters, coherent, 32).slicesPerCell, 32u);
-    const sim::Grid q8 = sim::makeGrid(lab, 8, 1000000, quarters, coherent, 32);
-    EXPECT_EQ(q8.slicesPerCell, 32u);
-    EXPECT_EQ(q8.keyBits, 13u + 7);
-    EXPECT_EQ(sim::makeGrid(lab, 8, 1000000, quarters, coherent, 8).slicesPerCell, 8u); // not Auto's 16
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off, coherent, 32).slicesPerCell, 8u);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Octants, coherent, 32).slicesPerCell, 8u);
+    size_t reached = 0;
+    for (float half : {1.0f, 5.0f, 7.5f, 12.5f, 20.0f, 70.0f, 100.0f, 200.0f, 400.0f})
+        for (int cells : {8, 27})
+            for (uint32_t n : {1u, 1000u, 100000u, 1000000u, 10240000u, 64000000u})
+                for (sim::SubCells order : {sim::SubCells::Auto, sim::SubCells::Slices,
+                                            sim::SubCells::Quarters, sim::SubCells::Off})
+                    for (sim::Mode mode : {sim::Mode::Scattered, sim::Mode::Coherent})
+                        for (bool shared : {true, false}) {
+                            sim::Params p = shared ? sim::Params{} : test::distinctRadii(sim::Params{});
+                            p.domainHalf = half;
+                            const sim::SearchVariant v =
+                                sim::searchVariant(sim::makeGrid(p, cells, n, order, mode), p);
+                            EXPECT_NE(std::find(all.begin(), all.end(), v), all.end())
+                                << sim::searchVariantName(v);
+                            ++reached;
+                        }
+    EXPECT_GT(reached, 1000u);
 }
 
 TEST(Grid, SlicesAreEighthsOrSixteenthsOfTheCellAlongX) {
@@ -245,10 +223,14 @@ TEST(SpirvReflection, ReadsBindingsPushConstantsAndLocalSize) {
     EXPECT_EQ(raster.stage, VK_SHADER_STAGE_COMPUTE_BIT);
     EXPECT_EQ(raster.bindings.size(), 3u);
     EXPECT_EQ(raster.pushConstantSize, sizeof(gpudata::DrawConstants));
-    const gpu::ShaderReflection resolve = gpu::reflectSpirv(gpu::embeddedSpirv("draw_resolve_frag"));
-    EXPECT_EQ(resolve.stage, VK_SHADER_STAGE_FRAGMENT_BIT);
-    EXPECT_EQ(resolve.bindings.size(), 1u);
+    const gpu::ShaderReflection resolve = gpu::reflectSpirv(gpu::embeddedSpirv("draw_resolve"));
+    EXPECT_EQ(resolve.stage, VK_SHADER_STAGE_COMPUTE_BIT);
+    EXPECT_EQ(resolve.bindings, (std::vector<VkDescriptorType>{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                               VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}));
     EXPECT_EQ(resolve.pushConstantSize, sizeof(gpudata::DrawConstants));
+    const gpu::ShaderReflection overTarget = gpu::reflectSpirv(gpu::embeddedSpirv("box_over_target_frag"));
+    EXPECT_EQ(overTarget.stage, VK_SHADER_STAGE_FRAGMENT_BIT);
+    EXPECT_EQ(overTarget.bindings.size(), 1u);
 }
 
 TEST(SpirvReflection, RejectsGarbage) {

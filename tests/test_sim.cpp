@@ -2,6 +2,7 @@
 
 #include "gpu_test.h"
 #include "reference.h"
+#include "search_setups.h"
 #include "sim/flock.h"
 
 #include <algorithm>
@@ -74,22 +75,12 @@ State coincidentState(uint32_t n, uint64_t seed, const Params& p) {
     return s;
 }
 
-// The same parameters with three different radii (r1 != r3: cohesion and alignment tested apart),
-// max(r) = 5.5.
-Params distinctRadii(Params p) {
-    p.cohesionRadius = 4.0f;
-    p.separationRadius = 2.0f;
-    p.alignmentRadius = 5.5f;
-    return p;
-}
-
 // ---- Running the GPU --------------------------------------------------------------------------
 
 class SimTest : public GpuTest {
   protected:
     sim::FlockOptions options;
     sim::SubCells subCells = sim::SubCells::Auto;
-    uint32_t slicesPerCell = 0; // asked of makeGrid; 0: Auto's choice
 
     // Runs `steps` steps of `mode` on a fresh flock; the outputs of the first step are poisoned.
     // Groups per dispatch row; small values split every dispatch over x and y, with spare groups.
@@ -100,10 +91,7 @@ class SimTest : public GpuTest {
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
             gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells, mode, slicesPerCell);
-        if (slicesPerCell) {
-            EXPECT_EQ(grid.slicesPerCell, slicesPerCell);
-        }
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells, mode);
         sim::prepareGrid(ctx(), f, grid); // compiles the grid's search pipelines
         if (maxGroupsX) {
             std::vector<gpu::Program*> programs = sim::flockPrograms(f);
@@ -159,17 +147,6 @@ TEST_F(SimTest, NaiveWithTheFloat32FilterMatchesReference) {
     expectMatchesReference(edgeState(800, 9, p), p, Mode::Naive, 27, "edges, float32 filter");
 }
 
-TEST_F(SimTest, NaiveWithFourBoidsPerInvocationMatchesReference) {
-    Params p;
-    p.domainHalf = 12;
-    options.naiveBoids = 4;
-    for (bool half : {true, false}) {
-        options.halfFilter = half;
-        expectMatchesReference(uniformState(1501, 10, p), p, Mode::Naive, 27, "4 boids per invocation");
-        expectMatchesReference(edgeState(700, 11, p), p, Mode::Naive, 27, "4 boids per invocation, edges");
-    }
-}
-
 TEST_F(SimTest, NaiveMatchesReferenceOnAdversarialLayouts) {
     Params p;
     p.domainHalf = 10;
@@ -189,8 +166,8 @@ class GridPassTest : public SimTest {
         SimTest::SetUp();
         p.domainHalf = 20;
     }
-    void useGrid(sim::SubCells sub, int cells, uint32_t slicesPerCell) {
-        grid = sim::makeGrid(p, cells, 3001, sub, Mode::Coherent, slicesPerCell);
+    void useGrid(sim::SubCells sub, int cells) {
+        grid = sim::makeGrid(p, cells, 3001, sub, Mode::Coherent);
         c = sim::stepConstants(p, grid, 3001);
     }
     Params p;
@@ -199,39 +176,32 @@ class GridPassTest : public SimTest {
 };
 
 TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
-    uint32_t split = 0;      // cells whose boids lie in more than one sub-cell: the order within cells
     uint32_t sliced = 0;     // occupied cells with empty slices between occupied ones
     uint32_t longestGap = 0; // sub-keys between consecutive sorted keys, with slices
-    // 8 cells per axis, and 7: then with 27 cells the sub-keys do not fill whole blocks of 64
-    // (cell_ranges.comp); 64 sixteenths a cell always do.
-    // With 8 cells (in a domain twice as wide: as many per axis); slices asked for (the third value,
-    // 0 for Auto's) are 16 or 32 a cell.
+    // 8 cells per axis, and 7: then with 27 cells eighths do not fill whole blocks of 64 sub-keys
+    // (cell_ranges.comp); quarter rows in 32 slices a cell always do. With 8 cells in a domain twice as
+    // wide: as many per axis.
     struct Shape {
         sim::SubCells sub;
         int cells;
-        uint32_t slicesPerCell;
     };
-    const Shape shapes[] = {
-        {sim::SubCells::Off, 27, 0},       {sim::SubCells::Octants, 27, 0}, {sim::SubCells::Slices, 27, 0},
-        {sim::SubCells::Slices, 27, 16},   {sim::SubCells::Slices, 27, 32}, {sim::SubCells::Quarters, 27, 0},
-        {sim::SubCells::Quarters, 27, 32}, {sim::SubCells::Quarters, 8, 0}, {sim::SubCells::Quarters, 8, 32}};
+    const Shape shapes[] = {{sim::SubCells::Off, 27},
+                            {sim::SubCells::Slices, 27},
+                            {sim::SubCells::Quarters, 27},
+                            {sim::SubCells::Quarters, 8}};
     for (float half : {20.0f, 17.5f})
-        for (const auto& [sub, cells, asked] : shapes) {
+        for (const auto& [sub, cells] : shapes) {
             p.domainHalf = cells == 8 ? 2 * half : half; // cells twice as wide: as many per axis
             for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
                                    boxState(3001, 13, p, 2.0f, 0.5f)}) {
-                useGrid(sub, cells, asked);
-                SCOPED_TRACE(std::string("sub-cells ") + sim::subCellsName(sub) + ", " +
-                             std::to_string(cells) + " cells, L " + std::to_string(half) + ", slices " +
-                             std::to_string(asked));
+                useGrid(sub, cells);
+                SCOPED_TRACE(std::string("order ") + sim::subCellsName(sub) + ", " + std::to_string(cells) +
+                             " cells, L " + std::to_string(half));
                 if (grid.slices && half != 20.0f && cells == 27 && sim::subKeysPerCell(grid) < 64) {
                     ASSERT_NE((sim::subRangeCount(grid) - 1) % 64, 0u);
                 }
-                // Auto's slices a cell in coherent grids (sim::makeGrid): quarter rows 16 with 8 cells at
-                // 6 boids a cell, 32 with 27; slices 8.
-                const uint32_t automatic = sub != sim::SubCells::Quarters ? 8 : cells == 8 ? 16 : 32;
-                ASSERT_EQ(grid.slicesPerCell, asked ? asked : automatic);
-                ASSERT_EQ(grid.subCells, sub == sim::SubCells::Octants);
+                // Quarter rows take the finest slices that fit: 32 a cell on these small grids.
+                ASSERT_EQ(grid.slicesPerCell, sub == sim::SubCells::Quarters ? 32u : 8u);
                 ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices || sub == sim::SubCells::Quarters);
                 ASSERT_EQ(grid.quarters, sub == sim::SubCells::Quarters);
                 const uint32_t n = s.count();
@@ -247,7 +217,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                     sim::recordCellRanges(cmd, f, c, grid, true, nullptr);
                 });
 
-                // Cell index of every boid (times 8 plus its octant or its x slice), or with quarters its
+                // Cell index of every boid (times slicesPerCell plus its x slice), or with quarters its
                 // quarter row, cell x and x slice, as the CPU computes it; and each cell's boids.
                 std::vector<uint32_t> keys(n), cellOf(n), boidsIn(grid.cellCount, 0);
                 const uint32_t slicesPerCell = grid.slicesPerCell;
@@ -255,17 +225,17 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                     std::bit_width((grid.quarters ? slicesPerCell : sim::subKeysPerCell(grid)) - 1);
                 // The key of a position, and its cell.
                 const auto keyOf = [&](const float* position, uint32_t& cell) {
-                    uint32_t xyz[3], octant = 0;
+                    uint32_t xyz[3], halves = 0;
                     for (int a = 0; a < 3; ++a) {
                         xyz[a] = sim::cellCoordinate(position[a], p.domainHalf, c.invCellWidth, grid.dim);
-                        octant |= sim::subCellBit(position[a], p.domainHalf, c.invCellWidth, xyz[a]) << a;
+                        halves |= sim::subCellBit(position[a], p.domainHalf, c.invCellWidth, xyz[a]) << a;
                     }
                     const uint32_t slice =
                         sim::sliceOf(position[0], p.domainHalf, c.invCellWidth, xyz[0], slicesPerCell);
                     cell = sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim);
-                    const uint32_t low = grid.subCells ? octant : grid.slices ? slice : 0;
+                    const uint32_t low = grid.slices ? slice : 0;
                     const uint32_t row =
-                        (2 * xyz[2] + (octant >> 2)) * 2 * grid.dim + 2 * xyz[1] + (octant >> 1 & 1);
+                        (2 * xyz[2] + (halves >> 2)) * 2 * grid.dim + 2 * xyz[1] + (halves >> 1 & 1);
                     return grid.quarters ? (row * grid.dim + xyz[0]) * slicesPerCell + slice
                                          : (cell << shift) + low;
                 };
@@ -286,7 +256,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedKeys, n), sortedKeys);
                 EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedSlots, n), slots);
 
-                // Start and end of every cell (and sub-cell); empty ones marked empty in both. Slices and
+                // Start and end of every cell; empty ones marked empty in both. Slices and
                 // quarters leave the cell ranges alone (their walks read the starts): there these are
                 // the ranges of segments, a cell or a quarter row's cell.
                 const uint32_t segmentCount = grid.quarters ? 4 * grid.cellCount : grid.cellCount;
@@ -307,13 +277,6 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 else
                     EXPECT_EQ(gotRanges, ranges);
                 EXPECT_GT(std::count(boidsIn.begin(), boidsIn.end(), 0u), 0) << "no empty cells to check";
-                if (grid.subCells) {
-                    EXPECT_EQ(test::readBuffer<uint32_t>(f.subRanges, 16 * grid.cellCount), subRanges);
-                    for (uint32_t cell = 0; cell < grid.cellCount; ++cell)
-                        split += ranges[2 * cell] != CELL_EMPTY &&
-                                 subRanges[16 * cell + 2 * (sortedKeys[ranges[2 * cell]] & 7) + 1] !=
-                                     ranges[2 * cell + 1];
-                }
                 if (grid.slices) {
                     // Every sub-key starts where its keys are or would go, in empty cells too, and one
                     // more entry holds n.
@@ -377,7 +340,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 // The search writes the next step's pairs: the key of each new position, and its slot.
                 for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues}) gpu::fillBuffer(ctx(), *b, 0xabababab);
                 test::runCommands([&](VkCommandBuffer cmd) {
-                    sim::recordGridSearch(cmd, f, c, grid, true, nullptr);
+                    sim::recordGridSearch(cmd, f, c, sim::searchVariant(grid, p), nullptr);
                     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                        VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
                                        VK_ACCESS_2_TRANSFER_READ_BIT);
@@ -395,7 +358,6 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 sim::destroyFlock(ctx(), f);
             }
         }
-    EXPECT_GT(split, 10u) << "too few cells with several occupied sub-cells to test their order";
     EXPECT_GT(sliced, 10u) << "too few cells with empty slices between occupied ones";
     EXPECT_GT(longestGap, 64u) << "no run of empty cells between occupied ones";
 }
@@ -428,13 +390,14 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
                 SCOPED_TRACE(sim::subCellsName(sub));
                 Params p;
                 p.domainHalf = cells == 27 ? 12.5f : 25.0f; // 5 cells of 5 per axis, or 5 of 10
-                Params distinct = distinctRadii(p);
+                Params distinct = test::distinctRadii(p);
                 distinct.domainHalf = cells == 27 ? 13.75f : 27.5f; // 5 cells of max(r) = 5.5 (or 11)
                 Params small = p;
                 small.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis: every row wraps
-                ASSERT_TRUE(sim::makeGrid(p, cells, 1250, subCells).slices);
-                ASSERT_TRUE(sim::makeGrid(small, cells, 300, subCells).slices);
-                ASSERT_EQ(sim::makeGrid(p, cells, 1250, subCells).quarters, sub == sim::SubCells::Quarters);
+                ASSERT_TRUE(sim::makeGrid(p, cells, 1250, subCells, mode).slices);
+                ASSERT_TRUE(sim::makeGrid(small, cells, 300, subCells, mode).slices);
+                ASSERT_EQ(sim::makeGrid(p, cells, 1250, subCells, mode).quarters,
+                          sub == sim::SubCells::Quarters);
                 expectMatchesReference(uniformState(2999, 81, p), p, mode, cells, "slices, uniform");
                 expectMatchesReference(edgeState(2500, 82, p), p, mode, cells, "slices, edges");
                 expectMatchesReference(boxState(700, 83, p, 2.0f, 0.5f), p, mode, cells, "slices, one cell");
@@ -449,66 +412,28 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
                 Params wide = p; // cells wider than max(r): window ends fall elsewhere in the cells
                 wide.domainHalf = cells == 27 ? 14.0f : 28.0f; // 5 cells of 5.6 (or 11.2)
                 expectMatchesReference(uniformState(2500, 90, wide), wide, mode, cells, "slices, wide cells");
-                // Rows long enough for four candidates a step (the coherent pipelines that take them).
-                const uint32_t dense =
-                    (sub == sim::SubCells::Quarters ? 4 : 1) * sim::fourAStepFrom * 27 + 77;
-                ASSERT_FALSE(sim::makeGrid(p, cells, 2999, subCells).fourAStep);
-                ASSERT_TRUE(sim::makeGrid(small, cells, dense, subCells).fourAStep);
+                // Crowded rows: 48 boids a row of a cell, 192 a cell with quarter rows.
+                const uint32_t dense = (sub == sim::SubCells::Quarters ? 4 : 1) * 48 * 27 + 77;
                 expectMatchesReference(uniformState(dense, 89, small), small, mode, cells,
                                        "slices, long rows");
             }
 }
 
-// Slices and quarter rows in 8, 16 and 32 slices a cell asked for (Auto takes 32 for coherent
-// quarter rows with 27 cells, and 8 where finer ones do not fit), in both walks of slices (cell by
-// cell for scattered slices and coherent ones four a step, rows otherwise).
-TEST_F(SimTest, GridStepsInEachSlicesACellMatchReference) {
-    for (uint32_t slices : {8u, 16u, 32u})
-        for (sim::SubCells sub : {sim::SubCells::Slices, sim::SubCells::Quarters})
-            for (Mode mode : {Mode::Scattered, Mode::Coherent})
-                for (int cells : {8, 27}) {
-                    subCells = sub;
-                    slicesPerCell = slices;
-                    SCOPED_TRACE(std::string(sim::subCellsName(sub)) + " in " + std::to_string(slices));
-                    Params p;
-                    p.domainHalf = cells == 27 ? 12.5f : 25.0f; // 5 cells of 5 per axis, or 5 of 10
-                    Params distinct = distinctRadii(p);
-                    distinct.domainHalf = cells == 27 ? 13.75f : 27.5f;
-                    Params small = p;
-                    small.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis: every row wraps
-                    expectMatchesReference(uniformState(2999, 181, p), p, mode, cells, "uniform");
-                    expectMatchesReference(edgeState(2500, 182, p), p, mode, cells, "edges");
-                    expectMatchesReference(boxState(700, 183, p, 2.0f, 0.5f), p, mode, cells, "one cell");
-                    expectMatchesReference(uniformState(2500, 187, distinct), distinct, mode, cells,
-                                           "distinct radii");
-                    expectMatchesReference(edgeState(1000, 188, small), small, mode, cells,
-                                           "3 cells per axis");
-                    const uint32_t dense =
-                        (sub == sim::SubCells::Quarters ? 4 : 1) * sim::fourAStepFrom * 27 + 77;
-                    ASSERT_TRUE(sim::makeGrid(small, cells, dense, subCells).fourAStep);
-                    expectMatchesReference(uniformState(dense, 189, small), small, mode, cells, "long rows");
-                }
-}
-
-// Scattered walks in 16 or 32 slices read them from the push constant from scatteredPushedSlicesFrom
-// boids a cell (their own pipelines): in Auto's 32, and in 16 asked for.
-TEST_F(SimTest, CrowdedScatteredWalksReadingTheirSlicesMatchReference) {
-    subCells = sim::SubCells::Quarters;
-    Params p;
-    p.domainHalf = 15.0f; // 3 cells of 10 per axis
-    const uint32_t crowded = sim::scatteredPushedSlicesFrom * 27 + 77;
-    const sim::Grid sparser = sim::makeGrid(p, 8, crowded - 100, subCells, Mode::Scattered);
-    EXPECT_EQ(sparser.slicesPerCell, 32u);
-    EXPECT_FALSE(sparser.slicesFromPushConstant);
-    const sim::Grid grid = sim::makeGrid(p, 8, crowded, subCells, Mode::Scattered);
-    ASSERT_EQ(grid.slicesPerCell, 32u);
-    ASSERT_TRUE(grid.slicesFromPushConstant);
-    ASSERT_FALSE(sim::makeGrid(p, 8, crowded, subCells, Mode::Coherent).slicesFromPushConstant);
-    ASSERT_EQ(sim::makeGrid(p, 8, 2999, subCells, Mode::Coherent).slicesPerCell, 16u);
-    expectMatchesReference(uniformState(crowded, 92, p), p, Mode::Scattered, 8, "32nds, crowded");
-    slicesPerCell = 16;
-    ASSERT_TRUE(sim::makeGrid(p, 8, crowded, subCells, Mode::Scattered, 16).slicesFromPushConstant);
-    expectMatchesReference(uniformState(crowded, 93, p), p, Mode::Scattered, 8, "sixteenths, crowded");
+// Every search pipeline the product can reach (sim::searchVariants), on a grid that takes it
+// (tests/search_setups.h): boids in clusters (wrapped across the domain's faces where they reach
+// them), some tens of neighbours a boid on grids of up to 40 cells per axis.
+TEST_F(SimTest, EverySearchPipelineMatchesReference) {
+    for (const sim::SearchVariant& v : sim::searchVariants()) {
+        SCOPED_TRACE(sim::searchVariantName(v));
+        const std::optional<test::SearchSetup> setup = test::setupFor(v);
+        ASSERT_TRUE(setup.has_value());
+        subCells = setup->order;
+        const Params& p = setup->params;
+        expectMatchesReference(clusteredState(setup->boids, 191, p, 3, 12.0f), p, v.mode, setup->cells,
+                               "3 clusters");
+        expectMatchesReference(clusteredState(setup->boids, 192, p, 6, 9.0f), p, v.mode, setup->cells,
+                               "6 clusters");
+    }
 }
 
 // The slice walks read the slice starts: spoiled starts must change the step, or a walk compiled
@@ -525,7 +450,7 @@ TEST_F(SimTest, SliceWalksReadTheirStarts) {
                              (spoil ? " spoiled" : ""));
                 sim::Flock f = sim::createFlock(ctx(), in.count());
                 sim::uploadState(ctx(), f, in);
-                const sim::Grid grid = sim::makeGrid(p, 27, f.count, sub);
+                const sim::Grid grid = sim::makeGrid(p, 27, f.count, sub, mode);
                 ASSERT_TRUE(grid.slices);
                 sim::prepareGrid(ctx(), f, grid);
                 const gpudata::StepConstants c = sim::stepConstants(p, grid, f.count);
@@ -538,7 +463,7 @@ TEST_F(SimTest, SliceWalksReadTheirStarts) {
                         vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, VK_WHOLE_SIZE, 0);
                         gpu::fillToComputeBarrier(cmd);
                     }
-                    sim::recordGridSearch(cmd, f, c, grid, mode == Mode::Coherent, nullptr);
+                    sim::recordGridSearch(cmd, f, c, sim::searchVariant(grid, p), nullptr);
                     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                        VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
                                        VK_ACCESS_2_TRANSFER_READ_BIT);
@@ -552,45 +477,8 @@ TEST_F(SimTest, SliceWalksReadTheirStarts) {
             }
 }
 
-// Crowded cells, where subgroups lie within one cell and walk sub-cells together.
-TEST_F(SimTest, GridStepsWithSubCellsMatchReference) {
-    subCells = sim::SubCells::Octants;
-    for (Mode mode : {Mode::Scattered, Mode::Coherent})
-        for (int cells : {8, 27}) {
-            Params dense;
-            dense.domainHalf = cells == 27 ? 10 : 15; // 4 cells of 5 per axis, or 3 of 10
-            Params distinct = distinctRadii(dense);
-            ASSERT_TRUE(sim::makeGrid(dense, cells, 3000, subCells).subCells);
-            ASSERT_FALSE(sim::makeGrid(dense, cells, 3001, subCells).straddleSubCells);
-            expectMatchesReference(uniformState(3001, 71, dense), dense, mode, cells, "sub-cells, uniform");
-            expectMatchesReference(edgeState(2500, 72, dense), dense, mode, cells, "sub-cells, edges");
-            expectMatchesReference(boxState(700, 73, dense, 2.0f, 0.5f), dense, mode, cells,
-                                   "sub-cells, one cell");
-            expectMatchesReference(clusteredState(1999, 74, dense, 3, 1.0f), dense, mode, cells,
-                                   "sub-cells, clusters");
-            expectMatchesReference(coincidentState(1201, 75, dense), dense, mode, cells,
-                                   "sub-cells, coincident");
-            expectMatchesReference(uniformState(2500, 76, distinct), distinct, mode, cells,
-                                   "sub-cells, distinct radii");
-            // Crowded cells (150 boids or more): subgroups that straddle cells walk sub-cells boid
-            // by boid instead of whole cells.
-            Params crowded = dense;
-            crowded.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis
-            ASSERT_TRUE(sim::makeGrid(crowded, cells, 4200, subCells).straddleSubCells);
-            expectMatchesReference(uniformState(4200, 77, crowded), crowded, mode, cells,
-                                   "sub-cells, crowded");
-            expectMatchesReference(edgeState(4200, 78, crowded), crowded, mode, cells,
-                                   "sub-cells, crowded, edges");
-            Params crowdedDistinct = distinct; // r1 != r3: the other pipeline of that walk
-            crowdedDistinct.domainHalf = cells == 27 ? 8.3f : 16.6f; // 3 cells of max(r) = 5.5 (or 11)
-            ASSERT_TRUE(sim::makeGrid(crowdedDistinct, cells, 4200, subCells).straddleSubCells);
-            expectMatchesReference(clusteredState(4200, 79, crowdedDistinct, 5, 2.0f), crowdedDistinct, mode,
-                                   cells, "sub-cells, crowded, distinct radii");
-        }
-}
-
 TEST_F(SimTest, GridStepsWithThreeDifferentRadii) {
-    Params p = distinctRadii(Params{});
+    Params p = test::distinctRadii(Params{});
     p.domainHalf = 20;
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         for (int cells : {8, 27}) {
@@ -636,23 +524,17 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
     sim::Flock f = sim::createFlock(ctx(), n);
     State state = uniformState(n, 50, p);
     sim::uploadState(ctx(), f, state);
-    // With 8 cells (200 boids a cell) coherent quarter rows take 16 slices a cell and scattered ones
-    // 32: the switches between them change only the slices a cell, both ways.
+    // With 8 cells (200 boids a cell) both modes take quarter rows, with their own walks.
     const std::vector<std::pair<Mode, int>> schedule = {
         {Mode::Coherent, 27},  {Mode::Coherent, 27}, {Mode::Naive, 27},
         {Mode::Scattered, 8},  {Mode::Coherent, 8},  {Mode::Scattered, 8},
         {Mode::Scattered, 27}, {Mode::Naive, 27},    {Mode::Coherent, 27}};
-    uint32_t sliceSwitches = 0;
-    sim::Grid last;
     for (const auto& [mode, cells] : schedule) {
         SCOPED_TRACE(std::string("step in ") + sim::modeName(mode) + " with " + std::to_string(cells) +
                      " cells");
         const sim::Grid grid = sim::makeGrid(p, cells, n, sim::SubCells::Auto, mode);
         sawSlices |= mode != Mode::Naive && grid.slices && !grid.quarters;
         sawQuarters |= mode != Mode::Naive && grid.quarters;
-        sliceSwitches += mode != Mode::Naive && grid.quarters && last.quarters && grid.dim == last.dim &&
-                         grid.slicesPerCell != last.slicesPerCell;
-        if (mode != Mode::Naive) last = grid;
         sim::prepareGrid(ctx(), f, grid);
         test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
         const State next = sim::downloadState(ctx(), f); // in original boid order, through the ids
@@ -662,7 +544,6 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
         state = next;
     }
     EXPECT_TRUE(sawSlices && sawQuarters);
-    EXPECT_EQ(sliceSwitches, 2u) << "switches between 16 and 32 slices a cell on one grid, both ways";
     sim::destroyFlock(ctx(), f);
 }
 
@@ -672,11 +553,10 @@ TEST_F(SimTest, StepsOnTheSameGridReuseTheSearchsPairs) {
     Params p;
     p.domainHalf = 12.5f; // 5 cells of 5 per axis (27 cells), 24 boids a cell
     const State in = edgeState(2999, 92, p);
-    for (sim::SubCells sub :
-         {sim::SubCells::Off, sim::SubCells::Octants, sim::SubCells::Slices, sim::SubCells::Quarters})
+    for (sim::SubCells sub : {sim::SubCells::Off, sim::SubCells::Slices, sim::SubCells::Quarters})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
             SCOPED_TRACE(std::string(sim::subCellsName(sub)) + " " + sim::modeName(mode));
-            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub);
+            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub, mode);
             std::vector<State> results;
             for (bool reuse : {true, false}) {
                 sim::Flock f = sim::createFlock(ctx(), in.count());

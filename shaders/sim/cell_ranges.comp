@@ -1,8 +1,7 @@
 #version 460
 // Each cell's [start, end) in the sorted pairs, written where the sorted cells change (cells left
-// empty keep CELL_EMPTY from the clear before this pass); with octants, each sub-cell's too, and with
-// slices or quarters the start of every sub-key, empty cells included, and one past the last
-// (shared.h). Slices and quarters write no cell ranges: their walks and the grid statistics read the
+// empty keep CELL_EMPTY from the clear before this pass); or with slices or quarters the start of
+// every sub-key, empty cells included, and one past the last (shared.h). Slices and quarters write no cell ranges: their walks and the grid statistics read the
 // starts (with quarters a cell's boids lie in four runs). With REORDER (the
 // coherent mode) the same pass gathers positions, velocities and ids into sorted order.
 #extension GL_GOOGLE_include_directive : require
@@ -43,11 +42,9 @@ void main() {
     const uint n = c.boidCount;
     const bool quarters = c.subCells == SUB_CELLS_QUARTERS;
     const bool starts = c.subCells == SUB_CELLS_SLICES || quarters;
-    // Sub-keys come 8 a cell (octants), slicesPerCell a cell (slices) or a cell of a quarter row; the
-    // cell ranges' shift serves octants and whole cells (slices and quarters write none).
-    const uint shift = c.subCells != SUB_CELLS_NONE ? 3 : 0;
+    // Sub-keys come slicesPerCell a cell (slices) or a cell of a quarter row.
     const uint cellCount = c.gridDim * c.gridDim * c.gridDim;
-    const uint total = starts ? (quarters ? 4 : 1) * cellCount * c.slicesPerCell : cellCount << shift;  // sub-keys
+    const uint total = starts ? (quarters ? 4 : 1) * cellCount * c.slicesPerCell : cellCount;
     // Slices and quarters: sub-key s starts at the first sorted position whose key is s or more. The
     // first invocations, one a block of 64 sub-keys, fill the empty blocks, found by binary search
     // (first, so that the searches' loads overlap the boids' work); the next writes the entry past
@@ -73,13 +70,9 @@ void main() {
     const uint before = k == 0 ? ~key : sortedKeys[k - 1];
     const uint after = k == n - 1 ? ~key : sortedKeys[k + 1];
     if (!starts) {
-        if (before >> shift != key >> shift) cellRanges[key >> shift].x = k;
-        if (after >> shift != key >> shift) cellRanges[key >> shift].y = k + 1;
-    }
-    if (c.subCells == SUB_CELLS_OCTANTS) {
-        if (before != key) subRanges[key].x = k;
-        if (after != key) subRanges[key].y = k + 1;
-    } else if (starts) {
+        if (before != key) cellRanges[key].x = k;
+        if (after != key) cellRanges[key].y = k + 1;
+    } else {
         // The first boid of a sub-key starts it and the empty sub-keys of its block just below it;
         // the last boid of a block starts the empty ones above it.
         const uint blockLow = (1u << blockShift) - 1;

@@ -19,13 +19,12 @@
 #endif
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
-// Boids per invocation: a compile-time constant, so that the loops over them unroll in SPIR-V and
-// the per-boid arrays become registers.
-#ifndef BOIDS
+// Boids per invocation (sim::recordNaiveStep dispatches for it): a compile-time constant, so that
+// the loops over them unroll in SPIR-V and the per-boid arrays become registers.
 #define BOIDS 2
-#endif
 #include "../shared.h"
 #include "../common.glsl"
+#include "rules.glsl"
 
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
 layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };
@@ -60,11 +59,11 @@ f16vec2 halfCube(f16vec2 x, f16vec2 y, f16vec2 z, f16vec2 px, f16vec2 py, f16vec
 }
 #endif
 
+vec3 neighbourVelocity(uint j) { return velIn[j].xyz; }
+
 void exactPair(uint b, vec3 q, uint j) {
     if (j == self[b]) return;
-    const vec3 e = minImage(q - p[b], c.halfDomain);
-    const float dist2 = e.x * e.x + e.y * e.y + e.z * e.z;
-    addNeighbour(sums[b], e, dist2, velIn[j].xyz, c);
+    addNeighbour(sums[b], minImage(q - p[b], c.halfDomain), j, c);
 }
 
 void main() {

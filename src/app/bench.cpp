@@ -328,8 +328,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
             const std::vector<int> shapes = mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells;
             for (int cells : shapes)
                 for (render::DrawPath path : paths) {
-                    const sim::Grid grid =
-                        sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode, o.slicesPerCell);
+                    const sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode);
                     if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
                     // Steps until the GPU's clock has risen from idle (or from a light load), then the
                     // run from the start state.
@@ -390,11 +389,10 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                  params};
                     nlohmann::json run = summarizeRun(info, rows);
                     if (mode != sim::Mode::Naive) {
-                        run["sub_cells"] = grid.subCells;
                         run["slices"] = grid.slices;
                         run["quarters"] = grid.quarters;
                         run["slices_per_cell"] = grid.slicesPerCell;
-                        run["slices_from_push_constant"] = grid.slicesFromPushConstant;
+                        run["search"] = sim::searchVariantName(sim::searchVariant(grid, params));
                     }
                     runs.push_back(run);
 
@@ -414,13 +412,9 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                           double(cols[passColumn(pass)]["median"]));
                             line += text;
                         }
-                    if (mode != sim::Mode::Naive && grid.subCells) line += "  (sub-cells)";
-                    if (mode != sim::Mode::Naive && grid.slices) {
-                        line += grid.quarters ? "  (quarters" : "  (slices";
-                        if (grid.slicesPerCell != 8)
-                            line += std::string(", ") + sim::sliceName(grid.slicesPerCell) + "s";
-                        line += ")";
-                    }
+                    if (mode != sim::Mode::Naive && grid.slices)
+                        line += std::string(grid.quarters ? "  (quarter rows, " : "  (slices, ") +
+                                std::to_string(grid.slicesPerCell) + " a cell)";
                     table.push_back(line);
                     std::printf("%s\n", line.c_str());
                     std::fflush(stdout);

@@ -95,7 +95,7 @@ sim::Mode modeFromText(const std::string& text, const std::string& flag) {
 
 sim::SubCells subCellsFromText(const std::string& text) {
     std::optional<sim::SubCells> s = sim::parseSubCells(text);
-    if (!s) throw InputError("--subcells: '" + text + "' must be auto, octants, slices, quarters or off");
+    if (!s) throw InputError("--subcells: '" + text + "' must be auto, slices, quarters or off");
     return *s;
 }
 
@@ -111,9 +111,11 @@ void checkParams(const sim::Params& p) {
 }
 
 const char* const subCellsHelp =
-    "order boids within cells by octant (skipping sub-cells out of reach) or by x slice (walking rows "
-    "only where in reach), or sort rows half a cell high and deep by x slice: auto, octants (or on), "
-    "slices, quarters or off";
+    "the order of boids within cells, the sort key below the cell index: auto (by boids a cell), "
+    "slices (x slices), quarters (quarter rows by x slices) or off (whole cells)";
+
+// Switches for experts and tests, listed apart from what users need in --help.
+const char* const expertGroup = "Expert and testing";
 
 } // namespace
 
@@ -161,7 +163,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--seed", demo.seed, "seed of the random start")->capture_default_str();
     app.add_option("--mode", demoMode, "naive, scattered or coherent")->capture_default_str();
     app.add_option("--cells", demoCells, "grid search shape: 8 or 27 cells")->capture_default_str();
-    app.add_option("--subcells", demoSubCells, subCellsHelp)->capture_default_str();
+    app.add_option("--subcells", demoSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
     app.add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
     app.add_option("--frames", demoFrames, "quit after N frames");
     app.add_option("--warmup", demoWarmup, "frames before --capture starts recording")->capture_default_str();
@@ -170,7 +172,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--screenshot", demo.screenshot, "write the last frame to FILE.png")->check(nonEmptyPath);
     app.add_option("--load-state", demo.loadState, "start from a state file (.npy)");
     app.add_flag("--exercise-window", demo.exerciseWindow, "testing: resize, minimize and restore the window")
-        ->group("Testing");
+        ->group(expertGroup);
     std::string demoDraw = "auto";
     app.add_option("--draw", demoDraw,
                    "how boids are drawn: compute (a compute rasterizer), points (hardware points) or auto "
@@ -192,13 +194,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     step->add_option("--mode", stepMode, "naive, scattered or coherent")->capture_default_str();
     step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
     std::string stepSubCells = "auto", benchSubCells = "auto";
-    step->add_option("--subcells", stepSubCells, subCellsHelp)->capture_default_str();
+    step->add_option("--subcells", stepSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
     step->add_flag("--quiet", so.quiet, "print nothing on success");
-    step->add_flag("--float32-filter", so.float32Filter,
-                   "naive: run the cube test in float32 even where float16 arithmetic exists (to compare)");
-    std::string stepNaiveBoids = "2";
-    step->add_option("--naive-boids", stepNaiveBoids, "naive: boids per invocation, 2 or 4 (to compare)")
-        ->capture_default_str();
     ParamFlags stepParamFlags;
     addParamFlags(step, so.params, stepParamFlags);
 
@@ -240,13 +237,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_option("--modes", bModes, "modes, comma-separated")->capture_default_str();
     bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
     bench->add_option("--cells", bCells, "search shapes, comma-separated (8, 27)")->capture_default_str();
-    bench->add_option("--subcells", benchSubCells, subCellsHelp)->capture_default_str();
-    std::string bSlices = "auto";
-    bench
-        ->add_option("--x-slices", bSlices,
-                     "x slices a cell for grids with slices or quarter rows: auto, 8, 16 or 32 (the finest "
-                     "up to that whose sub-keys fit)")
-        ->capture_default_str();
+    bench->add_option("--subcells", benchSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
     bench->add_option("--frames", bFrames, "measured frames per configuration")->capture_default_str();
     bench->add_option("--warmup", bWarmup, "frames before measuring")->capture_default_str();
     bench
@@ -293,8 +284,6 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         so.mode = modeFromText(stepMode, "--mode");
         so.cells = cellsFromText(stepCells, "--cells");
         so.subCells = subCellsFromText(stepSubCells);
-        if (stepNaiveBoids != "2" && stepNaiveBoids != "4") throw InputError("--naive-boids must be 2 or 4");
-        so.naiveBoids = uint32_t(std::stoul(stepNaiveBoids));
         so.density = densityFrom(stepParamFlags);
         // With a state file the count is known once it is read (commands.cpp checks L then).
         if (so.loadState.empty()) applyDensity(so.params, so.density, so.boids);
@@ -322,11 +311,6 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         bo.cells.clear();
         for (const std::string& c : splitList(bCells)) bo.cells.push_back(cellsFromText(c, "--cells"));
         bo.subCells = subCellsFromText(benchSubCells);
-        if (bSlices != "auto") {
-            if (bSlices != "8" && bSlices != "16" && bSlices != "32")
-                throw InputError("--x-slices: '" + bSlices + "' must be auto, 8, 16 or 32");
-            bo.slicesPerCell = uint32_t(std::stoul(bSlices));
-        }
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
         bo.warmup = parseCountOrZero(bWarmup, "--warmup", 1ull << 32);
         bo.warmupMs = parseCountOrZero(bWarmupMs, "--warmup-ms", 600000);

@@ -53,9 +53,7 @@ struct StepOptions {
     int cells = 27;
     sim::SubCells subCells = sim::SubCells::Auto;
     bool quiet = false;
-    bool float32Filter = false; // naive: the cube test in float32 even where float16 exists
-    uint32_t naiveBoids = 2;    // naive: boids per invocation, 2 or 4
-    double density = 0;         // boids per unit^3; 0: L from --domain-half
+    double density = 0; // boids per unit^3; 0: L from --domain-half
     sim::Params params;
 };
 
@@ -78,7 +76,6 @@ struct BenchOptions {
     std::vector<uint32_t> boids = {100000, 1000000};
     std::vector<int> cells = {8, 27};
     sim::SubCells subCells = sim::SubCells::Auto;
-    uint32_t slicesPerCell = 0; // 0: Auto's choice (sim::makeGrid)
     uint64_t frames = 300, warmup = 60;
     uint64_t warmupMs = 1000; // untimed steps from the start state before each run's warm-up frames
     uint64_t seed = 1;

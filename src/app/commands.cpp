@@ -101,8 +101,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     sim::checkFlockFits(ctx, o.loadState.empty() ? o.boids : state.count());
     if (o.loadState.empty()) state = sim::randomState(o.boids, o.seed, params.domainHalf, params.maxSpeed);
     sim::wrapPositions(state, params.domainHalf);
-    sim::Flock flock =
-        sim::createFlock(ctx, state.count(), {.halfFilter = !o.float32Filter, .naiveBoids = o.naiveBoids});
+    sim::Flock flock = sim::createFlock(ctx, state.count());
     sim::uploadState(ctx, flock, state);
     const sim::Grid grid = sim::makeGrid(params, o.cells, flock.count, o.subCells, o.mode);
     if (o.mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);

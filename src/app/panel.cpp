@@ -101,7 +101,7 @@ void drawPanel(PanelState& st) {
         if (st.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
         // The order of boids within cells, switchable live like the mode (auto: by density).
         const sim::SubCells orders[] = {sim::SubCells::Auto, sim::SubCells::Slices, sim::SubCells::Quarters,
-                                        sim::SubCells::Octants, sim::SubCells::Off};
+                                        sim::SubCells::Off};
         ImGui::SetNextItemWidth(120);
         if (ImGui::BeginCombo("order within cells", sim::subCellsName(st.subCells))) {
             for (sim::SubCells order : orders)
@@ -111,13 +111,11 @@ void drawPanel(PanelState& st) {
         ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
                     st.grid.cellWidth);
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
-        ImGui::Text("key bits %u: %u sort pass%s%s%s%s", st.grid.keyBits, passes, passes > 1 ? "es" : "",
-                    st.grid.subCells   ? " (cell and octant"
-                    : st.grid.quarters ? " (quarter row, cell x, x "
-                    : st.grid.slices   ? " (cell and x "
-                                       : "",
-                    st.grid.slices ? sim::sliceName(st.grid.slicesPerCell) : "",
-                    st.grid.subCells || st.grid.slices ? ")" : "");
+        ImGui::Text("key bits %u: %u sort pass%s (%s)", st.grid.keyBits, passes, passes > 1 ? "es" : "",
+                    st.grid.quarters ? "quarter row, cell x, x slice"
+                    : st.grid.slices ? "cell, x slice"
+                                     : "cell");
+        if (st.grid.slices) ImGui::Text("%u x slices a cell", st.grid.slicesPerCell);
         if (st.haveGridStats && st.mode != sim::Mode::Naive) {
             const double mean = double(st.boids) / st.grid.cellCount;
             const double meanOccupied =

@@ -34,20 +34,13 @@ uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
     return fitWorkgroupSize(ctx, 128);
 }
 
-// The flock pass's groups: 512 for walks of slices or quarters, but 128 for coherent rows taken two
-// a step (slices under 48 boids a cell, quarter rows under 192). On the H200, groups of 512 made the
-// pass 7% faster at 10.24M coherent slices, 12% scattered, 4.5% at 1M scattered, but 7% slower at
-// 1M coherent slices, where rows are short (docs/BENCHMARKS.md, runs 45 to 48); groups of 128 made
-// coherent quarter rows 8% faster at 5.12M and 10.24M with 27 cells (run 56).
-uint32_t searchWorkgroupSize(const gpu::Context& ctx, int walk, bool coherent) {
-    const bool large = walk >= 3 && !(coherent && (walk == 3 || walk == 4));
+// The flock pass's groups: 512 for scattered walks of slices or quarter rows, 128 otherwise. On the
+// H200 groups of 512 made scattered slices 4.5% faster at 1M and 12% at 10.24M, where a group's
+// gathers through the index overlap better; coherent rows, short and contiguous, ran 7 to 8% faster
+// in groups of 128.
+uint32_t searchWorkgroupSize(const gpu::Context& ctx, const SearchVariant& v) {
+    const bool large = v.mode == Mode::Scattered && v.walk != Walk::Cells;
     return fitWorkgroupSize(ctx, large ? 512 : 128);
-}
-
-// A walk's programs by slices a cell: 8, 16 or 32 compiled in, or 0, read from the push constant
-// (Flock::scattered).
-uint32_t slicesOfIndex(int index) {
-    return index == 3 ? 0 : 8u << index;
 }
 
 // Whether two steps' constants give every position the same grid key (common.glsl: gridKey).
@@ -107,13 +100,10 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
 
     f.workgroupSize = chooseWorkgroupSize(ctx);
     const std::vector<gpu::SpecConstant> wg = {{0, f.workgroupSize}};
-    // Naive: boids per invocation is compiled into each module (naive, naive4, naive_half, naive_half4);
     // 128-wide groups keep 100k boids spread over all SMs of a big GPU.
-    CHECK(options.naiveBoids == 2 || options.naiveBoids == 4);
-    f.naiveBoids = options.naiveBoids;
-    const std::string naive = std::string(ctx.shaderFloat16 && options.halfFilter ? "naive_half" : "naive") +
-                              (f.naiveBoids == 4 ? "4" : "");
+    const char* naive = ctx.shaderFloat16 && options.halfFilter ? "naive_half" : "naive";
     f.naive = gpu::createComputeProgram(ctx, naive, {{0, std::min<uint32_t>(128, f.workgroupSize)}});
+    f.search.resize(searchVariants().size());
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
     f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
     f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
@@ -124,12 +114,7 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
 std::vector<gpu::Program*> flockPrograms(Flock& f) {
     std::vector<gpu::Program*> programs = {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder,
                                            &f.gridStats};
-    for (size_t walk = 0; walk < std::size(f.scattered); ++walk)
-        for (size_t slices = 0; slices < std::size(f.scattered[walk]); ++slices)
-            for (size_t shared = 0; shared < std::size(f.scattered[walk][slices]); ++shared) {
-                programs.push_back(&f.scattered[walk][slices][shared]);
-                programs.push_back(&f.coherent[walk][slices][shared]);
-            }
+    for (gpu::Program& p : f.search) programs.push_back(&p);
     return programs;
 }
 
@@ -187,44 +172,73 @@ State downloadState(const gpu::Context& ctx, const Flock& f) {
     return s;
 }
 
-int gridWalk(const Grid& grid) {
-    if (grid.slices) return (grid.quarters ? 4 : 3) + (grid.fourAStep ? 2 : 0);
-    return !grid.subCells ? 0 : !grid.straddleSubCells ? 1 : 2;
+SearchVariant searchVariant(const Grid& grid, const Params& params) {
+    SearchVariant v;
+    v.mode = grid.mode;
+    v.walk = grid.walk;
+    v.rowsPerCell = grid.walk == Walk::Rows ? (grid.quarters ? 2 : 1) : 0;
+    v.slicesPerCell = grid.walk == Walk::Cells ? 0 : grid.slicesPerCell;
+    v.sharedRadii = params.cohesionRadius == params.alignmentRadius;
+    return v;
 }
 
-int gridWalkSlices(const Grid& grid) {
-    if (!grid.slices) return 0;
-    if (grid.slicesFromPushConstant) return 3;
-    const int index = std::countr_zero(grid.slicesPerCell) - 3;
-    CHECK(index >= 0 && index <= 2 && slicesOfIndex(index) == grid.slicesPerCell);
-    return index;
+const std::vector<SearchVariant>& searchVariants() {
+    // What makeGrid can choose: whole cells in either mode; scattered slices cell by cell; coherent
+    // slices by rows; quarter rows by rows in either mode, in 8, 16 or 32 slices (the finest that
+    // fits). Each for both radius cases.
+    static const std::vector<SearchVariant> variants = [] {
+        std::vector<SearchVariant> out;
+        for (bool shared : {false, true})
+            for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
+                out.push_back({mode, Walk::Cells, 0, 0, shared});
+                if (mode == Mode::Scattered)
+                    out.push_back({mode, Walk::Slices, 0, 8, shared});
+                else
+                    out.push_back({mode, Walk::Rows, 1, 8, shared});
+                for (uint32_t slices : {8u, 16u, 32u}) out.push_back({mode, Walk::Rows, 2, slices, shared});
+            }
+        return out;
+    }();
+    return variants;
 }
+
+std::string searchVariantName(const SearchVariant& v) {
+    std::string name = std::string(modeName(v.mode)) + " " +
+                       (v.walk == Walk::Cells    ? "cells"
+                        : v.walk == Walk::Slices ? "slices"
+                        : v.rowsPerCell == 2     ? "quarter rows"
+                                                 : "rows");
+    if (v.slicesPerCell) name += " in " + std::to_string(v.slicesPerCell) + " slices";
+    return name + (v.sharedRadii ? ", r1 = r3" : "");
+}
+
+namespace {
+
+size_t variantIndex(const SearchVariant& v) {
+    const std::vector<SearchVariant>& all = searchVariants();
+    const auto it = std::find(all.begin(), all.end(), v);
+    CHECK(it != all.end()); // makeGrid chose a walk the list lacks
+    return size_t(it - all.begin());
+}
+
+} // namespace
 
 void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
-    // The search pipelines of the grid's walk, on first use: 36 of them would take seconds to
-    // compile on a CPU driver, and a flock needs one or two walks.
-    const int walk = gridWalk(grid), slices = gridWalkSlices(grid);
-    if (f.scattered[walk][slices][0].pipeline == VK_NULL_HANDLE)
-        for (uint32_t shared = 0; shared < 2; ++shared) {
-            const uint32_t subCellWalks = walk < 3 ? uint32_t(walk) : 0;
-            const uint32_t sliceRows = walk < 3 ? 0 : walk % 2 == 1 ? 1 : 4;
-            const uint32_t fourAStep = walk >= 5 ? 1 : 0;
-            // The slices a cell known at compile time, or read from the push constant
-            // (Grid::slicesFromPushConstant): each moves the driver's compilation of a walk (runs 99 to 102).
-            const auto specs = [&](bool coherent) {
-                return std::vector<gpu::SpecConstant>{{0, searchWorkgroupSize(ctx, walk, coherent)},
-                                                      {1, shared},
-                                                      {2, subCellWalks},
-                                                      {3, sliceRows},
-                                                      {4, fourAStep},
-                                                      {5, slicesOfIndex(slices)}};
-            };
-            f.scattered[walk][slices][shared] =
-                gpu::createComputeProgram(ctx, "grid_search_scattered", specs(false));
-            // Only scattered grids read their slices from the push constant.
-            if (!grid.slicesFromPushConstant)
-                f.coherent[walk][slices][shared] =
-                    gpu::createComputeProgram(ctx, "grid_search_coherent", specs(true));
+    // The grid's search pipelines on first use: all of them would take seconds to compile on a CPU
+    // driver, and a flock needs a few.
+    if (grid.mode != Mode::Naive)
+        for (bool shared : {false, true}) {
+            SearchVariant v = searchVariant(grid, Params{});
+            v.sharedRadii = shared;
+            gpu::Program& program = f.search[variantIndex(v)];
+            if (program.pipeline) continue;
+            program = gpu::createComputeProgram(
+                ctx, v.mode == Mode::Coherent ? "grid_search_coherent" : "grid_search_scattered",
+                {{0, searchWorkgroupSize(ctx, v)},
+                 {1, v.sharedRadii ? 1u : 0u},
+                 {2, uint32_t(v.walk)},
+                 {3, std::max(v.rowsPerCell, 1u)},
+                 {4, std::max(v.slicesPerCell, 8u)}});
         }
 
     // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
@@ -272,11 +286,9 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // |d| - 1 moves its value by at most 0.00122, and rounding the threshold by 0.00024; a margin
     // of 0.003 (twice that) never rejects a neighbour.
     c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.003f;
-    c.subCells = grid.subCells   ? SUB_CELLS_OCTANTS
-                 : grid.quarters ? SUB_CELLS_QUARTERS
-                 : grid.slices   ? SUB_CELLS_SLICES
-                                 : SUB_CELLS_NONE;
-    CHECK(grid.slicesPerCell == 8 || (grid.slices && (grid.slicesPerCell == 16 || grid.slicesPerCell == 32)));
+    c.subCells = grid.quarters ? SUB_CELLS_QUARTERS : grid.slices ? SUB_CELLS_SLICES : SUB_CELLS_NONE;
+    CHECK(grid.slicesPerCell == 8 ||
+          (grid.quarters && (grid.slicesPerCell == 16 || grid.slicesPerCell == 32)));
     c.slicesPerCell = grid.slicesPerCell;
     return c;
 }
@@ -285,7 +297,8 @@ void recordNaiveStep(VkCommandBuffer cmd, Flock& f, const StepConstants& c, gpu:
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
     gpu::bindProgram(cmd, f.naive, {f.pos[f.current], f.vel[f.current], f.pos[next], f.vel[next]});
-    gpu::dispatchGroups(cmd, f.naive, gpu::groupCount(f.count, f.naive.localSizeX * f.naiveBoids), c);
+    // Each invocation owns two boids (naive.comp: BOIDS).
+    gpu::dispatchGroups(cmd, f.naive, gpu::groupCount(f.count, f.naive.localSizeX * 2), c);
     f.current = next;
     f.keysCurrent = false;
 }
@@ -314,8 +327,6 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     } else {
         gpu::computeToTransferBarrier(cmd);
         vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * grid.cellCount, CELL_EMPTY);
-        if (grid.subCells)
-            vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, 8ull * subRangeCount(grid), CELL_EMPTY);
         gpu::fillToComputeBarrier(cmd);
     }
     // One invocation a boid and, with slices or quarters, one a block of 64 sub-keys (empty blocks'
@@ -338,18 +349,15 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     gpu::computeBarrier(cmd);
 }
 
-void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const Grid& grid, bool coherent,
+void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const SearchVariant& v,
                       gpu::Profiler* profiler) {
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
-    const int shared = c.cohesionRadiusSq == c.alignmentRadiusSq ? 1 : 0;
-    const int walk = gridWalk(grid), slices = gridWalkSlices(grid);
-    // The walk's compiled slices are the keys'.
-    CHECK(slicesOfIndex(slices) == 0 || c.slicesPerCell == slicesOfIndex(slices));
-    const gpu::Program& program =
-        coherent ? f.coherent[walk][slices][shared] : f.scattered[walk][slices][shared];
+    const gpu::Program& program = f.search[variantIndex(v)];
     CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the grid's walk
-    if (coherent)
+    CHECK(v.slicesPerCell == 0 ||
+          v.slicesPerCell == c.slicesPerCell); // the walk's compiled slices are the keys'
+    if (v.mode == Mode::Coherent)
         gpu::bindProgram(cmd, program,
                          {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next],
                           f.subRanges, f.cellKeys, f.slotValues});
@@ -386,10 +394,11 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
         recordNaiveStep(cmd, f, c, profiler);
     } else {
         CHECK(f.cellCapacity >= grid.cellCount && f.subCellCapacity >= subRangeCount(grid));
+        CHECK(grid.mode == mode); // the walk was chosen for the grid's mode
         if (!f.keysCurrent || !sameGridKeys(f.keysFor, c)) recordGridIndex(cmd, f, c, profiler);
         recordSortPairs(cmd, f, grid, profiler);
         recordCellRanges(cmd, f, c, grid, mode == Mode::Coherent, profiler);
-        recordGridSearch(cmd, f, c, grid, mode == Mode::Coherent, profiler);
+        recordGridSearch(cmd, f, c, searchVariant(grid, params), profiler);
     }
     endOfStepBarrier(cmd);
 }

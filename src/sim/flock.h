@@ -13,6 +13,7 @@
 #include "sim/state.h"
 #include "sort/radix_sort.h"
 
+#include <string>
 #include <vector>
 
 namespace sim {
@@ -36,24 +37,31 @@ struct Flock {
     sort::Sorter sorter;
 
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
-    // [walk][slices][shared]. Walk 0: whole cells; 1: sub-cells, subgroups within a cell together; 2:
-    // also straddling subgroups boid by boid (each walk costs registers where unused: BENCHMARKS runs
-    // 28 and 29); 3: rows of slices; 4: quarter rows of slices; 5 and 6: as 3 and 4, with coherent
-    // ranges four candidates a step (Grid::fourAStep). Slices: 0, 1 or 2 for 8, 16 or 32 slices a cell
-    // (Grid::slicesPerCell, a specialization constant; walks 0 to 2 take 0), 3 for any read from the
-    // push constant (Grid::slicesFromPushConstant). Shared: r1 == r3, one
-    // test and one count for both rules. A walk is compiled by prepareGrid when a grid first needs it:
-    // until then its programs stay empty (VK_NULL_HANDLE), and flockPrograms lists them all the same.
-    // Their groups are of 128 or 512 invocations, as the walk runs fastest (flock.cpp:
-    // searchWorkgroupSize).
-    gpu::Program scattered[7][4][2], coherent[7][4][2];
+    // The grid search's pipelines, one for each of searchVariants() (same index), compiled by
+    // prepareGrid when a grid first needs one: until then VK_NULL_HANDLE.
+    std::vector<gpu::Program> search;
     uint32_t workgroupSize = 0;
-    uint32_t naiveBoids = 2; // boids per invocation of the naive pass
 };
 
+// What a grid search pipeline is compiled for: the shader module (mode), the walk and what it
+// knows at compile time (specialization constants).
+struct SearchVariant {
+    Mode mode = Mode::Coherent; // scattered or coherent
+    Walk walk = Walk::Cells;
+    uint32_t rowsPerCell = 0;   // Walk::Rows: 1 (rows of cells) or 2 (quarter rows); else 0
+    uint32_t slicesPerCell = 0; // Walk::Slices and Walk::Rows: 8, 16 or 32; else 0
+    bool sharedRadii = false;   // r1 == r3: cohesion and alignment share a test and a count
+    auto operator<=>(const SearchVariant&) const = default;
+};
+
+// The pipeline a step on `grid` (of the grid's mode) with these parameters runs.
+SearchVariant searchVariant(const Grid& grid, const Params& params);
+// Every pipeline a grid can reach, in a fixed order (Flock::search).
+const std::vector<SearchVariant>& searchVariants();
+std::string searchVariantName(const SearchVariant& variant);
+
 struct FlockOptions {
-    bool halfFilter = true;  // the naive cube test in float16 where the device has it (tests turn it off)
-    uint32_t naiveBoids = 2; // boids per invocation in the naive pass: 2 or 4
+    bool halfFilter = true; // the naive cube test in float16 where the device has it (tests turn it off)
 };
 
 // Bytes of device memory a flock of `count` boids needs (all modes, the grid at its largest).
@@ -71,12 +79,8 @@ void destroyFlock(const gpu::Context& context, Flock& flock);
 void uploadState(const gpu::Context& context, Flock& flock, const State& state);
 State downloadState(const gpu::Context& context, const Flock& flock);
 
-// Which search walk (Flock::scattered's first index) a grid takes, and in which slices (its second).
-int gridWalk(const Grid& grid);
-int gridWalkSlices(const Grid& grid);
-
-// Makes the grid buffers fit `grid`, and compiles its walk's pipelines if not yet done; waits for
-// the device only when buffers must grow.
+// Makes the grid buffers fit `grid`, and compiles the search pipelines a step on it needs (both
+// radius cases) if not yet done; waits for the device only when buffers must grow.
 void prepareGrid(const gpu::Context& context, Flock& flock, const Grid& grid);
 
 // The push constants of every flocking pass.
@@ -91,8 +95,8 @@ void recordSortPairs(VkCommandBuffer cmd, Flock& flock, const Grid& grid, gpu::P
 void recordCellRanges(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, const Grid& grid,
                       bool reorder, gpu::Profiler* profiler);
 // Also writes the new state's (key, slot) pairs for this grid, as recordGridIndex would.
-void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, const Grid& grid,
-                      bool coherent, gpu::Profiler* profiler);
+void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
+                      const SearchVariant& variant, gpu::Profiler* profiler);
 
 // Occupied cells and the largest cell of the current ranges into `stats` (a GridStats, host-visible,
 // read after the command buffer completes). Call after a grid step.
