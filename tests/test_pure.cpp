@@ -4,9 +4,10 @@
 #include "gpu/shaders.h"
 #include "gpu/spirv_reflect.h"
 #include "render/draw_types.h"
-#include "shared.h"
 #include "sim/grid.h"
+#include "sim/sim_types.h"
 #include "sim/state.h"
+#include "sort/sort_types.h"
 
 #include <gtest/gtest.h>
 

@@ -25,7 +25,7 @@
 // and a boid walks a row only over the x it can reach: sqrt(max(r)^2 - the row's y and z gaps^2)
 // either side, in whole slices. Every sub-key's start is stored, so a window is one range of
 // sorted positions: two loads, no cell ranges. QUARTERS: the same with rows half a cell high and
-// deep, each sorted by x across the whole domain. Slices are eighths of a cell, or finer (shared.h).
+// deep, each sorted by x across the whole domain. Slices are eighths of a cell, or finer (sim_types.h).
 //
 // The pass also writes the next step's (key, slot) pairs for this grid, so that the next step on the
 // same grid needs no grid-index pass.
@@ -54,7 +54,7 @@ layout(constant_id = 4) const bool FOUR_A_STEP = false;
 // constant instead.
 layout(constant_id = 5) const uint SLICES_PER_CELL = 8;
 #define GRID_SLICES_PER_CELL (SLICES_PER_CELL != 0u ? SLICES_PER_CELL : c.slicesPerCell)
-#include "../shared.h"
+#include "sim_types.h"
 #include "../common.glsl"
 
 

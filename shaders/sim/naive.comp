@@ -24,7 +24,7 @@ layout(local_size_x_id = 0) in;
 #ifndef BOIDS
 #define BOIDS 2
 #endif
-#include "../shared.h"
+#include "sim_types.h"
 #include "../common.glsl"
 
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };

@@ -54,7 +54,7 @@ inline const char* sliceName(uint32_t slicesPerCell) {
 }
 
 // Entries of the sub-range buffer: each octant's [start, end), or each slice's start and one past the
-// last (shared.h); 1 (unused) without sub-keys.
+// last (sim_types.h); 1 (unused) without sub-keys.
 inline uint32_t subRangeCount(const Grid& g) {
     return g.subCells ? 8 * g.cellCount : g.slices ? subKeysPerCell(g) * g.cellCount + 1 : 1;
 }
