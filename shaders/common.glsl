@@ -2,9 +2,7 @@
 #ifndef VKBOIDS_COMMON_GLSL
 #define VKBOIDS_COMMON_GLSL
 
-// Dispatches wider than the device's x limit are split over y (gpu::dispatchGroupsRaw).
-uint linearGroupIndex() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
-uint linearInvocationIndex() { return linearGroupIndex() * gl_WorkGroupSize.x + gl_LocalInvocationID.x; }
+#include "dispatch.glsl"
 
 // x wrapped into [-L, L).
 float wrapCoordinate(float x, float L) {
@@ -62,7 +60,7 @@ uint sliceOf(float x, float L, float invCellWidth, uint cell, uint slices) {
     return s > 0.0 ? min(uint(s), slices - 1) : 0u;  // NaN to 0
 }
 
-// Quarter row (shared.h, SUB_CELLS_QUARTERS) of half-cells hy and hz (of 2 dim along each axis), z major.
+// Quarter row (sim_types.h, SUB_CELLS_QUARTERS) of half-cells hy and hz (of 2 dim along each axis), z major.
 uint quarterRow(uint hy, uint hz, uint dim) { return hz * 2 * dim + hy; }
 
 // The quarter row a position lies in.

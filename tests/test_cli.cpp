@@ -74,8 +74,6 @@ TEST(Cli, CommandsAndOptions) {
     cl = parse({"sort-bench", "--n", "1e6,16e6", "--bits", "21"});
     EXPECT_EQ(cl.command, app::Command::SortBench);
     EXPECT_EQ(cl.sortBench.sizes, (std::vector<uint32_t>{1000000, 16000000}));
-    EXPECT_FALSE(cl.sortBench.phaseTimes);
-    EXPECT_TRUE(parse({"sort-bench", "--phase-times"}).sortBench.phaseTimes);
     EXPECT_EQ(parse({"--list-devices"}).command, app::Command::ListDevices);
     cl = parse({"--subcells", "quarters", "--cells", "8"});
     EXPECT_EQ(cl.demo.subCells, sim::SubCells::Quarters);
@@ -172,10 +170,8 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("step --boids 4e9", "boids");
     expectBadInput("sort-bench --n 2e9 --bits 21", "--n");
     expectBadInput("sort-bench --runs 3", "--runs");
-    expectBadInput("sort-bench --lookback-window 17", "--lookback-window");
     // Requests the device cannot meet as asked.
     expectBadInput("step --device 7 --boids 10", "--device 7");
-    expectBadInput("sort-bench --n 1e4 --workgroup 512 --keys-per-thread 15", "work-group size");
     // An unwritable output: refused before any work, and nothing left behind.
     fs::create_directories(dir / "a-directory");
     expectBadInput("step --boids 10 --save-state " + (dir / "a-directory").string(), "is a directory");

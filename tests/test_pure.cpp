@@ -5,9 +5,10 @@
 #include "gpu/spirv_reflect.h"
 #include "render/draw_types.h"
 #include "search_setups.h"
-#include "shared.h"
 #include "sim/grid.h"
+#include "sim/sim_types.h"
 #include "sim/state.h"
+#include "sort/sort_types.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,6 @@
 
 #include "app/capture.h"
 #include "app/stats.h"
-#include "shared.h"
 
 #include <gtest/gtest.h>
 
@@ -36,45 +35,6 @@ TEST(Stats, FpsAverageAndOnePercentLow) {
     EXPECT_DOUBLE_EQ(app::onePercentLowFps(frames), 1000.0 / 40); // mean of the 2 slowest of 200
     EXPECT_DOUBLE_EQ(app::onePercentLowFps({20}), 50);
     EXPECT_DOUBLE_EQ(app::averageFps({}), 0);
-}
-
-TEST(Stats, PhaseSummaryOfStampedTiles) {
-    // Three tiles, each phase 10 ticks longer than the last; tile 1 starts while tile 0 runs, tile 2
-    // as tile 0 ends (not overlapping it), with 1, 2 and 3 look-back rounds; tiles 1 and 2 walk
-    // 2 and 4 steps over 5 and 9 tiles with 0 and 6 polls (tile 0's walk, which never happens, is left
-    // out).
-    std::vector<uint64_t> rows;
-    const uint64_t walks[] = {(99ull << 16) | 99, (5ull << 16) | 2, (9ull << 16) | 4};
-    const uint64_t lifetime = 10 * SORT_STAMP_END * (SORT_STAMP_END + 1) / 2;
-    const uint64_t toLookback = 10 * SORT_STAMP_LOOKBACK * (SORT_STAMP_LOOKBACK + 1) / 2;
-    for (uint64_t start : {uint64_t(100), uint64_t(150), 100 + lifetime}) {
-        uint64_t t = start;
-        for (uint32_t i = 0; i <= SORT_STAMP_END; ++i) rows.push_back(t += 10 * i);
-        const uint64_t tile = rows.size() / SORT_TIMING_STAMPS;
-        rows.push_back((walks[tile] << 32) |
-                       (uint64_t(tile == 2   ? 6
-                                 : tile == 0 ? 99
-                                             : 0)
-                        << 16) |
-                       (tile + 1));
-    }
-    const app::PhaseSummary s = app::summarizePhases(rows);
-    EXPECT_EQ(s.tiles, 3u);
-    ASSERT_EQ(s.phases.size(), size_t(SORT_STAMP_END));
-    for (uint32_t i = 0; i < SORT_STAMP_END; ++i) EXPECT_DOUBLE_EQ(s.phases[i], 10.0 * (i + 1));
-    EXPECT_DOUBLE_EQ(s.lifetime, double(lifetime));
-    EXPECT_DOUBLE_EQ(s.span, double(2 * lifetime));
-    EXPECT_EQ(s.mostInFlight, 2u);
-    // Tile 0's look-back stamp comes toLookback - 50 after tile 1's start, tile 1's toLookback + 50 -
-    // lifetime after tile 2's.
-    EXPECT_DOUBLE_EQ(s.startToPredecessor,
-                     ((double(toLookback) - 50) + (double(toLookback) + 50 - double(lifetime))) / 2);
-    EXPECT_DOUBLE_EQ(s.rounds, 2);
-    EXPECT_EQ(s.mostRounds, 3u);
-    EXPECT_DOUBLE_EQ(s.walkSteps, 3);
-    EXPECT_DOUBLE_EQ(s.walkTiles, 7);
-    EXPECT_DOUBLE_EQ(s.walkPolls, 3);
-    EXPECT_NEAR(s.walkPolls90, 5.4, 1e-9);
 }
 
 TEST(Capture, CsvHasTheDocumentedColumns) {

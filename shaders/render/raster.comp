@@ -6,6 +6,7 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
 layout(local_size_x_id = 0) in;
+#include "../dispatch.glsl"
 #include "draw_types.h"
 #include "color.glsl"
 
@@ -15,8 +16,7 @@ layout(std430, binding = 2) buffer Target { uint64_t target[]; };
 layout(push_constant) uniform Push { DrawConstants c; };
 
 void main() {
-    const uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x +
-                   gl_LocalInvocationID.x;
+    const uint i = linearInvocationIndex();
     if (i >= c.count) return;
     const vec4 clip = viewProjection(c) * vec4(pos[i].xyz, 1.0);
     // Behind the camera, or outside the depth range: not drawn (as the hardware clips it).

@@ -1,13 +1,13 @@
 #version 460
 // Each cell's [start, end) in the sorted pairs, written where the sorted cells change (cells left
 // empty keep CELL_EMPTY from the clear before this pass); or with slices or quarters the start of
-// every sub-key, empty cells included, and one past the last (shared.h). Slices and quarters write no cell ranges: their walks and the grid statistics read the
+// every sub-key, empty cells included, and one past the last (sim_types.h). Slices and quarters write no cell ranges: their walks and the grid statistics read the
 // starts (with quarters a cell's boids lie in four runs). With REORDER (the
 // coherent mode) the same pass gathers positions, velocities and ids into sorted order.
 #extension GL_GOOGLE_include_directive : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
-#include "../shared.h"
+#include "sim_types.h"
 #include "../common.glsl"
 
 

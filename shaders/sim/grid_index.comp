@@ -3,7 +3,7 @@
 #extension GL_GOOGLE_include_directive : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
-#include "../shared.h"
+#include "sim_types.h"
 #include "../common.glsl"
 
 

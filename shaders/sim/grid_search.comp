@@ -39,7 +39,7 @@ layout(constant_id = 3) const uint ROWS_PER_CELL = 1;
 // when the walk compiles.
 layout(constant_id = 4) const uint SLICES_PER_CELL = 8;
 #define GRID_SLICES_PER_CELL SLICES_PER_CELL
-#include "../shared.h"
+#include "sim_types.h"
 #include "../common.glsl"
 #include "rules.glsl"
 

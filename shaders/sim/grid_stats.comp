@@ -7,7 +7,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 // Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
-#include "../shared.h"
+#include "sim_types.h"
 #include "../common.glsl"
 
 layout(std430, binding = 0) readonly buffer CellRanges { uvec2 cellRanges[]; };

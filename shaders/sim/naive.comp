@@ -22,7 +22,7 @@ layout(local_size_x_id = 0) in;
 // Boids per invocation (sim::recordNaiveStep dispatches for it): a compile-time constant, so that
 // the loops over them unroll in SPIR-V and the per-boid arrays become registers.
 #define BOIDS 2
-#include "../shared.h"
+#include "sim_types.h"
 #include "../common.glsl"
 #include "rules.glsl"
 

@@ -6,19 +6,19 @@
 //
 // The pass also clears what the passes after it count on finding zero: their tile counters and the
 // tile status words they will use. Together that replaces a clear before the sort, a dispatch of its
-// own (BENCHMARKS run 72). Run 44 ended every tile of every pass with the release instead, which
-// waits for the tile's scattered writes: 5% slower at 16M.
+// own. Ending every tile of every pass with a release of its own instead was 5% slower at 16M pairs
+// on the H200: each release waited for its tile's scattered writes.
 //
 // Aggregation: an invocation's four keys often share a digit (the grid's keys arrive nearly sorted),
 // and then one atomic counts all four. Subgroup-wide aggregation measured slower on the H200
 // (subgroupPartitionNV: 1.34 ms for 64M keys; ballots with an all-equal test: 0.25 ms) than it saves.
-// Four loads in flight an invocation gained nothing (run 73): the counting bounds it, not the loads.
+// Four loads in flight an invocation gained nothing on the H200: the counting bounds it, not the loads.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_memory_scope_semantics : require
-// Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
+// Before the includes: dispatch.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
-#include "../shared.h"
-#include "../common.glsl"
+#include "sort_types.h"
+#include "../dispatch.glsl"
 
 layout(std430, binding = 0) readonly buffer Keys { uint keys[]; };
 layout(std430, binding = 1) writeonly buffer Totals { uint totals[]; };  // [pass][digit], what the passes read

@@ -23,21 +23,13 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_memory_scope_semantics : require
-#ifdef SORT_PARTITION_NV
-#extension GL_NV_shader_subgroup_partitioned : require
-#endif
-#ifdef SORT_TIMING
-#extension GL_EXT_shader_realtime_clock : require
-#endif
-// Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEYS_PER_THREAD = 15;
 layout(constant_id = 2) const uint MAX_SUBGROUPS = 8;  // local size / subgroup size
 layout(constant_id = 3) const uint SPIN_LIMIT = 4096;
 layout(constant_id = 4) const uint SUBGROUP_SIZE = 32;  // the pinned size: ballots fit in .x up to 32
 layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // predecessors read per look-back step (1 to SORT_MAX_LOOKBACK_WINDOW)
-#include "../shared.h"
-#include "../common.glsl"
+#include "sort_types.h"
 
 layout(std430, binding = 0) readonly buffer KeysIn { uint keysIn[]; };
 layout(std430, binding = 1) readonly buffer ValuesIn { uint valuesIn[]; };
@@ -47,15 +39,12 @@ layout(std430, binding = 4) readonly buffer Histogram { uint globalHistogram[]; 
 layout(std430, binding = 5) buffer TileCounters { uint tileCounters[]; };        // [pass]
 // [tile][digit] of this pass. Stores and polls are relaxed atomics (storeStatus, loadStatus), so a
 // poll sees what other groups have stored since. The first read of a step's window is a plain
-// coherent load (3% faster on the H200, BENCHMARKS run 14; plain loads of a second, non-coherent
-// binding were 2 to 3% slower, run 75). That formally races the stores, and it relies on an aligned
+// coherent load (3% faster than an atomic one on the H200; plain loads of a second, non-coherent
+// binding were 2 to 3% slower there). That formally races the stores, and it relies on an aligned
 // 32-bit load returning either the old word or the new one. Both are usable: an aggregate and a
 // prefix are each a correct count to add, and a word not yet published is polled again atomically.
 layout(std430, binding = 6) coherent buffer Status { uint status[]; };
 layout(push_constant) uniform Push { SortPassConstants c; };
-#ifdef SORT_TIMING
-layout(std430, binding = 7) writeonly buffer Timing { uvec2 timing[]; };  // [tile][SORT_TIMING_STAMPS]
-#endif
 
 const uint TILE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 
@@ -76,16 +65,6 @@ shared uint sFallbackCounts[SORT_RADIX];
 shared uint sScanTotals[MAX_SUBGROUPS];
 shared uint sTileIndex, sStallTile, sCarry;
 
-// The timed variant's phase stamps (shared.h); nothing in the untimed one. Each use follows a barrier,
-// so the stamp marks the whole group's arrival (but tile 0's look-back stamp: it has no look-back).
-#ifdef SORT_TIMING
-shared uint sLoadedWords;
-#define STAMP(slot) \
-    if (gl_LocalInvocationID.x == 0) timing[tile * SORT_TIMING_STAMPS + (slot)] = clockRealtime2x32EXT()
-#else
-#define STAMP(slot)
-#endif
-
 uint loadStatus(uint i) {
     return atomicLoad(status[i], gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
 }
@@ -98,9 +77,6 @@ uint digitOf(uint key) { return ((key & c.keyMask) >> c.shift) & (SORT_RADIX - 1
 
 // Lanes (among the valid ones) holding the same digit.
 uvec4 matchDigit(uint digit, bool valid) {
-#ifdef SORT_PARTITION_NV
-    return subgroupPartitionNV(valid ? digit : 0xffffffffu) & subgroupBallot(valid);
-#else
     if (SUBGROUP_SIZE <= 32) {  // one word: no work on the three that are always zero
         uint peers = subgroupBallot(valid).x;
         [[unroll]] for (uint b = 0; b < SORT_RADIX_BITS; ++b) {
@@ -117,7 +93,6 @@ uvec4 matchDigit(uint digit, bool valid) {
         peers &= bit ? vote : ~vote;
     }
     return peers;
-#endif
 }
 
 // Exclusive prefix sums of sScan[0..RADIX) in place, for any work group and subgroup size.
@@ -146,7 +121,7 @@ void exclusiveScanDigits() {
 }
 
 // Digit d's exclusive prefix sLookback[d] is complete: publish the inclusive one at once, not after
-// the group's barrier, so that later tiles can stop here sooner (BENCHMARKS run 17).
+// the group's barrier, so that later tiles can stop here sooner.
 void publishPrefix(uint d) {
     storeStatus(sTileIndex * SORT_RADIX + d, (SORT_FLAG_PREFIX << SORT_FLAG_SHIFT) | (sLookback[d] + sTotal[d]));
 }
@@ -156,14 +131,10 @@ void publishPrefix(uint d) {
 // sNext[d] = that tile + 1, and the group may count it). Each step reads LOOKBACK_WINDOW
 // predecessors at once, each read coalesced across the digits. Every word of a step is used before
 // any branch, so that the window's loads go out together: a use that depended on the word before
-// let the compiler sink each load to it, one L2 round trip a word (BENCHMARKS runs 91 and 92).
-// Returns its steps, the predecessors whose words it added and its polls of unpublished words,
-// for the phase stamps.
-uvec3 lookback(uint d) {
+// let the compiler sink each load to it, one L2 round trip a word.
+void lookback(uint d) {
     uint t = sNext[d], sum = 0;
-    uvec3 walk = uvec3(0);
     while (t > 0) {
-        ++walk.x;
         uint words[LOOKBACK_WINDOW];
         [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w)
             words[w] = status[(t > w ? t - 1 - w : 0u) * SORT_RADIX + d];  // past tile 0: never added
@@ -174,27 +145,22 @@ uvec3 lookback(uint d) {
             stops |= (words[w] >> SORT_FLAG_SHIFT) != SORT_FLAG_AGGREGATE ? 1u << w : 0u;
         const uint k = findLSB(stops);
         [[unroll]] for (uint w = 0; w < LOOKBACK_WINDOW; ++w) sum += w < k ? words[w] & SORT_VALUE_MASK : 0u;
-        walk.y += k;
         t -= k;
         if (k == LOOKBACK_WINDOW) continue;
         uint word = words[k];  // tile t - 1's: a prefix, or nothing published yet
-        for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin) {
+        for (uint spin = 0; spin < SPIN_LIMIT && (word >> SORT_FLAG_SHIFT) == SORT_FLAG_NONE; ++spin)
             word = loadStatus((t - 1) * SORT_RADIX + d);
-            ++walk.z;
-        }
         const uint flag = word >> SORT_FLAG_SHIFT;
         if (flag == SORT_FLAG_NONE) {
             atomicMax(sStallTile, t);
             break;
         }
-        ++walk.y;
         sum += word & SORT_VALUE_MASK;
         t = flag == SORT_FLAG_PREFIX ? 0 : t - 1;
     }
     sLookback[d] += sum;
     sNext[d] = t;
     if (t == 0) publishPrefix(d);
-    return walk;
 }
 
 void main() {
@@ -207,7 +173,6 @@ void main() {
     if (sTileIndex >= c.tileCount) return;  // uniform: the whole group leaves
 
     const uint tile = sTileIndex;
-    STAMP(SORT_STAMP_START);
     const uint tileStart = tile * TILE;
     const uint S = gl_SubgroupSize;
     const uint lane = gl_SubgroupInvocationID;
@@ -222,14 +187,6 @@ void main() {
         keys[k] = i < c.count ? keysIn[i] : 0u;
         values[k] = i < c.count ? valuesIn[i] : 0u;
     }
-#ifdef SORT_TIMING
-    // A barrier alone does not wait for loads in flight: each invocation uses its words first.
-    uint loaded = 0;
-    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) loaded ^= keys[k] ^ values[k];
-    atomicXor(sLoadedWords, loaded);
-    barrier();
-    STAMP(SORT_STAMP_LOADED);
-#endif
 
     // Rank within the subgroup: the lowest lane of each group of equal digits moves the subgroup's
     // counter for that digit by the group's size, and tells the others where the group starts.
@@ -254,7 +211,6 @@ void main() {
         ranks[k] = prior + below;
     }
     barrier();
-    STAMP(SORT_STAMP_RANKED);
 
     // Per digit: offsets of the subgroups within the tile and the tile's count, published at once
     // for the tiles after this one (tile 0 publishes the digit's global start plus its count).
@@ -280,7 +236,6 @@ void main() {
         }
     }
     exclusiveScanDigits();  // where each digit's run starts within the tile
-    STAMP(SORT_STAMP_SCANNED);
     for (uint d = tid; d < SORT_RADIX; d += groupSize) sStart[d] = sScan[d];
 
     // Keys to their tile-sorted slots, once no invocation reads the subgroup offsets any more.
@@ -291,23 +246,13 @@ void main() {
     barrier();
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
         if (chunk + k * S + lane < c.count) sTile[ranks[k]] = keys[k];
-#ifdef SORT_TIMING
-    barrier();  // only here: the untimed pass goes straight on to the look-back
-    STAMP(SORT_STAMP_PLACED);
-#endif
 
     // Look-back: one walk per digit, and another round only after a stall.
-    uint rounds = 0;
-    uvec3 walk = uvec3(0);  // digit 0's look-back steps, predecessors added, polls (invocation 0 only)
     while (tile > 0) {
-        ++rounds;
         if (tid == 0) sStallTile = 0;
         barrier();
         for (uint d = tid; d < SORT_RADIX; d += groupSize)
-            if (sNext[d] != 0) {
-                const uvec3 w = lookback(d);
-                if (d == 0) walk += w;
-            }
+            if (sNext[d] != 0) lookback(d);
         barrier();
         const uint stalled = sStallTile;
         if (stalled == 0) break;
@@ -331,7 +276,6 @@ void main() {
             }
         barrier();
     }
-    STAMP(SORT_STAMP_LOOKBACK);
     // Every digit's prefix is published (tile 0's at its scan, the others' as their walks ended).
     // Slot s of the tile-sorted keys, holding digit d, goes to sBase[d] + s (mod 2^32).
     for (uint d = tid; d < SORT_RADIX; d += groupSize) sBase[d] = sLookback[d] - sStart[d];
@@ -348,7 +292,6 @@ void main() {
         keysOut[destinations[k]] = key;
     }
     barrier();
-    STAMP(SORT_STAMP_KEYS_OUT);
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
         if (chunk + k * S + lane < c.count) sTile[ranks[k]] = values[k];
     barrier();
@@ -357,12 +300,4 @@ void main() {
         if (slot >= tileKeys) continue;
         valuesOut[destinations[k]] = sTile[slot];
     }
-#ifdef SORT_TIMING
-    barrier();
-    STAMP(SORT_STAMP_END);
-    if (tid == 0)
-        timing[tile * SORT_TIMING_STAMPS + SORT_STAMP_ROUNDS] =
-            uvec2(min(rounds, 0xffffu) | (min(walk.z, 0xffffu) << 16),
-                  min(walk.x, 0xffffu) | (min(walk.y, 0xffffu) << 16));
-#endif
 }

@@ -65,52 +65,6 @@ void endProgress() {
     if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s\r", "");
 }
 
-// Two more sorts of keysIn by a sorter with phase timing (the first compiles and warms up), the
-// second checked like the others, then per pass what its tiles' stamps say. The realtime clock's rate is
-// documented nowhere, so times stay in ticks; ticks per us compares a pass's span with its dispatch's GPU
-// timestamps (an estimate: the dispatch also holds its launch and drain). False when the output is wrong.
-bool printPhaseTimes(const gpu::Context& ctx, Headless& headless, const sort::Sorter& sorter,
-                     const gpu::Buffer& keysIn, const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut,
-                     const gpu::Buffer& valuesOut, const std::vector<uint32_t>& keys, uint32_t bits) {
-    const uint32_t n = uint32_t(keys.size());
-    std::vector<gpu::ScopeTime> times;
-    for (int run = 0; run < 2; ++run) {
-        gpu::fillBuffer(ctx, keysOut, 0xdeadbeef);
-        gpu::fillBuffer(ctx, valuesOut, 0xdeadbeef);
-        times = runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-            sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, n, bits, p, true);
-        });
-    }
-    std::vector<uint32_t> outKeys(n), outValues(n);
-    gpu::downloadBuffer(ctx, keysOut, outKeys.data(), 4ull * n);
-    gpu::downloadBuffer(ctx, valuesOut, outValues.data(), 4ull * n);
-    std::string why;
-    const uint32_t mask = sort::sortKeyMask(bits);
-    if (!isStableSortOf(keys, outKeys, outValues, mask, why)) {
-        std::fprintf(stderr, "vkboids: error: phase-timed sort of %u pairs, %u bits: %s\n", n, bits,
-                     why.c_str());
-        return false;
-    }
-    const std::vector<std::vector<uint64_t>> stamps = sort::readPhaseStamps(ctx, sorter, n, bits);
-    for (uint32_t p = 0; p < stamps.size(); ++p) {
-        const PhaseSummary s = summarizePhases(stamps[p]);
-        double passUs = 0;
-        for (const gpu::ScopeTime& t : times)
-            if (t.valid && t.name == "sort/pass" + std::to_string(p)) passUs = t.ms * 1000;
-        std::printf("  %u bits, pass %u: %zu tiles; median ticks of a tile: load %.0f rank %.0f scan %.0f "
-                    "place %.0f look-back %.0f keys-out %.0f values-out %.0f, lifetime %.0f\n",
-                    bits, p, s.tiles, s.phases[0], s.phases[1], s.phases[2], s.phases[3], s.phases[4],
-                    s.phases[5], s.phases[6], s.lifetime);
-        std::printf("    span %.0f ticks in a %.1f us dispatch (%.1f ticks/us), at most %u tiles in flight, "
-                    "predecessor's prefix %.0f ticks after a start, look-back rounds median %.0f max %u, "
-                    "digit 0's walk median %.0f steps over %.0f tiles, polls median %.0f p90 %.0f\n",
-                    s.span, passUs, passUs > 0 ? s.span / passUs : 0, s.mostInFlight, s.startToPredecessor,
-                    s.rounds, s.mostRounds, s.walkSteps, s.walkTiles, s.walkPolls, s.walkPolls90);
-    }
-    std::fflush(stdout);
-    return true;
-}
-
 // Calls `work` (a blocking GPU submission) again and again for `ms` milliseconds of wall time, at
 // least once when ms > 0.
 template <typename Work> void keepBusy(uint64_t ms, Work work) {
@@ -146,36 +100,20 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                                   std::to_string(sort::maxSortPairs(ctx)) + " pairs");
         const VkDeviceSize bytes = 4ull * n;
         gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
-        sort::Sorter sorter, phaseSorter;
+        sort::Sorter sorter;
         try {
             keysIn = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
             valuesIn = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
             keysOut = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
             valuesOut = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
-            sorter = sort::createSorter(ctx, n,
-                                        {.allowPartitionNV = o.partitionNV,
-                                         .workgroupSize = o.workgroupSize,
-                                         .keysPerThread = o.keysPerThread,
-                                         .lookbackWindow = o.lookbackWindow});
-            // Ranks by ballots whatever --partition-nv says: the timed variant has only those.
-            if (o.phaseTimes)
-                phaseSorter = sort::createSorter(ctx, n,
-                                                 {.workgroupSize = o.workgroupSize,
-                                                  .keysPerThread = o.keysPerThread,
-                                                  .lookbackWindow = o.lookbackWindow,
-                                                  .phaseTiming = true});
+            sorter = sort::createSorter(ctx, n);
         } catch (const gpu::OutOfMemory& e) {
             throw sim::InputError("--n " + std::to_string(n) + " does not fit in GPU memory (" + e.what() +
                                   ")");
         }
         if (!printedConfig) {
-            std::printf(
-                "work group %u, %u keys per invocation (tile %u), ranking by %s, look-back window %u\n",
-                sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize,
-                sorter.partitionNV ? "subgroupPartitionNV" : "ballots", o.lookbackWindow);
-            if (o.phaseTimes)
-                std::printf("phase times, after each row: device clock ticks (a rate documented nowhere; "
-                            "ticks/us compares a pass's span with its GPU timestamps)\n");
+            std::printf("work group %u, %u keys per invocation (tile %u)\n", sorter.workgroupSize,
+                        sorter.keysPerThread, sorter.tileSize);
             std::printf("%12s %5s %6s %11s %11s %11s %10s %9s   per dispatch (median us)\n", "pairs", "bits",
                         "passes", "median us", "p95 us", "min us", "Gpairs/s", "GB/s");
             printedConfig = true;
@@ -221,7 +159,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                     }
                 }
                 // The GPU idled through the check on the CPU, and its clock with it: sorts back to back
-                // until it has risen (run 63 saw it take seconds from idle to its top rate).
+                // until it has risen (on the H200 it took seconds from idle to its top rate).
                 if (run == 0)
                     keepBusy(o.warmupMs, [&] {
                         runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler*) {
@@ -266,13 +204,9 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
             std::printf("%s%s\n", line.c_str(), total.empty() ? " (timestamps unavailable)" : "");
             std::fflush(stdout);
             csv += csvLine + "," + std::to_string(groupSize) + "," + std::to_string(tile) + "\n";
-            if (o.phaseTimes && !printPhaseTimes(ctx, headless, phaseSorter, keysIn, valuesIn, keysOut,
-                                                 valuesOut, keys, bits))
-                allMatch = false;
         }
         for (gpu::Buffer* b : {&keysIn, &valuesIn, &keysOut, &valuesOut}) gpu::destroyBuffer(ctx, *b);
         sort::destroySorter(ctx, sorter);
-        if (o.phaseTimes) sort::destroySorter(ctx, phaseSorter);
     }
     destroyHeadless(ctx, headless);
     gpu::destroyContext(ctx);

@@ -1,7 +1,6 @@
 #include "app/cli.h"
 
 #include "build_info.h"
-#include "shared.h"
 
 #include <CLI/CLI.hpp>
 
@@ -214,19 +213,6 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         ->capture_default_str();
     sortBench->add_option("--seed", cl.sortBench.seed, "seed of the random keys")->capture_default_str();
     sortBench->add_option("--csv", cl.sortBench.csv, "write the results to FILE.csv")->check(nonEmptyPath);
-    sortBench->add_flag("--partition-nv", cl.sortBench.partitionNV,
-                        "rank with subgroupPartitionNV where the device has it (default: ballots)");
-    std::string sbWorkgroup = "0", sbKeys = "0", sbWindow = "4";
-    sortBench
-        ->add_option("--lookback-window", sbWindow, "predecessors a look-back step reads at once, 1 to 16")
-        ->capture_default_str();
-    sortBench->add_option("--workgroup", sbWorkgroup,
-                          "work-group size of a pass: 64, 128, 256, 512 or 1024 (default: chosen)");
-    sortBench->add_option("--keys-per-thread", sbKeys,
-                          "keys per invocation in a pass, 1 to 15 (default: chosen)");
-    sortBench->add_flag("--phase-times", cl.sortBench.phaseTimes,
-                        "after the timed runs, one instrumented sort: per pass, median device-clock "
-                        "ticks of each phase of a tile");
 
     // bench
     CLI::App* bench = app.add_subcommand("bench", "time the simulation headless over configurations");
@@ -294,15 +280,6 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         cl.sortBench.bits = parseCountList(sbBits, "--bits", 32);
         cl.sortBench.runs = uint32_t(parseCount(sbRuns, "--runs", 100000));
         cl.sortBench.warmupMs = parseCountOrZero(sbWarmupMs, "--warmup-ms", 600000);
-        if (sbWorkgroup != "0") {
-            cl.sortBench.workgroupSize = uint32_t(parseCount(sbWorkgroup, "--workgroup", 1024));
-            if (cl.sortBench.workgroupSize & (cl.sortBench.workgroupSize - 1) ||
-                cl.sortBench.workgroupSize < 64)
-                throw InputError("--workgroup must be 64, 128, 256, 512 or 1024");
-        }
-        if (sbKeys != "0") cl.sortBench.keysPerThread = uint32_t(parseCount(sbKeys, "--keys-per-thread", 15));
-        cl.sortBench.lookbackWindow =
-            uint32_t(parseCount(sbWindow, "--lookback-window", SORT_MAX_LOOKBACK_WINDOW));
     } else if (bench->parsed()) {
         cl.command = Command::Bench;
         bo.modes.clear();

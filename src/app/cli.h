@@ -63,11 +63,6 @@ struct SortBenchOptions {
     uint32_t runs = 20;
     uint64_t seed = 1;
     std::string csv;
-    bool partitionNV = false;   // rank with subgroupPartitionNV where the device has it, to compare
-    uint32_t workgroupSize = 0; // 0: the sorter's choice
-    uint32_t keysPerThread = 0; // 0: the sorter's choice
-    uint32_t lookbackWindow = 4;
-    bool phaseTimes = false;  // after the timed runs, one sort that stamps each tile's phases
     uint64_t warmupMs = 1000; // untimed sorts, back to back, before each configuration's timed runs
 };
 

@@ -3,9 +3,9 @@
 
 #include "gpu/profiler.h"
 #include "render/renderer.h"
-#include "shared.h"
 #include "sim/grid.h"
 #include "sim/params.h"
+#include "sim/sim_types.h"
 
 #include <deque>
 #include <map>

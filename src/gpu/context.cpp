@@ -282,9 +282,6 @@ Context createContext(const ContextOptions& options) {
 
     std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
     if (ctx.surface) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
-    ctx.subgroupPartitioned =
-        hasDeviceExtension(ctx.physicalDevice, VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
-    if (ctx.subgroupPartitioned) extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     if (options.pipelineStatistics) {
@@ -296,9 +293,6 @@ Context createContext(const ContextOptions& options) {
         ctx.pipelineStatistics = true;
     }
 
-    // Device-scope clock reads, for the sort's phase timing (sort::SortOptions::phaseTiming).
-    VkPhysicalDeviceShaderClockFeaturesKHR clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
-                                                 ctx.pipelineStatistics ? &executableInfo : nullptr};
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     f13.synchronization2 = VK_TRUE;
     f13.subgroupSizeControl = VK_TRUE;
@@ -309,21 +303,11 @@ Context createContext(const ContextOptions& options) {
     {
         VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
         VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &have12};
-        VkPhysicalDeviceShaderClockFeaturesKHR haveClock{
-            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
-        if (hasDeviceExtension(ctx.physicalDevice, VK_KHR_SHADER_CLOCK_EXTENSION_NAME))
-            have12.pNext = &haveClock;
         vkGetPhysicalDeviceFeatures2(ctx.physicalDevice, &have);
         f12.shaderFloat16 = have12.shaderFloat16;
         ctx.shaderFloat16 = have12.shaderFloat16;
         f12.shaderBufferInt64Atomics = have12.shaderBufferInt64Atomics;
         ctx.bufferInt64Atomics = have12.shaderBufferInt64Atomics && have.features.shaderInt64;
-        ctx.deviceClock = haveClock.shaderDeviceClock;
-    }
-    if (ctx.deviceClock) {
-        extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
-        clock.shaderDeviceClock = VK_TRUE;
-        f13.pNext = &clock;
     }
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
     VkPhysicalDeviceFeatures available{};

@@ -54,13 +54,11 @@ struct Context {
     uint32_t maxSubgroupSize = 0;
     bool computeSubgroupSizeControl = false; // requiredSubgroupSize usable in compute
     uint32_t maxComputeWorkgroupSubgroups = 0;
-    bool subgroupPartitioned = false;     // VK_NV_shader_subgroup_partitioned
     bool largePoints = false;             // points wider than a pixel
     bool shaderFloat16 = false;           // float16 arithmetic in shaders
     bool bufferInt64Atomics = false;      // 64-bit integers and their atomics on storage buffers
     bool imageWriteWithoutFormat = false; // storage image stores that convert to the view's format
     bool pipelineStatistics = false;      // VK_KHR_pipeline_executable_properties enabled and asked for
-    bool deviceClock = false;             // VK_KHR_shader_clock's shaderDeviceClock: clockRealtime*EXT()
 
     uint32_t timestampValidBits = 0; // 0: the queue cannot write timestamps
     double timestampPeriodNs = 0;

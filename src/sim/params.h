@@ -1,7 +1,7 @@
 #pragma once
 // The flocking parameters, the modes, and how they pack into the passes' push constants.
 
-#include "shared.h"
+#include "sim/sim_types.h"
 
 #include <cstdint>
 #include <optional>

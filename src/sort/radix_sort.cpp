@@ -1,8 +1,9 @@
 #include "sort/radix_sort.h"
 
-#include "shared.h"
+#include "sort/sort_types.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace sort {
 namespace {
@@ -12,7 +13,7 @@ using gpudata::SortPassConstants;
 
 // Scratch layout, in 32-bit words: the histogram totals the passes read, the histogram pass's
 // accumulator (zero between sorts: created so, and left so by the histogram pass), the counters
-// (shared.h), padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass
+// (sort_types.h), padding to 256 bytes (the largest minStorageBufferOffsetAlignment), then per pass
 // tileCount x RADIX status words ([tile][digit]). The histogram pass clears the counters and the
 // status words the sort will use.
 constexpr uint32_t histogramWords = SORT_MAX_PASSES * SORT_RADIX;
@@ -23,7 +24,7 @@ static_assert(SORT_COUNTER_WORDS <= 64);
 
 // The histogram pass counts chunks of at least 8,192 keys, in at most 1,024 groups. Each group has
 // fixed costs (its 768 global atomics on addresses that every group shares, a release that waits for
-// them, its start and tail): 8,192 groups at 64M keys made the histogram 50% slower (run 72).
+// them, its start and tail): 8,192 groups at 64M keys made the histogram 50% slower on the H200.
 constexpr uint32_t histogramMinKeysPerGroup = 8192;
 constexpr uint32_t histogramMaxGroups = 1024;
 
@@ -41,18 +42,12 @@ uint64_t scratchBytes(uint32_t capacity, uint32_t tileSize) {
            (statusOffsetWords + uint64_t(SORT_MAX_PASSES) * tileCountFor(capacity, tileSize) * SORT_RADIX);
 }
 
-// One pass's slice of the timing buffer, a multiple of 256 bytes so that every slice may be bound.
-VkDeviceSize timingPassBytes(uint32_t capacity, uint32_t tileSize) {
-    const VkDeviceSize bytes = VkDeviceSize(tileCountFor(capacity, tileSize)) * SORT_TIMING_STAMPS * 8;
-    return (bytes + 255) / 256 * 256;
-}
-
 uint32_t sharedBytes(uint32_t workgroupSize, uint32_t subgroups, uint32_t keysPerThread) {
     // Mirrors the shared declarations of onesweep.comp: per-subgroup counters sharing an array with
-    // the tile, 7 arrays of one word per digit, a word per subgroup, and 4 words (the timed pass's
-    // counter included). Exact, so that 1,024 x 10 fits NVIDIA's 48 KB with 880 bytes to spare.
+    // the tile, 7 arrays of one word per digit, a word per subgroup, and 3 words. Exact, so that
+    // 1,024 x 10 fits NVIDIA's 48 KB with 884 bytes to spare.
     return std::max(subgroups * SORT_RADIX, workgroupSize * keysPerThread) * 4 + 7 * SORT_RADIX * 4 +
-           subgroups * 4 + 16;
+           subgroups * 4 + 12;
 }
 
 } // namespace
@@ -71,12 +66,6 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     s.capacity = capacity;
     s.subgroupSize = gpu::preferredSubgroupSize(ctx);
     CHECK(s.subgroupSize > 0); // Vulkan 1.3 guarantees subgroup size control in compute
-    s.partitionNV = options.allowPartitionNV && ctx.subgroupPartitioned;
-    if (options.phaseTiming && !ctx.deviceClock)
-        throw gpu::Unsupported(
-            std::string("radix sort phase timing: ") + ctx.properties.deviceName +
-            " cannot read a device clock in shaders (VK_KHR_shader_clock shaderDeviceClock)");
-    s.phaseTiming = options.phaseTiming;
     if (options.lookbackWindow < 1 || options.lookbackWindow > SORT_MAX_LOOKBACK_WINDOW)
         throw gpu::Unsupported("radix sort: a look-back window must be 1 to " +
                                std::to_string(SORT_MAX_LOOKBACK_WINDOW) + " predecessors");
@@ -91,7 +80,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         const uint32_t subgroups = wg / s.subgroupSize;
         // Groups of 1,024 take at most 8 keys an invocation: on the H200, 1024 x 8 sorts as fast as
         // 512 x 15 at 1M pairs and 4% faster at 16M; 1024 x 9 is 6% faster at 16M and 64M but 2.5%
-        // slower at 1M (docs/BENCHMARKS.md, run 64).
+        // slower at 1M.
         uint32_t kpt = options.keysPerThread ? options.keysPerThread : wg == 1024 ? 8 : 15;
         // An explicit keys-per-invocation is kept as asked or refused, never lowered quietly.
         while (!options.keysPerThread && kpt > 1 &&
@@ -127,10 +116,8 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         statusFits(s.tileSize / 2))
         s.halfFrom = options.halfGroupsFrom;
 
-    const char* onesweep =
-        s.phaseTiming ? "sort_onesweep_timed" : (s.partitionNV ? "sort_onesweep_nv" : "sort_onesweep");
     const auto createPass = [&](uint32_t workgroupSize) {
-        return gpu::createComputeProgram(ctx, onesweep,
+        return gpu::createComputeProgram(ctx, "sort_onesweep",
                                          {{0, workgroupSize},
                                           {1, s.keysPerThread},
                                           {2, workgroupSize / s.subgroupSize},
@@ -149,9 +136,6 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, smallestTile), usage, gpu::MemoryUse::Device);
     gpu::fillBuffer(ctx, s.scratch, 0);
-    if (s.phaseTiming)
-        s.timing = gpu::createBuffer(ctx, SORT_MAX_PASSES * timingPassBytes(capacity, smallestTile), usage,
-                                     gpu::MemoryUse::Device);
     return s;
 }
 
@@ -162,7 +146,6 @@ void destroySorter(const gpu::Context& ctx, Sorter& s) {
     gpu::destroyBuffer(ctx, s.tempKeys);
     gpu::destroyBuffer(ctx, s.tempValues);
     gpu::destroyBuffer(ctx, s.scratch);
-    gpu::destroyBuffer(ctx, s.timing);
     s = Sorter{};
 }
 
@@ -211,34 +194,13 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
         const gpu::Buffer& dstKeys = toOutput ? keysOut : s.tempKeys;
         const gpu::Buffer& dstValues = toOutput ? valuesOut : s.tempValues;
         const gpu::BufferRange status(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes);
-        if (s.phaseTiming) {
-            const VkDeviceSize slice = timingPassBytes(s.capacity, tileSizeFor(s, s.capacity));
-            gpu::bindProgram(cmd, onesweep,
-                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status,
-                              gpu::BufferRange(s.timing, p * slice, slice)});
-        } else {
-            gpu::bindProgram(cmd, onesweep,
-                             {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
-        }
+        gpu::bindProgram(cmd, onesweep,
+                         {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
         SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
         gpu::dispatchGroups(cmd, onesweep, tiles, push);
         // This pass's output is the next pass's (or the caller's) input.
         gpu::computeBarrier(cmd);
     }
-}
-
-std::vector<std::vector<uint64_t>> readPhaseStamps(const gpu::Context& ctx, const Sorter& s, uint32_t count,
-                                                   uint32_t keyBits) {
-    CHECK(s.phaseTiming);
-    CHECK(count <= s.capacity);
-    const uint32_t tiles = tileCountFor(count, tileSizeFor(s, count));
-    std::vector<std::vector<uint64_t>> passes(sortPassCount(keyBits));
-    for (uint32_t p = 0; p < passes.size(); ++p) {
-        passes[p].resize(size_t(tiles) * SORT_TIMING_STAMPS);
-        gpu::downloadBuffer(ctx, s.timing, passes[p].data(), passes[p].size() * 8,
-                            p * timingPassBytes(s.capacity, tileSizeFor(s, s.capacity)));
-    }
-    return passes;
 }
 
 } // namespace sort

@@ -1,8 +1,8 @@
 #pragma once
 // GPU LSD radix sort of (key, value) pairs of 32-bit unsigned integers, stable, over the low
 // keyBits bits of the keys: ceil(keyBits / 8) passes of 8 bits, after one pass that histograms
-// every digit at once. Each pass ranks tiles with subgroup ballots (or subgroupPartitionNV) and
-// finds its output place with a chained scan over tiles (see shaders/sort/onesweep.comp).
+// every digit at once. Each pass ranks tiles with subgroup ballots and finds its output place with
+// a chained scan over tiles (see shaders/sort/onesweep.comp).
 //
 // Keys are compared on their low keyBits bits only: higher bits are ignored (masked), and carried
 // to the output unchanged, so they cannot change the order.
@@ -15,30 +15,25 @@
 #include "gpu/commands.h"
 #include "gpu/profiler.h"
 
-#include <vector>
-
 namespace sort {
 
 // Pairs from which the default shape's passes take half-wide groups (SortOptions::halfGroupsFrom): on
-// the H200, 512 x 8 is 1% slower than 1,024 x 8 at 2M and 4 to 6% faster from 3M to 64M
-// (docs/BENCHMARKS.md, runs 95 and 96).
+// the H200, 512 x 8 is 1% slower than 1,024 x 8 at 2M and 4 to 6% faster from 3M to 64M.
 constexpr uint32_t defaultHalfGroupsFrom = 3000000;
 
+// The product sorts with the defaults; tests set the fields to cover other tile shapes, look-back
+// windows, the stalled-tile fallback and where half-wide groups start.
 struct SortOptions {
-    bool allowPartitionNV = false; // rank with subgroupPartitionNV where the device has it (slower
-                                   // than ballots on the H200: docs/BENCHMARKS.md)
-    uint32_t workgroupSize = 0;    // 0: the largest of 1024/512/256/128/64 that fits the device
-    uint32_t keysPerThread = 0;    // 0: as many as shared memory allows, up to 15 (8 in groups of 1024)
-    uint32_t lookbackWindow = 4;   // predecessors a look-back step reads at once, 1 to
-                                   // SORT_MAX_LOOKBACK_WINDOW (else gpu::Unsupported)
-    uint32_t spinLimit = 4096;     // look-back polls before a group counts a stalled tile itself;
-                                   // 0 (for tests) always counts predecessors itself
-    bool phaseTiming = false;      // passes stamp each tile's phases with the device clock (slower;
-                                   // needs Context::deviceClock): readPhaseStamps()
+    uint32_t workgroupSize = 0;  // 0: the largest of 1024/512/256/128/64 that fits the device
+    uint32_t keysPerThread = 0;  // 0: as many as shared memory allows, up to 15 (8 in groups of 1024)
+    uint32_t lookbackWindow = 4; // predecessors a look-back step reads at once, 1 to
+                                 // SORT_MAX_LOOKBACK_WINDOW (else gpu::Unsupported)
+    uint32_t spinLimit = 4096;   // look-back polls before a group counts a stalled tile itself;
+                                 // 0 (for tests) always counts predecessors itself
     // With the default shape, sorts of this many pairs or more take groups half as wide (the same
     // keys per invocation) where two of them fit within the device's per-group shared-memory limit.
     // That is a proxy, measured on the H200 only: there a group of 1,024 x 8 holds an SM alone and
-    // two of 512 x 8 share one (docs/BENCHMARKS.md, run 95). Above the capacity: never.
+    // two of 512 x 8 share one. Above the capacity: never.
     uint32_t halfGroupsFrom = defaultHalfGroupsFrom;
 };
 
@@ -48,14 +43,11 @@ struct Sorter {
     uint32_t halfFrom = UINT32_MAX;
     gpu::Buffer tempKeys, tempValues;
     gpu::Buffer scratch; // histogram totals and accumulator (zero between sorts), counters, tile status words
-    gpu::Buffer timing;  // phaseTiming only: per pass, a row of SORT_TIMING_STAMPS words per tile
     uint32_t capacity = 0;
     uint32_t workgroupSize = 0;
     uint32_t keysPerThread = 0;
     uint32_t tileSize = 0; // keys per full-width work group; a sort's tiles: tileSizeFor(count)
     uint32_t subgroupSize = 0;
-    bool partitionNV = false;
-    bool phaseTiming = false;
 };
 
 constexpr uint32_t radixBits = 8;
@@ -93,11 +85,5 @@ void destroySorter(const gpu::Context& context, Sorter& sorter);
 void recordSort(VkCommandBuffer cmd, const Sorter& sorter, const gpu::Buffer& keysIn,
                 const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut,
                 uint32_t count, uint32_t keyBits, gpu::Profiler* profiler = nullptr, bool detailed = false);
-
-// Once a sort of `count` pairs by a sorter with phaseTiming has completed: per pass, a row of
-// SORT_TIMING_STAMPS words per tile (shaders/shared.h: device clock readings in ticks of no
-// documented length, then the tile's look-back rounds).
-std::vector<std::vector<uint64_t>> readPhaseStamps(const gpu::Context& context, const Sorter& sorter,
-                                                   uint32_t count, uint32_t keyBits);
 
 } // namespace sort
