@@ -85,3 +85,27 @@ TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
     EXPECT_NEAR(double(j["fps"]["average"]), 1000.0 / 14.5, 1e-9);
     EXPECT_DOUBLE_EQ(j["params"]["domain_half"], 100.0);
 }
+
+TEST(Capture, JsonSummarySitsBesideTheCsv) {
+    EXPECT_EQ(app::jsonPathFor("out/run.csv"), "out/run.json");
+    EXPECT_EQ(app::jsonPathFor("run"), "run.json");
+    EXPECT_EQ(app::jsonPathFor("out.d/run"), "out.d/run.json");
+}
+
+TEST(Capture, FramesAfterTheWarmupAreMeasured) {
+    app::Capture capture{.csvPath = "c.csv", .warmupLeft = 2, .framesLeft = 3};
+    const auto t0 = std::chrono::steady_clock::time_point{};
+    std::vector<bool> measured;
+    std::vector<app::FrameRow> rows;
+    for (int i = 0; i < 7; ++i) {
+        app::FrameRow row;
+        measured.push_back(app::measureFrame(capture, t0 + std::chrono::milliseconds(10 * i), row));
+        if (measured.back()) rows.push_back(row);
+    }
+    EXPECT_EQ(measured, (std::vector<bool>{false, false, true, true, true, false, false}));
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[2].frame, 2u);
+    EXPECT_DOUBLE_EQ(rows[0].tMs, 0);
+    EXPECT_DOUBLE_EQ(rows[2].tMs, 20);
+    EXPECT_EQ(capture.framesLeft, 0u);
+}

@@ -3,6 +3,7 @@
 #include "build_info.h"
 
 #include "app/stats.h"
+#include "sim/npy.h"
 
 #include <cstdio>
 
@@ -126,6 +127,41 @@ nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& ro
 
 nlohmann::json captureJson(const gpu::Context& ctx, const std::vector<nlohmann::json>& runs) {
     return {{"device", deviceJson(ctx)}, {"build", buildJson()}, {"runs", runs}};
+}
+
+bool measureFrame(Capture& c, std::chrono::steady_clock::time_point start, FrameRow& row) {
+    if (c.warmupLeft > 0) {
+        c.warmupLeft--;
+        return false;
+    }
+    if (c.framesLeft == 0) return false;
+    if (!c.firstFrame) c.firstFrame = start;
+    row.frame = c.measured++;
+    row.tMs = std::chrono::duration<double, std::milli>(start - *c.firstFrame).count();
+    c.framesLeft--;
+    return true;
+}
+
+std::string jsonPathFor(const std::string& csvPath) {
+    const size_t dot = csvPath.rfind('.');
+    const size_t slash = csvPath.rfind('/');
+    const std::string stem = dot != std::string::npos && (slash == std::string::npos || dot > slash)
+                                 ? csvPath.substr(0, dot)
+                                 : csvPath;
+    return stem + ".json";
+}
+
+void checkCaptureWritable(const std::string& csvPath) {
+    sim::checkOutputPath(csvPath, ".csv");
+    sim::checkWritable(jsonPathFor(csvPath));
+}
+
+void writeCapture(const gpu::Context& ctx, const Capture& c) {
+    std::string csv = csvHeader();
+    for (const FrameRow& r : c.rows) csv += csvRow(r);
+    sim::writeFilesAtomically(
+        {{c.csvPath, csv},
+         {jsonPathFor(c.csvPath), captureJson(ctx, {summarizeRun(c.info, c.rows)}).dump(2) + "\n"}});
 }
 
 } // namespace app

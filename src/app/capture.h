@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -63,5 +64,28 @@ nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& ro
 
 // {"device": ..., "build": ..., "runs": [...]}
 nlohmann::json captureJson(const gpu::Context& context, const std::vector<nlohmann::json>& runs);
+
+// A capture in progress (the demo's): frames after the warm-up become rows once their GPU times are in.
+struct Capture {
+    std::string csvPath;
+    uint64_t warmupLeft = 0, framesLeft = 0, measured = 0;
+    std::vector<FrameRow> rows;
+    RunInfo info; // the configuration of the first measured frame
+    std::optional<std::chrono::steady_clock::time_point> firstFrame;
+};
+
+// Counts a frame that began at `start`: nothing during the warm-up, then, until the capture has its
+// frames, `row` gets its number and its time since the first measured frame. Returns whether it did.
+bool measureFrame(Capture& capture, std::chrono::steady_clock::time_point start, FrameRow& row);
+
+// "out/run.csv" -> "out/run.json": the summary beside the rows.
+std::string jsonPathFor(const std::string& csvPath);
+
+// A capture writes its CSV and, beside it, a JSON summary: both must be writable before it starts.
+// Throws sim::InputError.
+void checkCaptureWritable(const std::string& csvPath);
+
+// The rows as CSV and their summary as JSON, both or neither. Throws sim::InputError.
+void writeCapture(const gpu::Context& context, const Capture& capture);
 
 } // namespace app

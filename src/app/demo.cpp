@@ -1,10 +1,17 @@
 // The interactive demo: window, swapchain, ImGui panel, orbit camera and the frame loop.
+//
+// runDemo is the whole life of the demo in named steps over one Demo: create, then per frame input,
+// panel, record, submit and present, with each slot's results harvested when its fence signals; then
+// destroy in reverse.
 
 #include "app/camera.h"
 #include "app/capture.h"
 #include "app/commands.h"
+#include "app/imgui_backend.h"
 #include "app/panel.h"
+#include "app/screenshot.h"
 #include "app/swapchain.h"
+#include "app/window.h"
 #include "render/renderer.h"
 #include "sim/flock.h"
 #include "sim/npy.h"
@@ -12,14 +19,11 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
-#include <stb_image_write.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <optional>
 
 namespace app {
@@ -28,180 +32,74 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr uint32_t framesInFlight = 2;
 
-struct Input {
-    double scroll = 0;
-};
-
-void onScroll(GLFWwindow* window, double, double dy) {
-    static_cast<Input*>(glfwGetWindowUserPointer(window))->scroll += dy;
-}
-
-std::string glfwErrorText() {
-    const char* text = nullptr;
-    glfwGetError(&text);
-    return text ? text : "unknown GLFW error";
-}
-
-// A capture in progress: frames after the warm-up become rows once their GPU times are in.
-struct Capture {
-    std::string csvPath;
-    uint64_t warmupLeft = 0, framesLeft = 0, measured = 0;
-    std::vector<FrameRow> rows;
-    RunInfo info;
-    std::optional<Clock::time_point> firstFrame;
-};
-
-std::string jsonPathFor(const std::string& csvPath) {
-    const size_t dot = csvPath.rfind('.');
-    const size_t slash = csvPath.rfind('/');
-    const std::string stem = dot != std::string::npos && (slash == std::string::npos || dot > slash)
-                                 ? csvPath.substr(0, dot)
-                                 : csvPath;
-    return stem + ".json";
-}
-
-// A capture writes its CSV and, beside it, a JSON summary: both must be writable before it starts.
-void checkCaptureWritable(const std::string& csvPath) {
-    sim::checkOutputPath(csvPath, ".csv");
-    sim::checkWritable(jsonPathFor(csvPath));
-}
-
-void writeCapture(const gpu::Context& ctx, const Capture& c) {
-    std::string csv = csvHeader();
-    for (const FrameRow& r : c.rows) csv += csvRow(r);
-    sim::writeFilesAtomically(
-        {{c.csvPath, csv},
-         {jsonPathFor(c.csvPath), captureJson(ctx, {summarizeRun(c.info, c.rows)}).dump(2) + "\n"}});
-}
-
 // Per frame in flight.
 struct FrameSlot {
     VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
-    VkSemaphore acquired = VK_NULL_HANDLE;
-    gpu::Buffer gridStats; // host-visible GridStats
+    VkFence fence = VK_NULL_HANDLE;        // signalled when the slot's frame has finished on the GPU
+    VkSemaphore acquired = VK_NULL_HANDLE; // signalled when its swapchain image may be drawn into
+    gpu::Buffer gridStats;                 // host-visible GridStats
     bool used = false, hasStats = false, captured = false;
-    FrameRow row;
-    Clock::time_point start;
+    FrameRow row; // CPU fields when recorded, GPU times when harvested
 };
 
-struct Screenshot {
-    gpu::Buffer pixels;
-    uint32_t width = 0, height = 0;
-    VkFormat format = VK_FORMAT_UNDEFINED;
-    bool recorded = false;
+struct Demo {
+    DemoOptions options;
+
+    // Created in this order, destroyed in reverse.
+    GLFWwindow* window = nullptr;
+    gpu::Context ctx;
+    sim::State initial; // the start state, brought back when a reinitialization fails
+    sim::Flock flock;
+    VkFormat depthFormat = VK_FORMAT_UNDEFINED;
+    render::Renderer renderer;
+    Swapchain swapchain;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    FrameSlot slots[framesInFlight];
+    gpu::Profiler profiler;
+    ImGuiBackend imgui;
+
+    // What the user sees and changes.
+    PanelState panel;
+    OrbitCamera camera;
+    bool showPanel = true;
+    double scroll = 0;           // scroll steps since the last frame
+    double lastX = 0, lastY = 0; // the cursor at the last frame
+    bool keyDown[GLFW_KEY_LAST + 1] = {};
+
+    // The run.
+    std::optional<Capture> capture;
+    Screenshot shot;
+    uint64_t totalFrames = 0; // 0: until the window closes
+    uint64_t frameNumber = 0; // frames rendered
+    bool swapchainDirty = false;
+    uint32_t recreations = 0, minimizations = 0;
+    bool wasMinimized = false;
+    int minimizedWaits = 0; // --exercise-window: 0 before the minimize, then waits while minimized, -1 after
+    Clock::time_point previousStart; // a frame's CPU time runs from its start to the next frame's
+    int previousSlot = -1;
 };
 
-// The screenshot reads 8-bit RGBA or BGRA pixels; other swapchain formats get no screenshot.
-bool fourBytesPerPixel(VkFormat format) {
-    return format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB ||
-           format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
+void onScroll(GLFWwindow* window, double, double dy) {
+    static_cast<Demo*>(glfwGetWindowUserPointer(window))->scroll += dy;
 }
 
-// Copies the swapchain image (after the render pass, in PRESENT_SRC layout) into `shot.pixels`.
-void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& ctx, const Swapchain& sc, uint32_t image,
-                      Screenshot& shot) {
-    shot.width = sc.extent.width;
-    shot.height = sc.extent.height;
-    shot.format = sc.format.format;
-    shot.pixels = gpu::createBuffer(ctx, 4ull * shot.width * shot.height, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                    gpu::MemoryUse::Readback);
-    VkImageMemoryBarrier2 toCopy{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    // The render pass's colour writes (made available by its external dependency) are read by the copy.
-    toCopy.srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
-    toCopy.srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
-    toCopy.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    toCopy.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
-    toCopy.oldLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-    toCopy.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    toCopy.srcQueueFamilyIndex = toCopy.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    toCopy.image = sc.images[image];
-    toCopy.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = 1;
-    dep.pImageMemoryBarriers = &toCopy;
-    vkCmdPipelineBarrier2(cmd, &dep);
-    VkBufferImageCopy region{};
-    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {shot.width, shot.height, 1};
-    vkCmdCopyImageToBuffer(cmd, sc.images[image], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, shot.pixels.buffer, 1,
-                           &region);
-    // Back to presentable; the host reads the pixels after the fence.
-    VkImageMemoryBarrier2 toPresent = toCopy;
-    toPresent.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    toPresent.srcAccessMask = 0;
-    toPresent.dstStageMask = VK_PIPELINE_STAGE_2_NONE;
-    toPresent.dstAccessMask = 0;
-    toPresent.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    toPresent.newLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-    dep.pImageMemoryBarriers = &toPresent;
-    vkCmdPipelineBarrier2(cmd, &dep);
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
-    shot.recorded = true;
-}
-
-void writeScreenshot(const std::string& path, const Screenshot& shot) {
-    std::vector<uint8_t> rgba(static_cast<const uint8_t*>(shot.pixels.mapped),
-                              static_cast<const uint8_t*>(shot.pixels.mapped) +
-                                  4ull * shot.width * shot.height);
-    const bool bgra = shot.format == VK_FORMAT_B8G8R8A8_UNORM || shot.format == VK_FORMAT_B8G8R8A8_SRGB;
-    for (size_t i = 0; i < rgba.size(); i += 4) {
-        if (bgra) std::swap(rgba[i], rgba[i + 2]);
-        rgba[i + 3] = 255;
-    }
-    std::string png;
-    stbi_write_png_to_func(
-        [](void* context, void* data, int size) {
-            static_cast<std::string*>(context)->append(static_cast<char*>(data), size);
-        },
-        &png, int(shot.width), int(shot.height), 4, rgba.data(), int(shot.width * 4));
-    if (png.empty()) throw sim::InputError("could not encode the screenshot");
-    sim::writeFileAtomically(path, png);
-}
-
-} // namespace
-
-int runDemo(const GlobalOptions& global, const DemoOptions& o) {
+// Output paths fail before a window opens.
+void checkOutputs(const DemoOptions& o) {
     if (!o.capture.empty()) checkCaptureWritable(o.capture);
     if (!o.screenshot.empty()) {
         if (o.frames == 0)
             throw sim::InputError("--screenshot needs --frames N (the shot is of the last frame)");
         sim::checkOutputPath(o.screenshot, ".png");
     }
-    sim::State initial;
-    if (!o.loadState.empty()) initial = sim::loadNpy(o.loadState);
+}
 
-    glfwSetErrorCallback(nullptr);
-    if (!glfwInit())
-        throw gpu::Error("cannot open a window (" + glfwErrorText() +
-                         "): without a display, use the headless commands (step, bench) or xvfb-run");
-    if (!glfwVulkanSupported()) throw gpu::Error("GLFW finds no Vulkan loader for windows");
-    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
-    GLFWwindow* window = glfwCreateWindow(o.width, o.height, "vkboids", nullptr, nullptr);
-    if (!window) throw gpu::Error("cannot create a window: " + glfwErrorText());
-    Input input;
-    glfwSetWindowUserPointer(window, &input);
-    glfwSetScrollCallback(window, onScroll); // installed before ImGui's, which chains to it
-
-    uint32_t extensionCount = 0;
-    const char** extensions = glfwGetRequiredInstanceExtensions(&extensionCount);
-    gpu::ContextOptions options{.validation = global.validation,
-                                .deviceIndex = global.device,
-                                .pipelineStatistics = global.pipelineStats};
-    options.instanceExtensions.assign(extensions, extensions + extensionCount);
-    options.createSurface = [window](VkInstance instance) {
-        VkSurfaceKHR surface = VK_NULL_HANDLE;
-        VK_CHECK(glfwCreateWindowSurface(instance, window, nullptr, &surface));
-        return surface;
-    };
-    gpu::Context ctx = gpu::createContext(options);
-
-    // Simulation and rendering.
-    PanelState st;
+// The panel's settings from the command line, and the flock they start with: loaded or random.
+void createDemoFlock(Demo& d) {
+    const DemoOptions& o = d.options;
+    PanelState& st = d.panel;
     st.params = o.params;
     if (o.density > 0 && !o.loadState.empty()) {
-        st.params.domainHalf = sim::domainHalfForDensity(initial.count(), o.density);
+        st.params.domainHalf = sim::domainHalfForDensity(d.initial.count(), o.density);
         if (const std::string e = sim::validateParams(st.params); !e.empty()) throw sim::InputError(e);
     }
     st.mode = o.mode;
@@ -209,461 +107,502 @@ int runDemo(const GlobalOptions& global, const DemoOptions& o) {
     st.subCells = o.subCells;
     st.seedInput = o.seed;
     st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
-    st.deviceName = ctx.properties.deviceName;
-    st.cpuDevice = ctx.isCpu;
-    sim::checkFlockFits(ctx, o.loadState.empty() ? o.boids : initial.count());
+    st.deviceName = d.ctx.properties.deviceName;
+    st.cpuDevice = d.ctx.isCpu;
+    sim::checkFlockFits(d.ctx, o.loadState.empty() ? o.boids : d.initial.count());
     if (o.loadState.empty())
-        initial = sim::randomState(o.boids, o.seed, st.params.domainHalf, st.params.maxSpeed);
-    sim::wrapPositions(initial, st.params.domainHalf);
-    sim::Flock flock = sim::createFlock(ctx, initial.count());
-    sim::uploadState(ctx, flock, initial);
-    st.boids = flock.count;
-    st.boidInput = int(std::min<uint32_t>(flock.count, 0x7fffffff));
+        d.initial = sim::randomState(o.boids, o.seed, st.params.domainHalf, st.params.maxSpeed);
+    sim::wrapPositions(d.initial, st.params.domainHalf);
+    d.flock = sim::createFlock(d.ctx, d.initial.count());
+    sim::uploadState(d.ctx, d.flock, d.initial);
+    st.boids = d.flock.count;
+    st.boidInput = int(std::min<uint32_t>(d.flock.count, 0x7fffffff));
+}
 
-    const VkFormat depthFormat = gpu::findDepthFormat(ctx);
-    const VkSurfaceFormatKHR surfaceFormat = chooseSurfaceFormat(ctx);
-    render::Renderer renderer =
-        render::createRenderer(ctx, surfaceFormat.format, depthFormat, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
-    // The panel draws in the pass the renderer leaves open; the keep pass is compatible with this one.
-    const VkRenderPass renderPass = renderer.clearPass;
-    Swapchain swapchain;
-    {
-        int w = 0, h = 0;
-        glfwGetFramebufferSize(window, &w, &h);
-        createSwapchain(ctx, swapchain, renderPass, depthFormat, uint32_t(std::max(w, 1)),
-                        uint32_t(std::max(h, 1)), presentModeFromName(o.presentMode));
-    }
-    if (swapchain.presentMode != presentModeFromName(o.presentMode))
+// The renderer, the window's swapchain, and the drawing path the two allow.
+void createRendererAndSwapchain(Demo& d) {
+    const DemoOptions& o = d.options;
+    d.depthFormat = gpu::findDepthFormat(d.ctx);
+    const VkSurfaceFormatKHR surfaceFormat = chooseSurfaceFormat(d.ctx);
+    d.renderer =
+        render::createRenderer(d.ctx, surfaceFormat.format, d.depthFormat, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(d.window, &w, &h);
+    // Framebuffers are made with the clear pass; the keep pass is compatible with it.
+    createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(std::max(w, 1)),
+                    uint32_t(std::max(h, 1)), presentModeFromName(o.presentMode));
+    if (d.swapchain.presentMode != presentModeFromName(o.presentMode))
         std::fprintf(stderr, "vkboids: note: present mode %s is not offered here; using %s\n",
-                     o.presentMode.c_str(), presentModeName(swapchain.presentMode));
-    st.computeDrawAvailable = render::computePathAvailable(ctx) && swapchain.storage;
+                     o.presentMode.c_str(), presentModeName(d.swapchain.presentMode));
+
+    PanelState& st = d.panel;
+    st.computeDrawAvailable = render::computePathAvailable(d.ctx) && d.swapchain.storage;
     if (o.drawPath == render::DrawPath::Compute && !st.computeDrawAvailable)
-        throw sim::InputError(std::string("--draw compute: ") + ctx.properties.deviceName +
-                              (swapchain.storage
+        throw sim::InputError(std::string("--draw compute: ") + d.ctx.properties.deviceName +
+                              (d.swapchain.storage
                                    ? " lacks 64-bit atomics on storage buffers or format-free image stores"
                                    : "'s window images take no storage writes"));
-    st.draw.path = st.computeDrawAvailable ? o.drawPath.value_or(render::defaultDrawPath(ctx))
+    st.draw.path = st.computeDrawAvailable ? o.drawPath.value_or(render::defaultDrawPath(d.ctx))
                                            : render::DrawPath::Points;
+}
 
-    VkCommandPool pool = VK_NULL_HANDLE;
+// Per frame in flight a command buffer, a fence, a semaphore and a grid-statistics buffer; and the
+// profiler's queries for each.
+void createFrameSlots(Demo& d) {
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    poolInfo.queueFamilyIndex = ctx.queueFamily;
-    VK_CHECK(vkCreateCommandPool(ctx.device, &poolInfo, nullptr, &pool));
-    FrameSlot slots[framesInFlight];
-    for (FrameSlot& s : slots) {
+    poolInfo.queueFamilyIndex = d.ctx.queueFamily;
+    VK_CHECK(vkCreateCommandPool(d.ctx.device, &poolInfo, nullptr, &d.pool));
+    for (FrameSlot& s : d.slots) {
         VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        alloc.commandPool = pool;
+        alloc.commandPool = d.pool;
         alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
         alloc.commandBufferCount = 1;
-        VK_CHECK(vkAllocateCommandBuffers(ctx.device, &alloc, &s.cmd));
+        VK_CHECK(vkAllocateCommandBuffers(d.ctx.device, &alloc, &s.cmd));
         VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         fence.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-        VK_CHECK(vkCreateFence(ctx.device, &fence, nullptr, &s.fence));
+        VK_CHECK(vkCreateFence(d.ctx.device, &fence, nullptr, &s.fence));
         VkSemaphoreCreateInfo sem{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-        VK_CHECK(vkCreateSemaphore(ctx.device, &sem, nullptr, &s.acquired));
+        VK_CHECK(vkCreateSemaphore(d.ctx.device, &sem, nullptr, &s.acquired));
         s.gridStats =
-            gpu::createBuffer(ctx, sizeof(gpudata::GridStats), gpu::storageUsage, gpu::MemoryUse::Readback);
+            gpu::createBuffer(d.ctx, sizeof(gpudata::GridStats), gpu::storageUsage, gpu::MemoryUse::Readback);
     }
-    gpu::Profiler profiler = gpu::createProfiler(ctx, framesInFlight);
+    d.profiler = gpu::createProfiler(d.ctx, framesInFlight);
+}
 
-    // ImGui, with its Vulkan backend loading functions through volk.
-    VkDescriptorPool imguiPool = VK_NULL_HANDLE;
-    {
-        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16};
-        VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-        info.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
-        info.maxSets = 16;
-        info.poolSizeCount = 1;
-        info.pPoolSizes = &size;
-        VK_CHECK(vkCreateDescriptorPool(ctx.device, &info, nullptr, &imguiPool));
+void destroyFrameSlots(Demo& d) {
+    gpu::destroyProfiler(d.ctx, d.profiler);
+    for (FrameSlot& s : d.slots) {
+        vkDestroyFence(d.ctx.device, s.fence, nullptr);
+        vkDestroySemaphore(d.ctx.device, s.acquired, nullptr);
+        gpu::destroyBuffer(d.ctx, s.gridStats);
     }
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr; // no imgui.ini left in the user's directory
-    ImGui::StyleColorsDark();
-    ImGui_ImplGlfw_InitForVulkan(window, true);
-    ImGui_ImplVulkan_LoadFunctions(
-        [](const char* name, void* instance) {
-            return vkGetInstanceProcAddr(*static_cast<VkInstance*>(instance), name);
-        },
-        &ctx.instance);
-    ImGui_ImplVulkan_InitInfo imguiInfo{};
-    imguiInfo.Instance = ctx.instance;
-    imguiInfo.PhysicalDevice = ctx.physicalDevice;
-    imguiInfo.Device = ctx.device;
-    imguiInfo.QueueFamily = ctx.queueFamily;
-    imguiInfo.Queue = ctx.queue;
-    imguiInfo.DescriptorPool = imguiPool;
-    imguiInfo.MinImageCount = swapchain.minImageCount;
-    imguiInfo.ImageCount = std::max<uint32_t>(uint32_t(swapchain.images.size()), framesInFlight);
-    imguiInfo.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
-    ImGui_ImplVulkan_Init(&imguiInfo, renderPass);
-    {
-        VkCommandBuffer cmd = gpu::beginOneShot(ctx);
-        ImGui_ImplVulkan_CreateFontsTexture(cmd);
-        gpu::endOneShot(ctx, cmd);
-        ImGui_ImplVulkan_DestroyFontUploadObjects();
+    vkDestroyCommandPool(d.ctx.device, d.pool, nullptr);
+}
+
+sim::Grid currentGrid(const Demo& d) {
+    return sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.subCells, d.panel.mode);
+}
+
+// The camera, the capture the command line asks for, and the number of frames to render.
+void startRun(Demo& d) {
+    const DemoOptions& o = d.options;
+    d.camera = defaultCamera(d.panel.params.domainHalf);
+    if (!o.capture.empty())
+        d.capture = Capture{.csvPath = o.capture, .warmupLeft = o.warmup, .framesLeft = o.frames};
+    d.totalFrames = o.frames ? o.frames + (o.capture.empty() ? 0 : o.warmup) : 0;
+    d.panel.grid = currentGrid(d); // what the first frame's panel shows
+    d.previousStart = Clock::now();
+}
+
+// Testing (--exercise-window): a resize a third of the way through, a minimize at two thirds
+// (waitIfMinimized restores it).
+void exerciseWindow(Demo& d) {
+    if (!d.options.exerciseWindow || !d.totalFrames) return;
+    if (d.frameNumber == d.totalFrames / 3)
+        glfwSetWindowSize(d.window, d.options.width * 3 / 4, d.options.height * 2 / 3);
+    if (d.frameNumber == 2 * d.totalFrames / 3 && d.minimizedWaits == 0) {
+        glfwIconifyWindow(d.window);
+        // The window manager takes a moment; without one nothing happens.
+        for (int i = 0; i < 120 && !glfwGetWindowAttrib(d.window, GLFW_ICONIFIED); ++i)
+            glfwWaitEventsTimeout(0.025);
+        d.minimizedWaits = 1;
     }
+}
 
-    OrbitCamera camera = defaultCamera(st.params.domainHalf);
-    std::optional<Capture> capture;
-    auto startCapture = [&](const std::string& path, uint64_t warmup, uint64_t frames) {
-        capture = Capture{};
-        capture->csvPath = path;
-        capture->warmupLeft = warmup;
-        capture->framesLeft = frames;
-    };
-    if (!o.capture.empty()) startCapture(o.capture, o.warmup, o.frames);
-    const uint64_t totalFrames = o.frames ? o.frames + (o.capture.empty() ? 0 : o.warmup) : 0;
-    Screenshot shot;
-    bool swapchainDirty = false, showPanel = true, keyDown[GLFW_KEY_LAST + 1] = {};
-    double lastX = 0, lastY = 0;
-    uint64_t frameNumber = 0, rendered = 0;
-    int minimizedWaits = 0;
-    uint32_t recreations = 0, minimizations = 0;
-    bool wasMinimized = false;
-    Clock::time_point previousStart = Clock::now();
-    int previousSlot = -1;
+// Minimized: nothing to present to, so no frames (and no simulation) until restored. Returns whether
+// the window is, after waiting a little for events.
+bool waitIfMinimized(Demo& d, int width, int height) {
+    if (width == 0 || height == 0 || glfwGetWindowAttrib(d.window, GLFW_ICONIFIED)) {
+        if (!d.wasMinimized) d.minimizations++;
+        d.wasMinimized = true;
+        glfwWaitEventsTimeout(0.05);
+        if (d.minimizedWaits > 0 && ++d.minimizedWaits == 10) glfwRestoreWindow(d.window);
+        d.previousStart = Clock::now();
+        return true;
+    }
+    d.wasMinimized = false;
+    if (d.minimizedWaits > 0) d.minimizedWaits = -1; // restored (or never minimized): exercise done
+    return false;
+}
 
-    auto harvest = [&](FrameSlot& s) {
-        if (!s.used) return;
-        const std::vector<gpu::ScopeTime> times = gpu::readProfilerFrame(ctx, profiler, uint32_t(&s - slots));
-        addFrameTimes(st.timings, times, s.row.cpuFrameMs);
-        if (s.hasStats) {
-            st.gridStats = *static_cast<const gpudata::GridStats*>(s.gridStats.mapped);
-            st.haveGridStats = true;
+// A new swapchain when the window's size or the wanted present mode changed.
+void updateSwapchain(Demo& d, int width, int height) {
+    if (d.swapchainDirty || uint32_t(width) != d.swapchain.extent.width ||
+        uint32_t(height) != d.swapchain.extent.height) {
+        createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(width),
+                        uint32_t(height), presentModeFromName(presentModeNames[d.panel.presentMode]));
+        ImGui_ImplVulkan_SetMinImageCount(d.swapchain.minImageCount);
+        d.swapchainDirty = false;
+        d.recreations++;
+    }
+    d.panel.presentModeActual = presentModeName(d.swapchain.presentMode);
+}
+
+// A finished frame's results: its GPU times for the panel (and its capture row), its grid statistics.
+void harvest(Demo& d, FrameSlot& s) {
+    if (!s.used) return;
+    const std::vector<gpu::ScopeTime> times =
+        gpu::readProfilerFrame(d.ctx, d.profiler, uint32_t(&s - d.slots));
+    addFrameTimes(d.panel.timings, times, s.row.cpuFrameMs);
+    if (s.hasStats) {
+        d.panel.gridStats = *static_cast<const gpudata::GridStats*>(s.gridStats.mapped);
+        d.panel.haveGridStats = true;
+    }
+    if (s.captured && d.capture) {
+        addScopeTimes(s.row, times);
+        d.capture->rows.push_back(s.row);
+    }
+    s.used = s.hasStats = s.captured = false;
+}
+
+// The capture's files, once its last measured frame has been harvested. A capture asked for on the
+// command line that cannot be written fails the run; one from the panel says why in the panel.
+void finishCaptureIfDone(Demo& d) {
+    if (!d.capture || d.capture->framesLeft > 0) return;
+    for (const FrameSlot& s : d.slots)
+        if (s.captured) return;
+    try {
+        writeCapture(d.ctx, *d.capture);
+        d.panel.status = "wrote " + d.capture->csvPath + " and " + jsonPathFor(d.capture->csvPath);
+    } catch (const sim::InputError& e) {
+        d.panel.status = e.what();
+        if (!d.options.capture.empty()) throw;
+    }
+    std::fprintf(stderr, "vkboids: %s\n", d.panel.status.c_str());
+    d.capture.reset();
+}
+
+// The slot's previous frame has finished: its command buffer may be reused, its results read.
+void waitForSlot(Demo& d, FrameSlot& slot) {
+    VK_CHECK(vkWaitForFences(d.ctx.device, 1, &slot.fence, VK_TRUE, UINT64_MAX));
+    harvest(d, slot);
+    finishCaptureIfDone(d);
+}
+
+// The swapchain image to draw into, ready when slot.acquired signals; false when the swapchain is out
+// of date (it is recreated before the next try).
+bool acquireImage(Demo& d, FrameSlot& slot, uint32_t& image) {
+    const VkResult acquired = vkAcquireNextImageKHR(d.ctx.device, d.swapchain.swapchain, UINT64_MAX,
+                                                    slot.acquired, VK_NULL_HANDLE, &image);
+    if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
+        d.swapchainDirty = true;
+        return false;
+    }
+    if (acquired != VK_SUBOPTIMAL_KHR) VK_CHECK(acquired);
+    return true;
+}
+
+// The previous frame's CPU time: from its start to `now`.
+void endCpuFrame(Demo& d, Clock::time_point now) {
+    if (d.previousSlot >= 0)
+        d.slots[d.previousSlot].row.cpuFrameMs =
+            std::chrono::duration<double, std::milli>(now - d.previousStart).count();
+    d.previousStart = now;
+}
+
+// A key that went down since the last frame, unless the panel has the keyboard.
+bool pressed(Demo& d, int key) {
+    const bool down = glfwGetKey(d.window, key) == GLFW_PRESS;
+    const bool edge = down && !d.keyDown[key];
+    d.keyDown[key] = down;
+    return edge && !ImGui::GetIO().WantCaptureKeyboard;
+}
+
+// Dragging orbits the camera and scrolling zooms, away from the panel; keys toggle and request.
+void handleInput(Demo& d) {
+    const ImGuiIO& io = ImGui::GetIO();
+    double x = 0, y = 0;
+    glfwGetCursorPos(d.window, &x, &y);
+    if (!io.WantCaptureMouse && glfwGetMouseButton(d.window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS)
+        orbit(d.camera, float(x - d.lastX), float(y - d.lastY));
+    d.lastX = x;
+    d.lastY = y;
+    if (!io.WantCaptureMouse && d.scroll != 0) zoom(d.camera, float(d.scroll), d.panel.params.domainHalf);
+    d.scroll = 0;
+    PanelState& st = d.panel;
+    if (pressed(d, GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(d.window, GLFW_TRUE);
+    if (pressed(d, GLFW_KEY_SPACE)) st.paused = !st.paused;
+    if (pressed(d, GLFW_KEY_N)) st.stepOnce = true;
+    if (pressed(d, GLFW_KEY_R)) st.resetCamera = true;
+    if (pressed(d, GLFW_KEY_H)) d.showPanel = !d.showPanel;
+    if (pressed(d, GLFW_KEY_M)) st.mode = sim::Mode((int(st.mode) + 1) % 3);
+}
+
+// The panel, showing the grid made after the last frame's requests; ends ImGui's frame.
+void buildPanel(Demo& d) {
+    d.panel.boids = d.flock.count;
+    d.panel.captureRemaining = d.capture ? int(d.capture->warmupLeft + d.capture->framesLeft) : 0;
+    if (d.showPanel) drawPanel(d.panel);
+    ImGui::Render();
+}
+
+// A fresh random flock (new count or seed) or the flock wrapped into a new domain; the GPU is idle.
+// Bad input leaves the status saying why, and a flock: the old one, or the start state where the
+// old one was already released.
+void rebuildFlock(Demo& d) {
+    PanelState& st = d.panel;
+    try {
+        sim::State state;
+        if (st.reinitialize) {
+            sim::checkFlockFits(d.ctx, uint32_t(st.boidInput));
+            if (st.keepDensity && uint32_t(st.boidInput) != d.flock.count) {
+                sim::Params scaled = st.params;
+                scaled.domainHalf *= float(std::cbrt(double(st.boidInput) / d.flock.count));
+                if (const std::string e = sim::validateParams(scaled); !e.empty()) throw sim::InputError(e);
+                st.params = scaled;
+                d.camera.distance = defaultCamera(st.params.domainHalf).distance;
+            }
+            state = sim::randomState(uint32_t(st.boidInput), st.seedInput, st.params.domainHalf,
+                                     st.params.maxSpeed);
+            if (state.count() != d.flock.count) {
+                sim::destroyFlock(d.ctx, d.flock);
+                d.flock = sim::createFlock(d.ctx, state.count());
+            }
+        } else {
+            state = sim::downloadState(d.ctx, d.flock);
+            sim::wrapPositions(state, st.params.domainHalf);
+            d.camera.distance = defaultCamera(st.params.domainHalf).distance;
         }
-        if (s.captured && capture) {
-            addScopeTimes(s.row, times);
-            capture->rows.push_back(s.row);
+        sim::uploadState(d.ctx, d.flock, state);
+        st.status.clear();
+    } catch (const sim::InputError& e) {
+        st.status = e.what();
+        if (!d.flock.count) {
+            d.flock = sim::createFlock(d.ctx, d.initial.count());
+            sim::uploadState(d.ctx, d.flock, d.initial);
         }
-        s.used = s.hasStats = s.captured = false;
-    };
-    auto finishCaptureIfDone = [&]() {
-        if (!capture || capture->framesLeft > 0) return;
-        // Rows still waiting on frames in flight arrive through harvest() first.
-        for (const FrameSlot& s : slots)
-            if (s.captured) return;
+    }
+}
+
+// What the user asked for in the panel (or by key) this frame. Returns whether the flock steps.
+bool applyPanelRequests(Demo& d) {
+    PanelState& st = d.panel;
+    const std::string paramError = sim::validateParams(st.params);
+    if (!paramError.empty()) st.status = paramError;
+    if (st.reinitialize || st.domainChanged) {
+        // The flock's buffers change: the GPU must be idle first.
+        VK_CHECK(vkDeviceWaitIdle(d.ctx.device));
+        for (FrameSlot& s : d.slots) harvest(d, s);
+        rebuildFlock(d);
+        st.reinitialize = st.domainChanged = false;
+    }
+    if (st.presentModeChanged) {
+        d.swapchainDirty = true;
+        st.presentModeChanged = false;
+    }
+    if (st.resetCamera) {
+        d.camera = defaultCamera(st.params.domainHalf);
+        st.resetCamera = false;
+    }
+    if (st.captureRequested && !d.capture) {
         try {
-            writeCapture(ctx, *capture);
-            st.status = "wrote " + capture->csvPath + " and " + jsonPathFor(capture->csvPath);
+            checkCaptureWritable(st.capturePath);
+            d.capture = Capture{.csvPath = st.capturePath, .framesLeft = uint64_t(st.captureFrames)};
+            st.status = "capturing " + std::to_string(st.captureFrames) + " frames";
         } catch (const sim::InputError& e) {
             st.status = e.what();
-            if (!o.capture.empty()) throw;
         }
-        std::fprintf(stderr, "vkboids: %s\n", st.status.c_str());
-        capture.reset();
-    };
-
-    while (!glfwWindowShouldClose(window)) {
-        glfwPollEvents();
-        if (o.exerciseWindow && totalFrames) {
-            // Testing: a resize a third of the way through, a minimize and restore at two thirds.
-            if (rendered == totalFrames / 3 && frameNumber == rendered)
-                glfwSetWindowSize(window, o.width * 3 / 4, o.height * 2 / 3);
-            if (rendered == 2 * totalFrames / 3 && minimizedWaits == 0) {
-                glfwIconifyWindow(window);
-                // The window manager takes a moment; without one nothing happens.
-                for (int i = 0; i < 120 && !glfwGetWindowAttrib(window, GLFW_ICONIFIED); ++i)
-                    glfwWaitEventsTimeout(0.025);
-                minimizedWaits = 1;
-            }
-        }
-        int fbWidth = 0, fbHeight = 0;
-        glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
-        if (fbWidth == 0 || fbHeight == 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
-            // Minimized: nothing to present to, so no frames (and no simulation) until restored.
-            if (!wasMinimized) minimizations++;
-            wasMinimized = true;
-            glfwWaitEventsTimeout(0.05);
-            if (minimizedWaits > 0 && ++minimizedWaits == 10) glfwRestoreWindow(window);
-            previousStart = Clock::now();
-            continue;
-        }
-        wasMinimized = false;
-        if (minimizedWaits > 0) minimizedWaits = -1; // restored (or never minimized): exercise done
-        if (swapchainDirty || uint32_t(fbWidth) != swapchain.extent.width ||
-            uint32_t(fbHeight) != swapchain.extent.height) {
-            createSwapchain(ctx, swapchain, renderPass, depthFormat, uint32_t(fbWidth), uint32_t(fbHeight),
-                            presentModeFromName(presentModeNames[st.presentMode]));
-            ImGui_ImplVulkan_SetMinImageCount(swapchain.minImageCount);
-            swapchainDirty = false;
-            recreations++;
-        }
-        st.presentModeActual = presentModeName(swapchain.presentMode);
-
-        const uint32_t f = uint32_t(frameNumber % framesInFlight);
-        FrameSlot& slot = slots[f];
-        VK_CHECK(vkWaitForFences(ctx.device, 1, &slot.fence, VK_TRUE, UINT64_MAX));
-        harvest(slot);
-        finishCaptureIfDone();
-
-        uint32_t image = 0;
-        VkResult acquired = vkAcquireNextImageKHR(ctx.device, swapchain.swapchain, UINT64_MAX, slot.acquired,
-                                                  VK_NULL_HANDLE, &image);
-        if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
-            swapchainDirty = true;
-            continue;
-        }
-        if (acquired != VK_SUBOPTIMAL_KHR) VK_CHECK(acquired);
-
-        // CPU frame time: from the previous frame's start to this one's.
-        const Clock::time_point start = Clock::now();
-        if (previousSlot >= 0)
-            slots[previousSlot].row.cpuFrameMs =
-                std::chrono::duration<double, std::milli>(start - previousStart).count();
-        previousStart = start;
-
-        // Input and panel.
-        ImGui_ImplVulkan_NewFrame();
-        ImGui_ImplGlfw_NewFrame();
-        ImGui::NewFrame();
-        const ImGuiIO& io = ImGui::GetIO();
-        double x = 0, y = 0;
-        glfwGetCursorPos(window, &x, &y);
-        if (!io.WantCaptureMouse && glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS)
-            orbit(camera, float(x - lastX), float(y - lastY));
-        lastX = x;
-        lastY = y;
-        if (!io.WantCaptureMouse && input.scroll != 0)
-            zoom(camera, float(input.scroll), st.params.domainHalf);
-        input.scroll = 0;
-        auto pressed = [&](int key) {
-            const bool down = glfwGetKey(window, key) == GLFW_PRESS;
-            const bool edge = down && !keyDown[key];
-            keyDown[key] = down;
-            return edge && !io.WantCaptureKeyboard;
-        };
-        if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, GLFW_TRUE);
-        if (pressed(GLFW_KEY_SPACE)) st.paused = !st.paused;
-        if (pressed(GLFW_KEY_N)) st.stepOnce = true;
-        if (pressed(GLFW_KEY_R)) st.resetCamera = true;
-        if (pressed(GLFW_KEY_H)) showPanel = !showPanel;
-        if (pressed(GLFW_KEY_M)) st.mode = sim::Mode((int(st.mode) + 1) % 3);
-        st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells, st.mode);
-        st.boids = flock.count;
-        if (capture)
-            st.captureRemaining = int(capture->warmupLeft + capture->framesLeft);
-        else
-            st.captureRemaining = 0;
-        if (showPanel) drawPanel(st);
-        ImGui::Render();
-
-        // Requests from the panel that change buffers: the GPU must be idle first.
-        const std::string paramError = sim::validateParams(st.params);
-        if (!paramError.empty()) st.status = paramError;
-        if (st.reinitialize || st.domainChanged) {
-            VK_CHECK(vkDeviceWaitIdle(ctx.device));
-            for (FrameSlot& s : slots) harvest(s);
-            try {
-                sim::State state;
-                if (st.reinitialize) {
-                    sim::checkFlockFits(ctx, uint32_t(st.boidInput));
-                    if (st.keepDensity && uint32_t(st.boidInput) != flock.count) {
-                        sim::Params scaled = st.params;
-                        scaled.domainHalf *= float(std::cbrt(double(st.boidInput) / flock.count));
-                        if (const std::string e = sim::validateParams(scaled); !e.empty())
-                            throw sim::InputError(e);
-                        st.params = scaled;
-                        camera.distance = defaultCamera(st.params.domainHalf).distance;
-                    }
-                    state = sim::randomState(uint32_t(st.boidInput), st.seedInput, st.params.domainHalf,
-                                             st.params.maxSpeed);
-                    if (state.count() != flock.count) {
-                        sim::destroyFlock(ctx, flock);
-                        flock = sim::createFlock(ctx, state.count());
-                    }
-                } else {
-                    state = sim::downloadState(ctx, flock);
-                    sim::wrapPositions(state, st.params.domainHalf);
-                    camera.distance = defaultCamera(st.params.domainHalf).distance;
-                }
-                sim::uploadState(ctx, flock, state);
-                st.status.clear();
-            } catch (const sim::InputError& e) {
-                st.status = e.what();
-                if (!flock.count) { // the old flock was released: bring one back
-                    flock = sim::createFlock(ctx, initial.count());
-                    sim::uploadState(ctx, flock, initial);
-                }
-            }
-            st.reinitialize = st.domainChanged = false;
-        }
-        if (st.presentModeChanged) {
-            swapchainDirty = true;
-            st.presentModeChanged = false;
-        }
-        if (st.resetCamera) {
-            camera = defaultCamera(st.params.domainHalf);
-            st.resetCamera = false;
-        }
-        if (st.captureRequested && !capture) {
-            try {
-                checkCaptureWritable(st.capturePath);
-                startCapture(st.capturePath, 0, uint64_t(st.captureFrames));
-                st.status = "capturing " + std::to_string(st.captureFrames) + " frames";
-            } catch (const sim::InputError& e) {
-                st.status = e.what();
-            }
-        }
-        st.captureRequested = false;
-        const bool simulate = paramError.empty() && (!st.paused || st.stepOnce);
-        st.stepOnce = false;
-        // The panel or a reinitialization may have changed the mode, the order or the flock since
-        // the grid the panel showed was made.
-        st.grid = sim::makeGrid(st.params, st.cells, flock.count, st.subCells, st.mode);
-        if (simulate && st.mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, st.grid);
-
-        // Record the frame.
-        VK_CHECK(vkResetFences(ctx.device, 1, &slot.fence));
-        VkCommandBuffer cmd = slot.cmd;
-        VK_CHECK(vkResetCommandBuffer(cmd, 0));
-        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
-        gpu::beginProfilerFrame(profiler, cmd, f);
-        const bool lastFrame = totalFrames && rendered + 1 == totalFrames;
-        render::DrawPath drawn = render::DrawPath::Points;
-        {
-            gpu::Scope frameScope(&profiler, cmd, "frame");
-            // The previous frames' draws read the state buffers that this step may overwrite.
-            gpu::memoryBarrier(cmd,
-                               VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                               0, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
-            if (simulate) {
-                sim::recordStep(cmd, flock, st.params, st.mode, st.grid, &profiler);
-                if (st.mode != sim::Mode::Naive && frameNumber % 30 == 0) {
-                    sim::recordGridStats(cmd, flock, sim::stepConstants(st.params, st.grid, flock.count),
-                                         slot.gridStats, &profiler);
-                    slot.hasStats = true;
-                }
-            }
-            const render::DrawSettings view =
-                drawSettings(camera, swapchain.extent.width, swapchain.extent.height, st.params, st.draw);
-            const gpu::Buffer &pos = flock.pos[flock.current], &vel = flock.vel[flock.current];
-            const render::FrameTarget frame{swapchain.images[image], swapchain.framebuffers[image],
-                                            swapchain.views[image],  swapchain.extent.width,
-                                            swapchain.extent.height, swapchain.storage};
-            {
-                gpu::Scope scope(&profiler, cmd, "draw");
-                render::beginDraw(cmd, ctx, renderer, frame, pos, vel, flock.count, view);
-            }
-            drawn = render::drawsCompute(renderer, frame, view) ? render::DrawPath::Compute
-                                                                : render::DrawPath::Points;
-            {
-                gpu::Scope scope(&profiler, cmd, "ui");
-                ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
-            }
-            vkCmdEndRenderPass(cmd);
-            if (lastFrame && !o.screenshot.empty() && swapchain.canCopy &&
-                fourBytesPerPixel(swapchain.format.format))
-                recordScreenshot(cmd, ctx, swapchain, image, shot);
-        }
-        VK_CHECK(vkEndCommandBuffer(cmd));
-
-        VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-        wait.semaphore = slot.acquired;
-        wait.stageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
-        VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-        signal.semaphore = swapchain.renderDone[image];
-        signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-        VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-        cmdInfo.commandBuffer = cmd;
-        VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-        submit.waitSemaphoreInfoCount = 1;
-        submit.pWaitSemaphoreInfos = &wait;
-        submit.commandBufferInfoCount = 1;
-        submit.pCommandBufferInfos = &cmdInfo;
-        submit.signalSemaphoreInfoCount = 1;
-        submit.pSignalSemaphoreInfos = &signal;
-        VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &submit, slot.fence));
-
-        VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
-        present.waitSemaphoreCount = 1;
-        present.pWaitSemaphores = &swapchain.renderDone[image];
-        present.swapchainCount = 1;
-        present.pSwapchains = &swapchain.swapchain;
-        present.pImageIndices = &image;
-        const VkResult presented = vkQueuePresentKHR(ctx.queue, &present);
-        if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR)
-            swapchainDirty = true;
-        else
-            VK_CHECK(presented);
-
-        // The frame's row: CPU fields now, GPU times when its fence has signalled.
-        slot.used = true;
-        slot.row = FrameRow{};
-        slot.row.mode = sim::modeName(st.mode);
-        slot.row.boids = flock.count;
-        slot.row.cells = st.mode == sim::Mode::Naive ? 0 : st.cells;
-        slot.row.presentMode = presentModeName(swapchain.presentMode);
-        slot.row.draw = render::drawPathName(drawn);
-        if (capture && capture->warmupLeft > 0) {
-            capture->warmupLeft--;
-        } else if (capture && capture->framesLeft > 0) {
-            if (!capture->firstFrame) {
-                capture->firstFrame = start;
-                capture->info = RunInfo{sim::modeName(st.mode),
-                                        flock.count,
-                                        st.mode == sim::Mode::Naive ? 0 : st.cells,
-                                        st.grid.dim,
-                                        slot.row.presentMode,
-                                        true,
-                                        slot.row.draw,
-                                        st.seedInput,
-                                        o.warmup,
-                                        st.params};
-            }
-            slot.row.frame = capture->measured++;
-            slot.row.tMs = std::chrono::duration<double, std::milli>(start - *capture->firstFrame).count();
-            slot.captured = true;
-            capture->framesLeft--;
-        }
-        previousSlot = int(f);
-        frameNumber++;
-        rendered++;
-        if (totalFrames && rendered >= totalFrames) break;
     }
+    st.captureRequested = false;
+    const bool simulate = paramError.empty() && (!st.paused || st.stepOnce);
+    st.stepOnce = false;
+    return simulate;
+}
 
-    VK_CHECK(vkDeviceWaitIdle(ctx.device));
-    if (previousSlot >= 0)
-        slots[previousSlot].row.cpuFrameMs =
-            std::chrono::duration<double, std::milli>(Clock::now() - previousStart).count();
+// The frame's commands: the simulation step (and every 30 frames the grid's statistics), the draw, the
+// panel, and on the last frame the screenshot. Returns the path that drew the boids.
+render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simulate) {
+    const PanelState& st = d.panel;
+    if (simulate && st.mode != sim::Mode::Naive) sim::prepareGrid(d.ctx, d.flock, st.grid);
+    VK_CHECK(vkResetFences(d.ctx.device, 1, &slot.fence));
+    VkCommandBuffer cmd = slot.cmd;
+    VK_CHECK(vkResetCommandBuffer(cmd, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
+    gpu::beginProfilerFrame(d.profiler, cmd, uint32_t(&slot - d.slots));
+    render::DrawPath drawn = render::DrawPath::Points;
+    {
+        gpu::Scope frameScope(&d.profiler, cmd, "frame");
+        // The previous frames' draws read the state buffers that this step may overwrite.
+        gpu::memoryBarrier(cmd,
+                           VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0,
+                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
+        if (simulate) {
+            sim::recordStep(cmd, d.flock, st.params, st.mode, st.grid, &d.profiler);
+            if (st.mode != sim::Mode::Naive && d.frameNumber % 30 == 0) {
+                sim::recordGridStats(cmd, d.flock, sim::stepConstants(st.params, st.grid, d.flock.count),
+                                     slot.gridStats, &d.profiler);
+                slot.hasStats = true;
+            }
+        }
+        const Swapchain& sc = d.swapchain;
+        const render::DrawSettings view =
+            drawSettings(d.camera, sc.extent.width, sc.extent.height, st.params, st.draw);
+        const gpu::Buffer &pos = d.flock.pos[d.flock.current], &vel = d.flock.vel[d.flock.current];
+        const render::FrameTarget frame{sc.images[image], sc.framebuffers[image], sc.views[image],
+                                        sc.extent.width,  sc.extent.height,       sc.storage};
+        {
+            gpu::Scope scope(&d.profiler, cmd, "draw");
+            render::beginDraw(cmd, d.ctx, d.renderer, frame, pos, vel, d.flock.count, view);
+        }
+        drawn = render::drawsCompute(d.renderer, frame, view) ? render::DrawPath::Compute
+                                                              : render::DrawPath::Points;
+        {
+            gpu::Scope scope(&d.profiler, cmd, "ui");
+            ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
+        }
+        vkCmdEndRenderPass(cmd);
+        const bool lastFrame = d.totalFrames && d.frameNumber + 1 == d.totalFrames;
+        if (lastFrame && !d.options.screenshot.empty() && canScreenshot(sc))
+            recordScreenshot(cmd, d.ctx, sc, image, d.shot);
+    }
+    VK_CHECK(vkEndCommandBuffer(cmd));
+    return drawn;
+}
+
+// The frame runs once its image is acquired; presentation waits for the image's own semaphore.
+void submitAndPresent(Demo& d, FrameSlot& slot, uint32_t image) {
+    VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    wait.semaphore = slot.acquired;
+    wait.stageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+    VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    signal.semaphore = d.swapchain.renderDone[image];
+    signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cmdInfo.commandBuffer = slot.cmd;
+    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    submit.waitSemaphoreInfoCount = 1;
+    submit.pWaitSemaphoreInfos = &wait;
+    submit.commandBufferInfoCount = 1;
+    submit.pCommandBufferInfos = &cmdInfo;
+    submit.signalSemaphoreInfoCount = 1;
+    submit.pSignalSemaphoreInfos = &signal;
+    VK_CHECK(vkQueueSubmit2(d.ctx.queue, 1, &submit, slot.fence));
+
+    VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+    present.waitSemaphoreCount = 1;
+    present.pWaitSemaphores = &d.swapchain.renderDone[image];
+    present.swapchainCount = 1;
+    present.pSwapchains = &d.swapchain.swapchain;
+    present.pImageIndices = &image;
+    const VkResult presented = vkQueuePresentKHR(d.ctx.queue, &present);
+    if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR)
+        d.swapchainDirty = true;
+    else
+        VK_CHECK(presented);
+}
+
+// The frame's row: its CPU fields now, its GPU times when harvested; after a capture's warm-up, its
+// number and time. The first measured frame's configuration is the capture's.
+void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPath drawn) {
+    const PanelState& st = d.panel;
+    slot.used = true;
+    slot.row = FrameRow{};
+    slot.row.mode = sim::modeName(st.mode);
+    slot.row.boids = d.flock.count;
+    slot.row.cells = st.mode == sim::Mode::Naive ? 0 : st.cells;
+    slot.row.presentMode = presentModeName(d.swapchain.presentMode);
+    slot.row.draw = render::drawPathName(drawn);
+    if (d.capture && measureFrame(*d.capture, start, slot.row)) {
+        slot.captured = true;
+        if (slot.row.frame == 0)
+            d.capture->info = RunInfo{sim::modeName(st.mode),
+                                      d.flock.count,
+                                      st.mode == sim::Mode::Naive ? 0 : st.cells,
+                                      st.grid.dim,
+                                      slot.row.presentMode,
+                                      true,
+                                      slot.row.draw,
+                                      st.seedInput,
+                                      d.options.warmup,
+                                      st.params};
+    }
+    d.previousSlot = int(&slot - d.slots);
+    d.frameNumber++;
+}
+
+// After the last frame: the frames in flight finish and are harvested, and the capture and the
+// screenshot are written.
+void finishRun(Demo& d) {
+    VK_CHECK(vkDeviceWaitIdle(d.ctx.device));
+    endCpuFrame(d, Clock::now());
     // Oldest first, so that captured rows stay in frame order.
-    for (uint32_t i = 0; i < framesInFlight; ++i) harvest(slots[(frameNumber + i) % framesInFlight]);
-    finishCaptureIfDone();
-    if (capture)
+    for (uint32_t i = 0; i < framesInFlight; ++i) harvest(d, d.slots[(d.frameNumber + i) % framesInFlight]);
+    finishCaptureIfDone(d);
+    if (d.capture)
         std::fprintf(stderr,
                      "vkboids: note: the window closed before the capture finished; nothing written\n");
-    if (shot.recorded) {
-        writeScreenshot(o.screenshot, shot);
-        std::fprintf(stderr, "vkboids: wrote %s\n", o.screenshot.c_str());
-        gpu::destroyBuffer(ctx, shot.pixels);
-    } else if (!o.screenshot.empty()) {
+    const std::string& screenshot = d.options.screenshot;
+    if (d.shot.recorded) {
+        writeScreenshot(screenshot, d.shot);
+        std::fprintf(stderr, "vkboids: wrote %s\n", screenshot.c_str());
+        destroyScreenshot(d.ctx, d.shot);
+    } else if (!screenshot.empty()) {
         std::fprintf(stderr,
                      "vkboids: note: no screenshot: the swapchain images cannot be copied to RGBA here\n");
     }
     std::printf("%llu frames rendered, swapchain recreated %u times, minimized %u times\n",
-                (unsigned long long)rendered, recreations, minimizations);
+                (unsigned long long)d.frameNumber, d.recreations, d.minimizations);
+}
 
-    ImGui_ImplVulkan_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
-    vkDestroyDescriptorPool(ctx.device, imguiPool, nullptr);
-    gpu::destroyProfiler(ctx, profiler);
-    for (FrameSlot& s : slots) {
-        vkDestroyFence(ctx.device, s.fence, nullptr);
-        vkDestroySemaphore(ctx.device, s.acquired, nullptr);
-        gpu::destroyBuffer(ctx, s.gridStats);
+} // namespace
+
+int runDemo(const GlobalOptions& global, const DemoOptions& options) {
+    checkOutputs(options);
+    Demo d;
+    d.options = options;
+    if (!options.loadState.empty()) d.initial = sim::loadNpy(options.loadState);
+
+    d.window = openWindow(options.width, options.height);
+    glfwSetWindowUserPointer(d.window, &d);
+    glfwSetScrollCallback(d.window, onScroll); // installed before ImGui's, which chains to it
+    d.ctx = createWindowContext(d.window, global);
+    createDemoFlock(d);
+    createRendererAndSwapchain(d);
+    createFrameSlots(d);
+    // The panel draws in the pass the renderer leaves open, clear or keep: the two are compatible.
+    d.imgui = createImGuiBackend(d.ctx, d.window, d.renderer.clearPass, d.swapchain.minImageCount,
+                                 std::max<uint32_t>(uint32_t(d.swapchain.images.size()), framesInFlight));
+    startRun(d);
+
+    while (!glfwWindowShouldClose(d.window)) {
+        glfwPollEvents();
+        exerciseWindow(d);
+        int width = 0, height = 0;
+        glfwGetFramebufferSize(d.window, &width, &height);
+        if (waitIfMinimized(d, width, height)) continue;
+        updateSwapchain(d, width, height);
+
+        FrameSlot& slot = d.slots[d.frameNumber % framesInFlight];
+        waitForSlot(d, slot);
+        uint32_t image = 0;
+        if (!acquireImage(d, slot, image)) continue;
+        const Clock::time_point start = Clock::now();
+        endCpuFrame(d, start);
+
+        beginImGuiFrame();
+        handleInput(d);
+        buildPanel(d);
+        const bool simulate = applyPanelRequests(d);
+        // After the requests, which may change the mode, the cells, the order or the flock.
+        d.panel.grid = currentGrid(d);
+
+        const render::DrawPath drawn = recordFrame(d, slot, image, simulate);
+        submitAndPresent(d, slot, image);
+        endFrame(d, slot, start, drawn);
+        if (d.totalFrames && d.frameNumber >= d.totalFrames) break;
     }
-    vkDestroyCommandPool(ctx.device, pool, nullptr);
-    destroySwapchain(ctx, swapchain);
-    render::destroyRenderer(ctx, renderer);
-    sim::destroyFlock(ctx, flock);
-    gpu::destroyContext(ctx);
-    glfwDestroyWindow(window);
-    glfwTerminate();
+    finishRun(d);
+
+    destroyImGuiBackend(d.ctx, d.imgui);
+    destroyFrameSlots(d);
+    destroySwapchain(d.ctx, d.swapchain);
+    render::destroyRenderer(d.ctx, d.renderer);
+    sim::destroyFlock(d.ctx, d.flock);
+    gpu::destroyContext(d.ctx);
+    closeWindow(d.window);
     return finish(exitOk);
 }
 

@@ -1,0 +1,85 @@
+#include "app/screenshot.h"
+
+#include "gpu/commands.h"
+#include "sim/npy.h"
+#include "sim/params.h"
+
+#include <stb_image_write.h>
+
+#include <utility>
+#include <vector>
+
+namespace app {
+
+bool canScreenshot(const Swapchain& sc) {
+    const VkFormat f = sc.format.format;
+    return sc.canCopy && (f == VK_FORMAT_R8G8B8A8_UNORM || f == VK_FORMAT_R8G8B8A8_SRGB ||
+                          f == VK_FORMAT_B8G8R8A8_UNORM || f == VK_FORMAT_B8G8R8A8_SRGB);
+}
+
+void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& ctx, const Swapchain& sc, uint32_t image,
+                      Screenshot& shot) {
+    shot.width = sc.extent.width;
+    shot.height = sc.extent.height;
+    shot.format = sc.format.format;
+    shot.pixels = gpu::createBuffer(ctx, 4ull * shot.width * shot.height, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                    gpu::MemoryUse::Readback);
+    VkImageMemoryBarrier2 toCopy{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    // The render pass's colour writes (made available by its external dependency) are read by the copy.
+    toCopy.srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+    toCopy.srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
+    toCopy.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+    toCopy.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+    toCopy.oldLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+    toCopy.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    toCopy.srcQueueFamilyIndex = toCopy.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    toCopy.image = sc.images[image];
+    toCopy.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = 1;
+    dep.pImageMemoryBarriers = &toCopy;
+    vkCmdPipelineBarrier2(cmd, &dep);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {shot.width, shot.height, 1};
+    vkCmdCopyImageToBuffer(cmd, sc.images[image], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, shot.pixels.buffer, 1,
+                           &region);
+    // Back to presentable; the host reads the pixels after the fence.
+    VkImageMemoryBarrier2 toPresent = toCopy;
+    toPresent.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+    toPresent.srcAccessMask = 0;
+    toPresent.dstStageMask = VK_PIPELINE_STAGE_2_NONE;
+    toPresent.dstAccessMask = 0;
+    toPresent.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    toPresent.newLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+    dep.pImageMemoryBarriers = &toPresent;
+    vkCmdPipelineBarrier2(cmd, &dep);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    shot.recorded = true;
+}
+
+void writeScreenshot(const std::string& path, const Screenshot& shot) {
+    std::vector<uint8_t> rgba(static_cast<const uint8_t*>(shot.pixels.mapped),
+                              static_cast<const uint8_t*>(shot.pixels.mapped) +
+                                  4ull * shot.width * shot.height);
+    const bool bgra = shot.format == VK_FORMAT_B8G8R8A8_UNORM || shot.format == VK_FORMAT_B8G8R8A8_SRGB;
+    for (size_t i = 0; i < rgba.size(); i += 4) {
+        if (bgra) std::swap(rgba[i], rgba[i + 2]);
+        rgba[i + 3] = 255;
+    }
+    std::string png;
+    stbi_write_png_to_func(
+        [](void* context, void* data, int size) {
+            static_cast<std::string*>(context)->append(static_cast<char*>(data), size);
+        },
+        &png, int(shot.width), int(shot.height), 4, rgba.data(), int(shot.width * 4));
+    if (png.empty()) throw sim::InputError("could not encode the screenshot");
+    sim::writeFileAtomically(path, png);
+}
+
+void destroyScreenshot(const gpu::Context& ctx, Screenshot& shot) {
+    gpu::destroyBuffer(ctx, shot.pixels);
+}
+
+} // namespace app
