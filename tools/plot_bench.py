@@ -141,8 +141,10 @@ def frames(medians, out, title):
     fig, ax = plt.subplots(figsize=(max(7, 0.8 * len(keys) + 2), 5))
     simulation = [medians[k]["gpu_total_ms"] - medians[k]["gpu_draw_ms"] for k in keys]
     draw = [medians[k]["gpu_draw_ms"] for k in keys]
-    ax.bar(range(len(keys)), simulation, label="simulation")
-    ax.bar(range(len(keys)), draw, bottom=simulation, label="draw")
+    # Side by side, not stacked: on a log scale a stack hides the smaller part.
+    width = 0.38
+    ax.bar([i - width / 2 for i in range(len(keys))], simulation, width, label="simulation")
+    ax.bar([i + width / 2 for i in range(len(keys))], draw, width, label="draw")
     ax.set_xticks(range(len(keys)))
     ax.set_xticklabels([label(k) for k in keys], rotation=45, ha="right", fontsize=8)
     ax.set_yscale("log")

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace app {
@@ -190,7 +191,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     step->add_option("--load-state", so.loadState, "start from a state file (.npy)");
     step->add_option("--save-state", so.saveState, "write the final state (.npy)")->check(nonEmptyPath);
     step->add_option("--steps", stepSteps, "number of steps")->capture_default_str();
-    step->add_option("--mode", stepMode, "naive, scattered or coherent")->capture_default_str();
+    step->add_option("--mode", stepMode,
+                     "naive, scattered or coherent (naive by default: the exact all-pairs step, the one the "
+                     "grid modes are checked against)")
+        ->capture_default_str();
     step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
     std::string stepSubCells = "auto", benchSubCells = "auto";
     step->add_option("--subcells", stepSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
@@ -244,6 +248,25 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_option("--naive-max", bNaiveMax, "skip naive above this many boids")->capture_default_str();
     ParamFlags benchParamFlags;
     addParamFlags(bench, bo.params, benchParamFlags);
+
+    // What --help shows for each option's value: counts as numbers, lists as lists.
+    const std::map<std::string, std::string> valueNames = {
+        {"--boids", "N"},         {"--frames", "N"},        {"--warmup", "N"},
+        {"--steps", "N"},         {"--runs", "N"},          {"--warmup-ms", "MS"},
+        {"--naive-max", "N"},     {"--n", "N,..."},         {"--bits", "BITS,..."},
+        {"--modes", "MODE,..."},  {"--mode", "MODE"},       {"--cells", "8|27"},
+        {"--capture", "FILE"},    {"--screenshot", "FILE"}, {"--load-state", "FILE"},
+        {"--save-state", "FILE"}, {"--csv", "FILE"},        {"--json", "FILE"},
+        {"--density", "D"},       {"--draw", "PATH"},       {"--present-mode", "MODE"},
+        {"--subcells", "ORDER"},  {"--seed", "S"},          {"--device", "N"}};
+    for (CLI::App* a : {&app, step, sortBench, bench})
+        for (CLI::Option* o : a->get_options()) {
+            const auto it = valueNames.find(o->get_name());
+            if (it != valueNames.end()) o->type_name(it->second);
+        }
+    if (CLI::Option* o = bench->get_option_no_throw("--boids")) o->type_name("N,...");
+    if (CLI::Option* o = bench->get_option_no_throw("--cells")) o->type_name("8|27,...");
+    if (CLI::Option* o = bench->get_option_no_throw("--draw")) o->type_name("PATH,...");
 
     try {
         app.parse(argc, argv);
