@@ -29,7 +29,7 @@ uint32_t fitWorkgroupSize(const gpu::Context& ctx, uint32_t preferred) {
 }
 
 // 128 rather than 256: on the H200 the flock pass is 1 to 2% faster at 1M boids and in every
-// scattered grid, and about 1% slower in crowded coherent grids (docs/BENCHMARKS.md, runs 26 and 30).
+// scattered grid, and about 1% slower in crowded coherent grids.
 uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
     return fitWorkgroupSize(ctx, 128);
 }

@@ -27,7 +27,7 @@ struct Flock {
     // Grid modes: (cell, slot) pairs, sorted pairs, and each cell's [start, end) in sorted order.
     gpu::Buffer cellKeys, slotValues, sortedKeys, sortedSlots, cellRanges;
     uint32_t cellCapacity = 0;
-    gpu::Buffer subRanges; // each sub-key's range (octants) or start (slices), when the grid has them
+    gpu::Buffer subRanges; // each sub-key's start (slices, quarter rows), when the grid has them
     uint32_t subCellCapacity = 0;
     // The grid search also writes the next step's (key, slot) pairs. While they hold the current
     // state's pairs for the grid of keysFor (recorded, not yet run, counts), recordStep skips the
