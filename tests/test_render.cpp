@@ -95,11 +95,14 @@ class RenderTest : public test::GpuTest {
     }
 
     // The finished frame, RGBA8, through either path.
-    std::vector<uint8_t> draw(const Scene& scene, DrawPath path, float pointSize, float halfDomain = 1e-3f) {
+    std::vector<uint8_t> draw(const Scene& scene, DrawPath path, float pointSize, float halfDomain = 1e-3f,
+                              const glm::mat4* viewProj = nullptr) {
         gpu::Buffer pos = test::makeBuffer(scene.pos, 1), vel = test::makeBuffer(scene.vel, 1);
+        render::DrawSettings s = settings(path, pointSize, halfDomain);
+        if (viewProj) s.viewProj = *viewProj;
         test::runCommands([&](VkCommandBuffer cmd) {
             render::recordOffscreenDraw(cmd, ctx(), renderer, offscreen, pos, vel, uint32_t(scene.pos.size()),
-                                        settings(path, pointSize, halfDomain));
+                                        s);
         });
         std::vector<uint8_t> rgba = render::readOffscreen(ctx(), offscreen);
         gpu::destroyBuffer(ctx(), pos);
@@ -268,6 +271,78 @@ TEST_F(RenderTest, BothPathsDrawTheSameScene) {
         EXPECT_LE(differing, coveredCompute / 50) << "size " << size;
         EXPECT_NEAR(double(coveredCompute), double(coveredPoints), 0.02 * coveredCompute) << "size " << size;
     }
+}
+
+// The box's edges are hidden behind nearer boids and drawn over farther ones, on both paths: the
+// compute path tests them against the target's depths, the points path against its depth buffer.
+TEST_F(RenderTest, TheBoxIsHiddenBehindNearerBoidsOnly) {
+    const float half = 14.0f;
+    // The camera 30 from the box's centre, looking at it: the whole box in view, 16 to 44 away.
+    const glm::vec3 camera(0.0f, 0.0f, 30.0f);
+    const glm::mat4 viewProj = projection() * glm::translate(glm::mat4(1.0f), -camera);
+    const glm::mat4 inverse = glm::inverse(viewProj);
+    // The point at `distance` from the camera along pixel (x, y)'s ray.
+    const auto along = [&](double x, double y, float distance) {
+        const glm::vec2 ndc(float(2.0 * x / width - 1.0), float(2.0 * y / height - 1.0));
+        const glm::vec4 far = inverse * glm::vec4(ndc, 1.0f, 1.0f);
+        const glm::vec3 dir = glm::normalize(glm::vec3(far) / far.w - camera);
+        return glm::vec4(camera + dir * distance, 0.0f);
+    };
+    const std::vector<uint8_t> boxOnly = draw(Scene{}, DrawPath::Compute, 4.0f, half, &viewProj);
+    // A pixel of an edge, away from the image's borders.
+    int edge = -1;
+    for (int y = 8; y < int(height) - 8 && edge < 0; ++y)
+        for (int x = 8; x < int(width) - 8 && edge < 0; ++x)
+            if (boxOnly[4 * (y * width + x) + 2] > 20) edge = y * int(width) + x;
+    ASSERT_GE(edge, 0) << "no edge of the box in the image";
+    const double px = edge % int(width) + 0.25, py = edge / int(width) + 0.25;
+    for (DrawPath path : {DrawPath::Compute, DrawPath::Points}) {
+        SCOPED_TRACE(render::drawPathName(path));
+        const std::vector<uint8_t> clear = draw(Scene{}, path, 4.0f, half, &viewProj);
+        Scene nearScene, farScene;
+        nearScene.add(along(px, py, 5.0f), {1, 0, 0}); // in front of every edge
+        farScene.add(along(px, py, 60.0f), {1, 0, 0}); // behind the box's far faces
+        const std::vector<uint8_t> nearFrame = draw(nearScene, path, 4.0f, half, &viewProj);
+        const std::vector<uint8_t> farFrame = draw(farScene, path, 4.0f, half, &viewProj);
+        // The boid without the box (inside the near plane, clipped away): its colour alone.
+        const std::vector<uint8_t> alone = draw(nearScene, path, 4.0f, 1e-3f, &viewProj);
+        const std::vector<uint8_t> aloneFar = draw(farScene, path, 4.0f, 1e-3f, &viewProj);
+        const size_t p = 4 * size_t(edge);
+        for (int ch = 0; ch < 3; ++ch) {
+            EXPECT_EQ(nearFrame[p + ch], alone[p + ch])
+                << "channel " << ch << ": the edge shows over a nearer boid";
+            EXPECT_NE(clear[p + ch], uint8_t(5 + 4 * (ch == 2))) << "no edge at the chosen pixel";
+        }
+        int differs = 0;
+        for (int ch = 0; ch < 3; ++ch) differs += farFrame[p + ch] != aloneFar[p + ch];
+        EXPECT_GT(differs, 0) << "the edge does not show over a farther boid";
+    }
+}
+
+// A renderer draws into frames of another size once its target is resized (sizeTarget).
+TEST_F(RenderTest, TheTargetFollowsTheFramesSize) {
+    Scene scene;
+    scene.add(atPixel(10.25, 8.25, 10), {0, 1, 0});
+    const std::vector<uint64_t> before = rasterize(scene, 2.0f);
+    EXPECT_EQ(std::count_if(before.begin(), before.end(), [](uint64_t w) { return w != empty; }), 4);
+    render::Offscreen small = render::createOffscreen(ctx(), renderer, 32, 24);
+    EXPECT_EQ(renderer.targetWidth, 32u);
+    EXPECT_EQ(renderer.targetHeight, 24u);
+    gpu::Buffer pos = test::makeBuffer(scene.pos), vel = test::makeBuffer(scene.vel);
+    render::DrawSettings s = settings(DrawPath::Compute, 2.0f);
+    s.width = 32;
+    s.height = 24;
+    test::runCommands([&](VkCommandBuffer cmd) {
+        render::recordOffscreenDraw(cmd, ctx(), renderer, small, pos, vel, 1, s);
+    });
+    const std::vector<uint64_t> words = test::readBuffer<uint64_t>(renderer.target, 32 * 24);
+    EXPECT_EQ(std::count_if(words.begin(), words.end(), [](uint64_t w) { return w != empty; }), 4);
+    // The same projection at half the size: the point lands at half the pixel coordinates.
+    EXPECT_NE(words[4 * 32 + 5], empty);
+    gpu::destroyBuffer(ctx(), pos);
+    gpu::destroyBuffer(ctx(), vel);
+    render::destroyOffscreen(ctx(), small);
+    render::sizeTarget(ctx(), renderer, width, height); // back for the fixture's offscreen frame
 }
 
 } // namespace

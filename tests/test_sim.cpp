@@ -412,7 +412,7 @@ TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
                 Params wide = p; // cells wider than max(r): window ends fall elsewhere in the cells
                 wide.domainHalf = cells == 27 ? 14.0f : 28.0f; // 5 cells of 5.6 (or 11.2)
                 expectMatchesReference(uniformState(2500, 90, wide), wide, mode, cells, "slices, wide cells");
-                // Crowded rows: 48 boids a row of a cell, 192 a cell with quarter rows.
+                // Crowded rows: about 48 boids a row of a cell (192 a cell with quarter rows).
                 const uint32_t dense = (sub == sim::SubCells::Quarters ? 4 : 1) * 48 * 27 + 77;
                 expectMatchesReference(uniformState(dense, 89, small), small, mode, cells,
                                        "slices, long rows");

@@ -40,6 +40,7 @@ lit = sum(1 for y in range(height) for x in range(360, width)
 assert 6000 <= lit <= 16000, f"{name}: {lit} lit pixels right of the panel, 6000 to 16000 expected"
 run = json.load(open(summary))["runs"][0]
 assert run["measured_frames"] == frames, run["measured_frames"]
+assert run["draw"] == ("compute" if name == "compute" else "points"), run["draw"]  # lavapipe: points by default
 assert run["columns"]["cpu_frame_ms"]["median"] > 0
 print(f"{name}: {lit} lit pixels in a {width}x{height} screenshot")
 PY

@@ -25,8 +25,9 @@ void main() {
     const int size = int(c.pointSize);
     // The footprint: size x size pixels around the point, corners cut from 3 px up so it reads round.
     const vec2 corner = floor(pixel - 0.5 * float(size - 1));
-    if (corner.x >= float(c.width) || corner.y >= float(c.height) || corner.x + float(size) <= 0.0 ||
-        corner.y + float(size) <= 0.0)
+    // Written so that NaN fails too; huge coordinates leave here, before any conversion to int.
+    if (!(corner.x < float(c.width) && corner.y < float(c.height) && corner.x + float(size) > 0.0 &&
+          corner.y + float(size) > 0.0))
         return;
     const uint depth = floatBitsToUint(clip.z / clip.w);
     const ivec2 first = ivec2(corner);
@@ -39,7 +40,9 @@ void main() {
             if (cut || q.x < 0 || q.y < 0 || q.x >= int(c.width) || q.y >= int(c.height)) continue;
             const uint p = uint(q.y) * c.width + uint(q.x);
             // Most boids of a dense flock lie behind a nearer one: a plain read spares them the
-            // atomic, and the velocity read and colour until some pixel of theirs is in front.
+            // atomic, and the velocity read and colour until some pixel of theirs is in front. A word
+            // only decreases between clears, so a stale read is never below the word itself: it can
+            // cost an atomic, never skip one that would win.
             const uint64_t current = target[p];
             if (depth > uint(current >> 32)) continue;
             if (!shaded) {

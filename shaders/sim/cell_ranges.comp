@@ -5,10 +5,10 @@
 // starts (with quarters a cell's boids lie in four runs). With REORDER (the
 // coherent mode) the same pass gathers positions, velocities and ids into sorted order.
 #extension GL_GOOGLE_include_directive : require
-// Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
+// Before the includes: dispatch.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 #include "sim_types.h"
-#include "../common.glsl"
+#include "common.glsl"
 
 
 layout(std430, binding = 0) readonly buffer SortedKeys { uint sortedKeys[]; };

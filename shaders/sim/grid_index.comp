@@ -1,10 +1,10 @@
 #version 460
 // Each boid's (grid key, slot) pair: what the radix sort orders.
 #extension GL_GOOGLE_include_directive : require
-// Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
+// Before the includes: dispatch.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 #include "sim_types.h"
-#include "../common.glsl"
+#include "common.glsl"
 
 
 layout(std430, binding = 0) readonly buffer Pos { vec4 pos[]; };

@@ -29,7 +29,7 @@
 // The boid itself is met once, in its own cell, at d = 0: rather than test j != i for every
 // candidate, its contribution is taken out afterwards (rules.glsl: removeSelf).
 #extension GL_GOOGLE_include_directive : require
-// Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
+// Before the includes: dispatch.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 // sim::Walk: 0 cells, 1 slices, 2 rows.
 layout(constant_id = 2) const uint WALK = 0;
@@ -40,7 +40,7 @@ layout(constant_id = 3) const uint ROWS_PER_CELL = 1;
 layout(constant_id = 4) const uint SLICES_PER_CELL = 8;
 #define GRID_SLICES_PER_CELL SLICES_PER_CELL
 #include "sim_types.h"
-#include "../common.glsl"
+#include "common.glsl"
 #include "rules.glsl"
 
 #ifdef COHERENT

@@ -5,10 +5,10 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
-// Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
+// Before the includes: dispatch.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 #include "sim_types.h"
-#include "../common.glsl"
+#include "common.glsl"
 
 layout(std430, binding = 0) readonly buffer CellRanges { uvec2 cellRanges[]; };
 layout(std430, binding = 1) buffer Stats { GridStats stats; };

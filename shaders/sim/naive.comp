@@ -17,13 +17,13 @@
 #ifdef HALF_FILTER
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #endif
-// Before the includes: common.glsl uses gl_WorkGroupSize, which must already be specialized.
+// Before the includes: dispatch.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
 // Boids per invocation (sim::recordNaiveStep dispatches for it): a compile-time constant, so that
 // the loops over them unroll in SPIR-V and the per-boid arrays become registers.
 #define BOIDS 2
 #include "sim_types.h"
-#include "../common.glsl"
+#include "common.glsl"
 #include "rules.glsl"
 
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };

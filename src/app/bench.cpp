@@ -231,7 +231,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     for (render::DrawPath path : o.drawPaths)
         if (path == render::DrawPath::Compute && !render::computePathAvailable(ctx))
             throw sim::InputError(std::string("--draw compute: ") + ctx.properties.deviceName +
-                                  " lacks 64-bit atomics on storage buffers (shaderBufferInt64Atomics)");
+                                  " lacks 64-bit atomics on storage buffers or format-free image stores");
     if (o.render) {
         renderer = render::createRenderer(ctx, VK_FORMAT_R8G8B8A8_UNORM, gpu::findDepthFormat(ctx),
                                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);

@@ -134,6 +134,7 @@ void createRendererAndSwapchain(Demo& d) {
     if (d.swapchain.presentMode != presentModeFromName(o.presentMode))
         std::fprintf(stderr, "vkboids: note: present mode %s is not offered here; using %s\n",
                      o.presentMode.c_str(), presentModeName(d.swapchain.presentMode));
+    render::sizeTarget(d.ctx, d.renderer, d.swapchain.extent.width, d.swapchain.extent.height);
 
     PanelState& st = d.panel;
     st.computeDrawAvailable = render::computePathAvailable(d.ctx) && d.swapchain.storage;
@@ -233,6 +234,7 @@ void updateSwapchain(Demo& d, int width, int height) {
         createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(width),
                         uint32_t(height), presentModeFromName(presentModeNames[d.panel.presentMode]));
         ImGui_ImplVulkan_SetMinImageCount(d.swapchain.minImageCount);
+        render::sizeTarget(d.ctx, d.renderer, d.swapchain.extent.width, d.swapchain.extent.height);
         d.swapchainDirty = false;
         d.recreations++;
     }

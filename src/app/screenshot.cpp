@@ -25,8 +25,10 @@ void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& ctx, const Swapch
     shot.pixels = gpu::createBuffer(ctx, 4ull * shot.width * shot.height, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                     gpu::MemoryUse::Readback);
     VkImageMemoryBarrier2 toCopy{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    // The render pass's colour writes (made available by its external dependency) are read by the copy.
-    toCopy.srcStageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+    // The render pass's colour writes (made available by its external dependency) are read by the copy;
+    // the transfer stage chains this after the pass's final layout transition.
+    toCopy.srcStageMask =
+        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     toCopy.srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
     toCopy.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
     toCopy.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;

@@ -34,7 +34,7 @@ constexpr uint32_t groupCount(uint64_t count, uint32_t perGroup) {
 }
 
 // Splits `groups` work groups over x and y when x alone exceeds the device's limit; shaders use
-// linearGroupIndex() (shaders/common.glsl) and drop the groups past the end.
+// linearGroupIndex() (shaders/dispatch.glsl) and drop the groups past the end.
 void dispatchGroupsRaw(VkCommandBuffer cmd, const Program& program, uint32_t groups, const void* push,
                        uint32_t pushSize);
 

@@ -89,20 +89,13 @@ gpudata::DrawConstants drawConstants(const gpu::Context& ctx, const DrawSettings
 }
 
 // The compute path up to its resolve into the frame's image, which it leaves in GENERAL.
-void recordCompute(VkCommandBuffer cmd, const gpu::Context& ctx, Renderer& r, const FrameTarget& frame,
-                   const gpu::Buffer& pos, const gpu::Buffer& vel, const gpudata::DrawConstants& c) {
-    if (r.targetWidth != frame.width || r.targetHeight != frame.height) {
-        VK_CHECK(vkDeviceWaitIdle(ctx.device)); // earlier frames may still use the old target
-        gpu::destroyBuffer(ctx, r.target);
-        r.target =
-            gpu::createBuffer(ctx, 8ull * frame.width * frame.height,
-                              gpu::storageUsage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryUse::Device);
-        r.targetWidth = frame.width;
-        r.targetHeight = frame.height;
-    }
-    // The previous frame's resolve and box read the target that the clear overwrites.
+void recordCompute(VkCommandBuffer cmd, const Renderer& r, const FrameTarget& frame, const gpu::Buffer& pos,
+                   const gpu::Buffer& vel, const gpudata::DrawConstants& c) {
+    CHECK(r.targetWidth == frame.width && r.targetHeight == frame.height); // sizeTarget first
+    // The previous frame's atomics wrote, and its resolve and box read, the target the clear overwrites.
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                       0, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, 0);
+                       VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                       VK_ACCESS_2_TRANSFER_WRITE_BIT);
     vkCmdFillBuffer(cmd, r.target.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
     gpu::fillToComputeBarrier(cmd);
     if (c.count) {
@@ -140,16 +133,27 @@ void recordCompute(VkCommandBuffer cmd, const gpu::Context& ctx, Renderer& r, co
 
 } // namespace
 
+void sizeTarget(const gpu::Context& ctx, Renderer& r, uint32_t width, uint32_t height) {
+    if (!r.raster.pipeline || (r.targetWidth == width && r.targetHeight == height)) return;
+    VK_CHECK(vkDeviceWaitIdle(ctx.device)); // frames in flight may still use the old target
+    gpu::destroyBuffer(ctx, r.target);
+    r.target =
+        gpu::createBuffer(ctx, 8ull * width * height, gpu::storageUsage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          gpu::MemoryUse::Device);
+    r.targetWidth = width;
+    r.targetHeight = height;
+}
+
 bool drawsCompute(const Renderer& r, const FrameTarget& frame, const DrawSettings& s) {
     return s.style.path == DrawPath::Compute && r.raster.pipeline && frame.storage;
 }
 
-void beginDraw(VkCommandBuffer cmd, const gpu::Context& ctx, Renderer& r, const FrameTarget& frame,
+void beginDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, const FrameTarget& frame,
                const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count, const DrawSettings& s) {
     CHECK(s.width == frame.width && s.height == frame.height);
     const bool compute = drawsCompute(r, frame, s);
     const gpudata::DrawConstants c = drawConstants(ctx, s, count, compute);
-    if (compute) recordCompute(cmd, ctx, r, frame, pos, vel, c);
+    if (compute) recordCompute(cmd, r, frame, pos, vel, c);
 
     VkClearValue clears[2] = {};
     std::memcpy(clears[0].color.float32, gpudata::drawBackground, sizeof gpudata::drawBackground);
@@ -180,7 +184,7 @@ void beginDraw(VkCommandBuffer cmd, const gpu::Context& ctx, Renderer& r, const 
     vkCmdDraw(cmd, 24, 1, 0, 0);
 }
 
-Offscreen createOffscreen(const gpu::Context& ctx, const Renderer& r, uint32_t width, uint32_t height) {
+Offscreen createOffscreen(const gpu::Context& ctx, Renderer& r, uint32_t width, uint32_t height) {
     Offscreen o;
     // RGBA8 takes storage writes on every device (a format Vulkan requires to).
     o.color = gpu::createImage(ctx, width, height, VK_FORMAT_R8G8B8A8_UNORM,
@@ -202,6 +206,7 @@ Offscreen createOffscreen(const gpu::Context& ctx, const Renderer& r, uint32_t w
     o.frame.width = width;
     o.frame.height = height;
     o.frame.storage = true;
+    sizeTarget(ctx, r, width, height);
     return o;
 }
 
@@ -212,7 +217,7 @@ void destroyOffscreen(const gpu::Context& ctx, Offscreen& o) {
     o = Offscreen{};
 }
 
-void recordOffscreenDraw(VkCommandBuffer cmd, const gpu::Context& ctx, Renderer& r, const Offscreen& o,
+void recordOffscreenDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, const Offscreen& o,
                          const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count,
                          const DrawSettings& s) {
     beginDraw(cmd, ctx, r, o.frame, pos, vel, count, s);

@@ -70,14 +70,19 @@ struct FrameTarget {
     bool storage = false; // the image takes storage writes, as the compute path's resolve needs
 };
 
+// Sizes the compute path's target for frames of width x height (nothing without the compute path).
+// Waits for the device to idle when the size changes: call it where the frames' images are (re)made.
+void sizeTarget(const gpu::Context& context, Renderer& renderer, uint32_t width, uint32_t height);
+
 // Whether a frame with these settings is drawn by the compute path (else by points).
 bool drawsCompute(const Renderer& renderer, const FrameTarget& frame, const DrawSettings& settings);
 
 // Draws `count` boids and the box into the frame and leaves its render pass open for overlays (the
-// panel): the caller ends it. The compute path's work runs before the pass; its target follows the
-// frame's size (a new size waits for the device to idle).
-void beginDraw(VkCommandBuffer cmd, const gpu::Context& context, Renderer& renderer, const FrameTarget& frame,
-               const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count, const DrawSettings& settings);
+// panel): the caller ends it. The compute path's work runs before the pass, in a target sized for the
+// frame (sizeTarget).
+void beginDraw(VkCommandBuffer cmd, const gpu::Context& context, const Renderer& renderer,
+               const FrameTarget& frame, const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count,
+               const DrawSettings& settings);
 
 // An offscreen frame (headless benchmarks and tests): colour ends each pass ready to be copied.
 struct Offscreen {
@@ -85,12 +90,12 @@ struct Offscreen {
     FrameTarget frame;
 };
 
-Offscreen createOffscreen(const gpu::Context& context, const Renderer& renderer, uint32_t width,
-                          uint32_t height);
+// Also sizes the renderer's target for it.
+Offscreen createOffscreen(const gpu::Context& context, Renderer& renderer, uint32_t width, uint32_t height);
 void destroyOffscreen(const gpu::Context& context, Offscreen& offscreen);
 
 // beginDraw into the offscreen frame, then the end of its pass.
-void recordOffscreenDraw(VkCommandBuffer cmd, const gpu::Context& context, Renderer& renderer,
+void recordOffscreenDraw(VkCommandBuffer cmd, const gpu::Context& context, const Renderer& renderer,
                          const Offscreen& offscreen, const gpu::Buffer& pos, const gpu::Buffer& vel,
                          uint32_t count, const DrawSettings& settings);
 

@@ -18,7 +18,7 @@ State randomState(uint32_t count, uint64_t seed, float halfDomain, float maxSpee
 // Wraps every position into [-L, L) (loaded files may hold positions outside the domain).
 void wrapPositions(State& state, float halfDomain);
 
-// x wrapped into [-L, L), as the GPU passes do it (shaders/common.glsl).
+// x wrapped into [-L, L), as the GPU passes do it (shaders/sim/common.glsl).
 float wrapCoordinate(float x, float halfDomain);
 
 // A small deterministic generator, shared by the state and the tests.

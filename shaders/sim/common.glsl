@@ -2,7 +2,7 @@
 #ifndef VKBOIDS_COMMON_GLSL
 #define VKBOIDS_COMMON_GLSL
 
-#include "dispatch.glsl"
+#include "../dispatch.glsl"
 
 // x wrapped into [-L, L).
 float wrapCoordinate(float x, float L) {
