@@ -8,6 +8,7 @@
 #include "app/capture.h"
 #include "app/commands.h"
 #include "app/imgui_backend.h"
+#include "app/naive_guard.h"
 #include "app/panel.h"
 #include "app/screenshot.h"
 #include "app/swapchain.h"
@@ -75,6 +76,7 @@ struct Demo {
     uint32_t recreations = 0, minimizations = 0;
     bool wasMinimized = false;
     int minimizedWaits = 0; // --exercise-window: 0 before the minimize, then waits while minimized, -1 after
+    std::optional<std::pair<uint32_t, double>> naiveMeasured; // the last naive step: boids, seconds
     Clock::time_point previousStart; // a frame's CPU time runs from its start to the next frame's
     int previousSlot = -1;
 };
@@ -249,6 +251,16 @@ void harvest(Demo& d, FrameSlot& s) {
         d.panel.gridStats = *static_cast<const gpudata::GridStats*>(s.gridStats.mapped);
         d.panel.haveGridStats = true;
     }
+    if (s.row.mode == sim::modeName(sim::Mode::Naive)) {
+        double ms = 0;
+        bool stepped = false;
+        for (const gpu::ScopeTime& t : times)
+            if (t.valid && t.name == "flock") {
+                ms += t.ms;
+                stepped = true;
+            }
+        if (stepped) d.naiveMeasured = std::pair(s.row.boids, ms / 1000);
+    }
     if (s.captured && d.capture) {
         addScopeTimes(s.row, times);
         d.capture->rows.push_back(s.row);
@@ -335,6 +347,26 @@ void buildPanel(Demo& d) {
     d.panel.captureRemaining = d.capture ? int(d.capture->warmupLeft + d.capture->framesLeft) : 0;
     if (d.showPanel) drawPanel(d.panel);
     ImGui::Render();
+}
+
+// Switching to naive where its step would freeze the window (a second or more) asks first; the panel's
+// Yes switches, any other choice of mode drops the question.
+void confirmNaive(Demo& d, sim::Mode before) {
+    PanelState& st = d.panel;
+    if (st.naiveConfirmed) {
+        st.mode = sim::Mode::Naive;
+        st.naiveConfirmed = false;
+        st.naiveQuestion.clear();
+        return;
+    }
+    if (st.mode == before) return;
+    st.naiveQuestion.clear();
+    if (st.mode != sim::Mode::Naive) return;
+    const double seconds = estimateNaiveStepSeconds(d.flock.count, d.naiveMeasured, d.ctx.isCpu);
+    if (seconds <= slowNaiveStepSeconds) return;
+    st.naiveQuestion = naiveQuestion(d.flock.count, seconds);
+    st.mode = before;
+    d.showPanel = true; // where the question is
 }
 
 // A fresh random flock (new count or seed) or the flock wrapped into a new domain; the GPU is idle.
@@ -583,8 +615,10 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         endCpuFrame(d, start);
 
         beginImGuiFrame();
+        const sim::Mode modeBefore = d.panel.mode;
         handleInput(d);
         buildPanel(d);
+        confirmNaive(d, modeBefore);
         const bool simulate = applyPanelRequests(d);
         // After the requests, which may change the mode, the cells, the order or the flock.
         d.panel.grid = currentGrid(d);
