@@ -1,6 +1,7 @@
 // Pure functions: no GPU.
 
 #include "app/naive_guard.h"
+#include "app/screenshot.h"
 #include "gpu/commands.h"
 #include "gpu/shaders.h"
 #include "gpu/spirv_reflect.h"
@@ -260,4 +261,24 @@ TEST(NaiveGuard, QuestionNamesTheCountAndTime) {
               "naive with 1,234,567 boids: about 1.5 s a step on this device. Switch anyway?");
     EXPECT_EQ(app::naiveQuestion(100000, 99.6),
               "naive with 100,000 boids: about 100 s a step on this device. Switch anyway?");
+}
+
+TEST(ScreenshotName, TimestampedWithASuffixWhereTaken) {
+    std::tm t{};
+    t.tm_year = 2025 - 1900;
+    t.tm_mon = 2;
+    t.tm_mday = 7;
+    t.tm_hour = 9;
+    t.tm_min = 5;
+    t.tm_sec = 3;
+    EXPECT_EQ(app::timestampedScreenshotName(t, [](const std::string&) { return false; }),
+              "vkboids-20250307-090503.png");
+    const std::vector<std::string> existing = {"vkboids-20250307-090503.png",
+                                               "vkboids-20250307-090503-2.png"};
+    EXPECT_EQ(app::timestampedScreenshotName(t,
+                                             [&](const std::string& name) {
+                                                 return std::find(existing.begin(), existing.end(), name) !=
+                                                        existing.end();
+                                             }),
+              "vkboids-20250307-090503-3.png");
 }

@@ -170,7 +170,7 @@ void drawPanel(PanelState& st) {
         if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) st.presentModeChanged = true;
         ImGui::Text("presenting with %s", st.presentModeActual.c_str());
         if (ImGui::Button("Reset camera (R)")) st.resetCamera = true;
-        ImGui::TextDisabled("drag: rotate, scroll: zoom, M: next mode, H: hide panel");
+        ImGui::TextDisabled("drag: rotate, scroll: zoom, M: next mode, H: hide panel, F1: help");
     }
     if (ImGui::CollapsingHeader("Timings (ms)", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (!t.timestampsAvailable)
