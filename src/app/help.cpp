@@ -8,7 +8,7 @@ void drawHelp(bool* open) {
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Appearing,
                             ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(520, 0), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(ImVec2(600, 0), ImGuiCond_Appearing);
     if (!ImGui::Begin("Help", open, ImGuiWindowFlags_NoCollapse)) {
         ImGui::End();
         return;
