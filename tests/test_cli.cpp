@@ -70,6 +70,8 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(cl.command, app::Command::Bench);
     EXPECT_EQ(cl.bench.modes.size(), 2u);
     EXPECT_EQ(cl.bench.boids, (std::vector<uint32_t>{100000, 1000000}));
+    EXPECT_FALSE(cl.bench.naiveLimit.has_value()); // resolved once the device is known
+    EXPECT_EQ(parse({"bench", "--naive-max", "3e5"}).bench.naiveLimit, 3e5);
 
     cl = parse({"sort-bench", "--n", "1e6,16e6", "--bits", "21"});
     EXPECT_EQ(cl.command, app::Command::SortBench);

@@ -1,5 +1,7 @@
 // Pure functions: no GPU.
 
+#include "app/naive_guard.h"
+#include "app/screenshot.h"
 #include "gpu/commands.h"
 #include "gpu/shaders.h"
 #include "gpu/spirv_reflect.h"
@@ -238,4 +240,45 @@ TEST(SpirvReflection, RejectsGarbage) {
     const std::vector<uint32_t> junk = {1, 2, 3, 4, 5, 6};
     EXPECT_THROW(gpu::reflectSpirv(junk), gpu::Error);
     EXPECT_TRUE(gpu::embeddedSpirv("no such shader").empty());
+}
+
+TEST(NaiveGuard, EstimateScalesTheMeasuredStepOrGuessesByDevice) {
+    // Before a measurement: n^2 pairs at 1e-8 s on a CPU device, 1e-11 s on a GPU.
+    EXPECT_NEAR(app::estimateNaiveStepSeconds(20000, std::nullopt, true), 4.0, 1e-9);
+    EXPECT_NEAR(app::estimateNaiveStepSeconds(20000, std::nullopt, false), 0.004, 1e-12);
+    // A measured step scales with the square of the count, whatever the device.
+    const std::pair<uint32_t, double> measured{10000, 0.5};
+    EXPECT_NEAR(app::estimateNaiveStepSeconds(20000, measured, true), 2.0, 1e-12);
+    EXPECT_NEAR(app::estimateNaiveStepSeconds(5000, measured, false), 0.125, 1e-12);
+    EXPECT_EQ(app::estimateNaiveStepSeconds(0, measured, true), 0.0);
+    EXPECT_NEAR(app::estimateNaiveStepSeconds(100, std::pair<uint32_t, double>{0, 1.0}, true), 1e-4, 1e-12);
+}
+
+TEST(NaiveGuard, QuestionNamesTheCountAndTime) {
+    EXPECT_EQ(app::naiveQuestion(20000, 4.0),
+              "naive with 20,000 boids: about 4 s a step on this device. Switch anyway?");
+    EXPECT_EQ(app::naiveQuestion(1234567, 1.53),
+              "naive with 1,234,567 boids: about 1.5 s a step on this device. Switch anyway?");
+    EXPECT_EQ(app::naiveQuestion(100000, 99.6),
+              "naive with 100,000 boids: about 100 s a step on this device. Switch anyway?");
+}
+
+TEST(ScreenshotName, TimestampedWithASuffixWhereTaken) {
+    std::tm t{};
+    t.tm_year = 2025 - 1900;
+    t.tm_mon = 2;
+    t.tm_mday = 7;
+    t.tm_hour = 9;
+    t.tm_min = 5;
+    t.tm_sec = 3;
+    EXPECT_EQ(app::timestampedScreenshotName(t, [](const std::string&) { return false; }),
+              "vkboids-20250307-090503.png");
+    const std::vector<std::string> existing = {"vkboids-20250307-090503.png",
+                                               "vkboids-20250307-090503-2.png"};
+    EXPECT_EQ(app::timestampedScreenshotName(t,
+                                             [&](const std::string& name) {
+                                                 return std::find(existing.begin(), existing.end(), name) !=
+                                                        existing.end();
+                                             }),
+              "vkboids-20250307-090503-3.png");
 }

@@ -240,6 +240,11 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     std::printf("bench on %s (%s %s)\n", ctx.properties.deviceName, ctx.driverName.c_str(),
                 ctx.driverInfo.c_str());
 
+    const double naiveLimit = o.naiveLimit.value_or(ctx.isCpu ? cpuNaiveMax : defaultNaiveMax);
+    const bool naive = std::find(o.modes.begin(), o.modes.end(), sim::Mode::Naive) != o.modes.end();
+    if (!o.naiveLimit && ctx.isCpu && naive)
+        std::printf("a CPU device: naive runs only up to %.0f boids (--naive-max to change)\n", naiveLimit);
+
     std::string csv = csvHeader();
     std::vector<nlohmann::json> runs;
     std::vector<std::string> table;
@@ -255,7 +260,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
         const sim::State start = sim::randomState(n, o.seed, params.domainHalf, params.maxSpeed);
         sim::Flock flock = sim::createFlock(ctx, n);
         for (sim::Mode mode : o.modes) {
-            if (mode == sim::Mode::Naive && n > o.naiveLimit) {
+            if (mode == sim::Mode::Naive && n > naiveLimit) {
                 std::printf("skipping naive with %u boids (above --naive-max)\n", n);
                 continue;
             }

@@ -223,7 +223,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     addGlobalFlags(bench, cl.global, listDevices);
     BenchOptions& bo = cl.bench;
     std::string bModes = "naive,scattered,coherent", bBoids = "1e5,1e6", bCells = "8,27", bFrames = "300",
-                bWarmup = "60", bNaiveMax = "2e6", bWarmupMs = "1000";
+                bWarmup = "60", bNaiveMax, bWarmupMs = "1000";
     bench->add_option("--modes", bModes, "modes, comma-separated")->capture_default_str();
     bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
     bench->add_option("--cells", bCells, "search shapes, comma-separated (8, 27)")->capture_default_str();
@@ -245,7 +245,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                      "with --render: drawing paths, comma-separated (compute, points), or auto (the "
                      "fastest the device has)")
         ->capture_default_str();
-    bench->add_option("--naive-max", bNaiveMax, "skip naive above this many boids")->capture_default_str();
+    bench->add_option("--naive-max", bNaiveMax,
+                      "skip naive above this many boids [2e6, 5e4 on a CPU device]");
     ParamFlags benchParamFlags;
     addParamFlags(bench, bo.params, benchParamFlags);
 
@@ -314,7 +315,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
         bo.warmup = parseCountOrZero(bWarmup, "--warmup", 1ull << 32);
         bo.warmupMs = parseCountOrZero(bWarmupMs, "--warmup-ms", 600000);
-        bo.naiveLimit = double(parseCount(bNaiveMax, "--naive-max", maxBoids));
+        if (!bNaiveMax.empty()) bo.naiveLimit = double(parseCount(bNaiveMax, "--naive-max", maxBoids));
         if (bDraw != "auto") {
             if (!bo.render) throw InputError("--draw needs --render (without it nothing is drawn)");
             for (const std::string& d : splitList(bDraw))

@@ -78,10 +78,14 @@ struct BenchOptions {
     bool render = false;
     std::vector<render::DrawPath> drawPaths; // with --render; empty: the fastest the device has
     int width = 1280, height = 800;
-    double naiveLimit = 2e6; // naive runs only up to this many boids unless asked by --naive-max
-    double density = 0;      // boids per unit^3, L set for each count; 0: L from --domain-half
+    std::optional<double> naiveLimit; // --naive-max; unset: by the device (below)
+    double density = 0;               // boids per unit^3, L set for each count; 0: L from --domain-half
     sim::Params params;
 };
+
+// Naive runs only up to this many boids unless --naive-max says otherwise: fewer on a CPU device,
+// where a naive step with 1e5 boids takes a minute and more.
+constexpr double defaultNaiveMax = 2e6, cpuNaiveMax = 5e4;
 
 enum class Command { Demo, Step, SortBench, Bench, ListDevices, Exit };
 

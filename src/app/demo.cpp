@@ -7,7 +7,9 @@
 #include "app/camera.h"
 #include "app/capture.h"
 #include "app/commands.h"
+#include "app/help.h"
 #include "app/imgui_backend.h"
+#include "app/naive_guard.h"
 #include "app/panel.h"
 #include "app/screenshot.h"
 #include "app/swapchain.h"
@@ -21,9 +23,13 @@
 #include <imgui.h>
 #include <imgui_impl_vulkan.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <future>
 #include <optional>
 
 namespace app {
@@ -38,6 +44,7 @@ struct FrameSlot {
     VkFence fence = VK_NULL_HANDLE;        // signalled when the slot's frame has finished on the GPU
     VkSemaphore acquired = VK_NULL_HANDLE; // signalled when its swapchain image may be drawn into
     gpu::Buffer gridStats;                 // host-visible GridStats
+    Screenshot keyShot;                    // F12: the frame's image, written once the fence signals
     bool used = false, hasStats = false, captured = false;
     FrameRow row; // CPU fields when recorded, GPU times when harvested
 };
@@ -62,19 +69,24 @@ struct Demo {
     PanelState panel;
     OrbitCamera camera;
     bool showPanel = true;
+    bool showHelp = false;
+    bool shotRequested = false;  // F12 this frame
     double scroll = 0;           // scroll steps since the last frame
     double lastX = 0, lastY = 0; // the cursor at the last frame
     bool keyDown[GLFW_KEY_LAST + 1] = {};
 
     // The run.
     std::optional<Capture> capture;
-    Screenshot shot;
-    uint64_t totalFrames = 0; // 0: until the window closes
-    uint64_t frameNumber = 0; // frames rendered
+    Screenshot shot;                                 // --screenshot, of the last frame
+    std::vector<std::string> shotPaths;              // F12's, in this run
+    std::vector<std::future<std::string>> pngWrites; // F12's PNGs being written; each says how it went
+    uint64_t totalFrames = 0;                        // 0: until the window closes
+    uint64_t frameNumber = 0;                        // frames rendered
     bool swapchainDirty = false;
     uint32_t recreations = 0, minimizations = 0;
     bool wasMinimized = false;
     int minimizedWaits = 0; // --exercise-window: 0 before the minimize, then waits while minimized, -1 after
+    std::optional<std::pair<uint32_t, double>> naiveMeasured; // the last naive step: boids, seconds
     Clock::time_point previousStart; // a frame's CPU time runs from its start to the next frame's
     int previousSlot = -1;
 };
@@ -177,6 +189,7 @@ void destroyFrameSlots(Demo& d) {
         vkDestroyFence(d.ctx.device, s.fence, nullptr);
         vkDestroySemaphore(d.ctx.device, s.acquired, nullptr);
         gpu::destroyBuffer(d.ctx, s.gridStats);
+        destroyScreenshot(d.ctx, s.keyShot);
     }
     vkDestroyCommandPool(d.ctx.device, d.pool, nullptr);
 }
@@ -241,6 +254,47 @@ void updateSwapchain(Demo& d, int width, int height) {
     d.panel.presentModeActual = presentModeName(d.swapchain.presentMode);
 }
 
+// F12's shot, its frame finished: the pixels leave the buffer now and the PNG is encoded and written
+// beside the frame loop, under a name not yet taken in the working directory.
+void startKeyShotWrite(Demo& d, Screenshot& shot) {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    const std::filesystem::path dir = std::filesystem::current_path();
+    const std::string path =
+        (dir / timestampedScreenshotName(local, [&](const std::string& name) {
+             const std::string p = (dir / name).string();
+             return std::filesystem::exists(p) ||
+                    std::find(d.shotPaths.begin(), d.shotPaths.end(), p) != d.shotPaths.end();
+         })).string();
+    d.shotPaths.push_back(path);
+    std::vector<uint8_t> rgba = screenshotRgba(shot);
+    const uint32_t width = shot.width, height = shot.height;
+    destroyScreenshot(d.ctx, shot);
+    shot = Screenshot{};
+    d.pngWrites.push_back(std::async(std::launch::async, [path, rgba = std::move(rgba), width, height] {
+        try {
+            writePng(path, rgba, width, height);
+            return "screenshot written to " + path;
+        } catch (const sim::InputError& e) {
+            return std::string(e.what());
+        }
+    }));
+}
+
+// Finished PNG writes say so in the status line; at the end of the run, after waiting for them.
+void collectPngWrites(Demo& d, bool wait) {
+    for (auto it = d.pngWrites.begin(); it != d.pngWrites.end();) {
+        if (!wait && it->wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+            ++it;
+            continue;
+        }
+        d.panel.status = it->get();
+        std::fprintf(stderr, "vkboids: %s\n", d.panel.status.c_str());
+        it = d.pngWrites.erase(it);
+    }
+}
+
 // A finished frame's results: its GPU times for the panel (and its capture row), its grid statistics.
 void harvest(Demo& d, FrameSlot& s) {
     if (!s.used) return;
@@ -251,6 +305,17 @@ void harvest(Demo& d, FrameSlot& s) {
         d.panel.gridStats = *static_cast<const gpudata::GridStats*>(s.gridStats.mapped);
         d.panel.haveGridStats = true;
     }
+    if (s.row.mode == sim::modeName(sim::Mode::Naive)) {
+        double ms = 0;
+        bool stepped = false;
+        for (const gpu::ScopeTime& t : times)
+            if (t.valid && t.name == "flock") {
+                ms += t.ms;
+                stepped = true;
+            }
+        if (stepped) d.naiveMeasured = std::pair(s.row.boids, ms / 1000);
+    }
+    if (s.keyShot.recorded) startKeyShotWrite(d, s.keyShot);
     if (s.captured && d.capture) {
         addScopeTimes(s.row, times);
         d.capture->rows.push_back(s.row);
@@ -280,6 +345,7 @@ void waitForSlot(Demo& d, FrameSlot& slot) {
     VK_CHECK(vkWaitForFences(d.ctx.device, 1, &slot.fence, VK_TRUE, UINT64_MAX));
     harvest(d, slot);
     finishCaptureIfDone(d);
+    collectPngWrites(d, false);
 }
 
 // The swapchain image to draw into, ready when slot.acquired signals; false when the swapchain is out
@@ -323,7 +389,18 @@ void handleInput(Demo& d) {
     if (!io.WantCaptureMouse && d.scroll != 0) zoom(d.camera, float(d.scroll), d.panel.params.domainHalf);
     d.scroll = 0;
     PanelState& st = d.panel;
-    if (pressed(d, GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(d.window, GLFW_TRUE);
+    if (pressed(d, GLFW_KEY_ESCAPE)) {
+        if (d.showHelp)
+            d.showHelp = false;
+        else
+            glfwSetWindowShouldClose(d.window, GLFW_TRUE);
+    }
+    // '?' by the character typed, whatever the keyboard's layout.
+    bool question = false;
+    if (!io.WantTextInput)
+        for (ImWchar c : io.InputQueueCharacters) question = question || c == '?';
+    if (pressed(d, GLFW_KEY_F1) || question) d.showHelp = !d.showHelp;
+    if (pressed(d, GLFW_KEY_F12)) d.shotRequested = true;
     if (pressed(d, GLFW_KEY_SPACE)) st.paused = !st.paused;
     if (pressed(d, GLFW_KEY_N)) st.stepOnce = true;
     if (pressed(d, GLFW_KEY_R)) st.resetCamera = true;
@@ -336,7 +413,28 @@ void buildPanel(Demo& d) {
     d.panel.boids = d.flock.count;
     d.panel.captureRemaining = d.capture ? int(d.capture->warmupLeft + d.capture->framesLeft) : 0;
     if (d.showPanel) drawPanel(d.panel);
+    if (d.showHelp) drawHelp(&d.showHelp);
     ImGui::Render();
+}
+
+// Switching to naive where its step would freeze the window (a second or more) asks first; the panel's
+// Yes switches, any other choice of mode drops the question.
+void confirmNaive(Demo& d, sim::Mode before) {
+    PanelState& st = d.panel;
+    if (st.naiveConfirmed) {
+        st.mode = sim::Mode::Naive;
+        st.naiveConfirmed = false;
+        st.naiveQuestion.clear();
+        return;
+    }
+    if (st.mode == before) return;
+    st.naiveQuestion.clear();
+    if (st.mode != sim::Mode::Naive) return;
+    const double seconds = estimateNaiveStepSeconds(d.flock.count, d.naiveMeasured, d.ctx.isCpu);
+    if (seconds <= slowNaiveStepSeconds) return;
+    st.naiveQuestion = naiveQuestion(d.flock.count, seconds);
+    st.mode = before;
+    d.showPanel = true; // where the question is
 }
 
 // A fresh random flock (new count or seed) or the flock wrapped into a new domain; the GPU is idle.
@@ -413,7 +511,7 @@ bool applyPanelRequests(Demo& d) {
 }
 
 // The frame's commands: the simulation step (and every 30 frames the grid's statistics), the draw, the
-// panel, and on the last frame the screenshot. Returns the path that drew the boids.
+// panel, and the screenshots asked for (the last frame's, F12's). Returns the path that drew the boids.
 render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simulate) {
     const PanelState& st = d.panel;
     if (simulate && st.mode != sim::Mode::Naive) sim::prepareGrid(d.ctx, d.flock, st.grid);
@@ -459,6 +557,13 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
         const bool lastFrame = d.totalFrames && d.frameNumber + 1 == d.totalFrames;
         if (lastFrame && !d.options.screenshot.empty() && canScreenshot(sc))
             recordScreenshot(cmd, d.ctx, sc, image, d.shot);
+        if (d.shotRequested) {
+            if (canScreenshot(sc))
+                recordScreenshot(cmd, d.ctx, sc, image, slot.keyShot);
+            else
+                d.panel.status = "no screenshot: the window's images cannot be copied to RGBA here";
+            d.shotRequested = false;
+        }
     }
     VK_CHECK(vkEndCommandBuffer(cmd));
     return drawn;
@@ -533,6 +638,7 @@ void finishRun(Demo& d) {
     // Oldest first, so that captured rows stay in frame order.
     for (uint32_t i = 0; i < framesInFlight; ++i) harvest(d, d.slots[(d.frameNumber + i) % framesInFlight]);
     finishCaptureIfDone(d);
+    collectPngWrites(d, true);
     if (d.capture)
         std::fprintf(stderr,
                      "vkboids: note: the window closed before the capture finished; nothing written\n");
@@ -560,6 +666,8 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     d.window = openWindow(options.width, options.height);
     glfwSetWindowUserPointer(d.window, &d);
     glfwSetScrollCallback(d.window, onScroll); // installed before ImGui's, which chains to it
+    // A tap between two polls still reads as pressed: frames can be slow (lavapipe, naive mode).
+    glfwSetInputMode(d.window, GLFW_STICKY_KEYS, GLFW_TRUE);
     d.ctx = createWindowContext(d.window, global);
     createDemoFlock(d);
     createRendererAndSwapchain(d);
@@ -585,8 +693,10 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         endCpuFrame(d, start);
 
         beginImGuiFrame();
+        const sim::Mode modeBefore = d.panel.mode;
         handleInput(d);
         buildPanel(d);
+        confirmNaive(d, modeBefore);
         const bool simulate = applyPanelRequests(d);
         // After the requests, which may change the mode, the cells, the order or the flock.
         d.panel.grid = currentGrid(d);

@@ -72,6 +72,14 @@ void drawPanel(PanelState& st) {
         t.cpuMs.empty() ? 0 : summarize(std::vector<double>(t.cpuMs.begin(), t.cpuMs.end())).mean;
     ImGui::Text("%.1f FPS, %.2f ms CPU frame, %u boids", cpuMean > 0 ? 1000.0 / cpuMean : 0.0, cpuMean,
                 st.boids);
+    if (!st.naiveQuestion.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.7f, 0.3f, 1));
+        ImGui::TextWrapped("%s", st.naiveQuestion.c_str());
+        ImGui::PopStyleColor();
+        if (ImGui::Button("Yes")) st.naiveConfirmed = true;
+        ImGui::SameLine();
+        if (ImGui::Button("No")) st.naiveQuestion.clear();
+    }
 
     if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
         int mode = int(st.mode);
@@ -162,7 +170,7 @@ void drawPanel(PanelState& st) {
         if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) st.presentModeChanged = true;
         ImGui::Text("presenting with %s", st.presentModeActual.c_str());
         if (ImGui::Button("Reset camera (R)")) st.resetCamera = true;
-        ImGui::TextDisabled("drag: rotate, scroll: zoom, M: next mode, H: hide panel");
+        ImGui::TextDisabled("drag: rotate, scroll: zoom, M: next mode, H: hide panel, F1: help");
     }
     if (ImGui::CollapsingHeader("Timings (ms)", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (!t.timestampsAvailable)

@@ -48,6 +48,7 @@ struct PanelState {
     bool presentModeChanged = false;
     bool captureRequested = false;
     bool resetCamera = false;
+    bool naiveConfirmed = false; // Yes to naiveQuestion
 
     // What the panel shows.
     std::string deviceName;
@@ -57,7 +58,8 @@ struct PanelState {
     bool haveGridStats = false;
     gpudata::GridStats gridStats{};
     std::string presentModeActual;
-    std::string status; // last message (capture written, errors)
+    std::string status;        // last message (capture written, errors)
+    std::string naiveQuestion; // non-empty: switching to naive waits for Yes or No
     int captureRemaining = 0;
     TimingHistory timings;
 };

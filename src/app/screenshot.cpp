@@ -61,23 +61,39 @@ void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& ctx, const Swapch
     shot.recorded = true;
 }
 
-void writeScreenshot(const std::string& path, const Screenshot& shot) {
-    std::vector<uint8_t> rgba(static_cast<const uint8_t*>(shot.pixels.mapped),
-                              static_cast<const uint8_t*>(shot.pixels.mapped) +
-                                  4ull * shot.width * shot.height);
+std::vector<uint8_t> screenshotRgba(const Screenshot& shot) {
+    const uint8_t* mapped = static_cast<const uint8_t*>(shot.pixels.mapped);
+    std::vector<uint8_t> rgba(mapped, mapped + 4ull * shot.width * shot.height);
     const bool bgra = shot.format == VK_FORMAT_B8G8R8A8_UNORM || shot.format == VK_FORMAT_B8G8R8A8_SRGB;
     for (size_t i = 0; i < rgba.size(); i += 4) {
         if (bgra) std::swap(rgba[i], rgba[i + 2]);
         rgba[i + 3] = 255;
     }
+    return rgba;
+}
+
+void writePng(const std::string& path, const std::vector<uint8_t>& rgba, uint32_t width, uint32_t height) {
     std::string png;
     stbi_write_png_to_func(
         [](void* context, void* data, int size) {
             static_cast<std::string*>(context)->append(static_cast<char*>(data), size);
         },
-        &png, int(shot.width), int(shot.height), 4, rgba.data(), int(shot.width * 4));
+        &png, int(width), int(height), 4, rgba.data(), int(width * 4));
     if (png.empty()) throw sim::InputError("could not encode the screenshot");
     sim::writeFileAtomically(path, png);
+}
+
+void writeScreenshot(const std::string& path, const Screenshot& shot) {
+    writePng(path, screenshotRgba(shot), shot.width, shot.height);
+}
+
+std::string timestampedScreenshotName(const std::tm& time,
+                                      const std::function<bool(const std::string&)>& taken) {
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "vkboids-%Y%m%d-%H%M%S", &time);
+    std::string name = std::string(stamp) + ".png";
+    for (int i = 2; taken(name); ++i) name = std::string(stamp) + "-" + std::to_string(i) + ".png";
+    return name;
 }
 
 void destroyScreenshot(const gpu::Context& ctx, Screenshot& shot) {

@@ -5,7 +5,10 @@
 #include "app/swapchain.h"
 #include "gpu/buffer.h"
 
+#include <ctime>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace app {
 
@@ -26,6 +29,16 @@ void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& context, const Sw
 
 // After the frame's fence: the pixels as an opaque PNG at `path`. Throws sim::InputError.
 void writeScreenshot(const std::string& path, const Screenshot& shot);
+
+// The same in two halves: the pixels as opaque RGBA (quick, while the buffer lives), then the PNG
+// (slow enough to move off the frame loop).
+std::vector<uint8_t> screenshotRgba(const Screenshot& shot);
+void writePng(const std::string& path, const std::vector<uint8_t>& rgba, uint32_t width, uint32_t height);
+
+// "vkboids-YYYYMMDD-HHMMSS.png" for `time`, or with "-2", "-3", ... before ".png" where the name is
+// taken.
+std::string timestampedScreenshotName(const std::tm& time,
+                                      const std::function<bool(const std::string&)>& taken);
 
 void destroyScreenshot(const gpu::Context& context, Screenshot& shot);
 
