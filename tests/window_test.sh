@@ -46,45 +46,6 @@ print(f"{name}: {lit} lit pixels in a {width}x{height} screenshot")
 PY
 }
 
-# Keys through the X server (xdotool), in a run that lasts until Esc: F1 opens the help, F12 writes
-# vkboids-YYYYMMDD-HHMMSS.png into the working directory, Esc closes the help rather than quitting,
-# ? opens it again, and with it closed Esc quits; exit code 0 means no validation errors either.
-keys() {
-    mkdir "$out/keys"
-    (cd "$out/keys" && timeout 240 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
-        openbox >/dev/null 2>&1 &
-        "$1" --validation --boids 3000 &
-        app=$!
-        for i in $(seq 300); do
-            window=$(xdotool search --onlyvisible --name "^vkboids$" 2>/dev/null | head -1) && [ -n "$window" ] && break
-            sleep 0.2
-        done
-        xdotool windowactivate --sync "$window"
-        sleep 2
-        # key NAME WHAT: the key, then the demo must still be running.
-        key() { xdotool key "$1"; sleep 1; kill -0 $app 2>/dev/null || { echo "keys: $2"; exit 1; }; }
-        key F1 "F1 quit"
-        key F12 "F12 quit"
-        for i in $(seq 150); do ls vkboids-*.png >/dev/null 2>&1 && break; sleep 0.2; done
-        key Escape "Esc quit with the help open (did F1 open it?)"
-        key question "? quit"
-        key Escape "Esc quit with the help open (did ? open it?)"
-        xdotool key Escape
-        wait $app' bash "$vkboids") 2>&1 | tee "$out/keys.log"
-    grep -q "screenshot written to $out/keys/vkboids-" "$out/keys.log"
-    /usr/bin/python3 - "$out"/keys/vkboids-*.png <<'PY'
-import re, sys
-from PIL import Image
-assert len(sys.argv) == 2, f"one screenshot expected: {sys.argv[1:]}"
-assert re.fullmatch(r"vkboids-\d{8}-\d{6}\.png", sys.argv[1].rsplit("/", 1)[1]), sys.argv[1]
-image = Image.open(sys.argv[1]).convert("RGB")
-colours = len(set(image.getdata()))
-assert image.size[0] > 1000 and image.size[1] > 600 and colours > 20, f"{image.size}, {colours} colours"
-print(f"keys: {sys.argv[1]}, {image.size[0]}x{image.size[1]}, {colours} colours")
-PY
-}
-
-keys
 run default 240 30        # on lavapipe, hardware points
 run compute 90 10 --draw compute
 echo "window test passed"
