@@ -85,6 +85,31 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(cl.step.subCells, sim::SubCells::Off);
 }
 
+TEST(Cli, GlobalOptionsGoBeforeOrAfterTheCommand) {
+    app::CommandLine cl =
+        parse({"--validation", "--device", "0", "--pipeline-stats", "step", "--boids", "10"});
+    EXPECT_EQ(cl.command, app::Command::Step);
+    EXPECT_TRUE(cl.global.validation);
+    EXPECT_EQ(cl.global.device, 0);
+    EXPECT_TRUE(cl.global.pipelineStats);
+    cl = parse({"bench", "--device", "1", "--validation"});
+    EXPECT_EQ(cl.global.device, 1);
+    EXPECT_EQ(parse({"--list-devices", "step"}).command, app::Command::ListDevices);
+}
+
+TEST(Cli, SeedsAndWindowSizes) {
+    EXPECT_EQ(parse({"--seed", "18446744073709551615"}).demo.seed, 18446744073709551615ull);
+    EXPECT_EQ(parse({"step", "--seed", "0"}).step.seed, 0u);
+    app::CommandLine cl = parse({"--window", "800x600"});
+    EXPECT_EQ(cl.demo.width, 800);
+    EXPECT_EQ(cl.demo.height, 600);
+    cl = parse({"--window", "320x240"});
+    EXPECT_EQ(cl.demo.width, 320);
+    EXPECT_EQ(parse({}).demo.width, 1280);
+    EXPECT_EQ(parse({}).demo.height, 800);
+    EXPECT_EQ(parse({"--capture", "x.csv", "--frames", "5", "--warmup", "3"}).demo.warmup, 3u);
+}
+
 TEST(Cli, BadInputIsOneLineNamingTheProblem) {
     const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
         {{"--bogus"}, "--bogus"},
@@ -118,6 +143,26 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"sort-bench", "--runs", "5"}, ""}, // accepted by the parser; the command refuses it
         {{"bench", "--modes", "naive,,coherent"}, "not a mode"},
         {{"bench", "--cells", "8,64"}, "8 or 27"},
+        {{"--mode", "coherent", "step"}, "--mode before 'step' is an option of the demo: put it after"},
+        {{"--boids", "10", "bench"}, "--boids before 'bench'"},
+        {{"--frames", "5", "step"}, "'step' has no --frames"},
+        {{"--seed", "3", "sort-bench"}, "--seed before 'sort-bench'"},
+        {{"--seed", "-1"}, "--seed: must be a whole number from 0 to 18446744073709551615"},
+        {{"step", "--seed", "-1"}, "--seed: must be a whole number"},
+        {{"bench", "--seed", "1.5"}, "--seed: must be a whole number"},
+        {{"sort-bench", "--seed", "-2"}, "--seed: must be a whole number"},
+        {{"--seed", "18446744073709551616"}, "--seed: must be a whole number"},
+        {{"--device", "2147483648"}, "--device: must be a whole number from 0 to 2147483647"},
+        {{"--device", "-1"}, "--device: must be a whole number"},
+        {{"step", "--device", "x"}, "--device: must be a whole number"},
+        {{"--warmup", "10"}, "--warmup needs --capture"},
+        {{"--boids", "10", "--load-state", "x.npy"}, "either"},
+        {{"--window", "1280"}, "--window: '1280' must be WIDTHxHEIGHT"},
+        {{"--window", "300x800"}, "at least 320x240"},
+        {{"--window", "1280x200"}, "at least 320x240"},
+        {{"--window", "1280x800x2"}, "--window"},
+        {{"--window", "-640x480"}, "--window"},
+        {{"--window", "x"}, "--window"},
     };
     for (const auto& [args, expect] : cases) {
         const std::string message = parseError(args);
@@ -153,6 +198,7 @@ void expectBadInput(const std::string& args, const std::string& mention) {
     const Result r = run(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": more than one line:\n" << r.err;
+    EXPECT_LT(r.err.size(), 200u) << args << ": " << r.err;
     EXPECT_NE(r.err.find(mention), std::string::npos) << args << ": " << r.err;
 }
 
@@ -174,6 +220,9 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("sort-bench --runs 3", "--runs");
     // Requests the device cannot meet as asked.
     expectBadInput("step --device 7 --boids 10", "--device 7");
+    expectBadInput("--device -1", "--device: must be a whole number");
+    // An option of the demo before a command applies to nothing: refused, not dropped.
+    expectBadInput("--mode coherent step --boids 10", "put it after the command");
     // An unwritable output: refused before any work, and nothing left behind.
     fs::create_directories(dir / "a-directory");
     expectBadInput("step --boids 10 --save-state " + (dir / "a-directory").string(), "is a directory");

@@ -4,7 +4,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -14,11 +19,28 @@ namespace {
 
 using sim::InputError;
 
+// CLI11 reads "-1" into an unsigned integer as 2^64 - 1, and its own range check prints a 300-digit bound.
+CLI::Validator wholeNumber(uint64_t max) {
+    return CLI::Validator(
+        [max](std::string& text) {
+            const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
+                                                             [](char c) { return c >= '0' && c <= '9'; });
+            errno = 0;
+            const bool inRange = digits && std::strtoull(text.c_str(), nullptr, 10) <= max && errno != ERANGE;
+            return inRange
+                       ? std::string()
+                       : "must be a whole number from 0 to " + std::to_string(max) + " (got '" + text + "')";
+        },
+        "");
+}
+
+const CLI::Validator seedRange = wholeNumber(UINT64_MAX);
+
 // Accepted before or after the command.
 void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
     app->add_flag("--validation", g.validation,
                   "Khronos validation (core and synchronization); any error makes the exit code 3");
-    app->add_option("--device", g.device, "use device N (see --list-devices)")->check(CLI::NonNegativeNumber);
+    app->add_option("--device", g.device, "use device N (see --list-devices)")->check(wholeNumber(INT32_MAX));
     app->add_flag("--pipeline-stats", g.pipelineStats,
                   "print the driver's statistics (registers, shared memory, ...) of every compute pipeline");
     app->add_flag("--list-devices", listDevices, "list the Vulkan devices and exit");
@@ -105,6 +127,36 @@ int cellsFromText(const std::string& text, const std::string& flag) {
     throw InputError(flag + ": '" + text + "' must be 8 or 27");
 }
 
+// "1280x800", at least 320x240.
+void parseWindowSize(const std::string& text, int& width, int& height) {
+    const std::string problem =
+        "--window: '" + text + "' must be WIDTHxHEIGHT, at least 320x240 (e.g. 1280x800)";
+    const size_t x = text.find('x');
+    const auto isNumber = [](const std::string& t) {
+        return !t.empty() && t.size() <= 5 &&
+               std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (x == std::string::npos || !isNumber(text.substr(0, x)) || !isNumber(text.substr(x + 1)))
+        throw InputError(problem);
+    const int w = std::stoi(text.substr(0, x)), h = std::stoi(text.substr(x + 1));
+    if (w < minWindowWidth || h < minWindowHeight) throw InputError(problem);
+    width = w;
+    height = h;
+}
+
+// An option of the demo given before a command would apply to nothing: CLI11 hands it to the root.
+void refuseDemoOptionsBefore(const CLI::App* command, const std::vector<CLI::Option*>& demoOnly) {
+    for (const CLI::Option* o : demoOnly) {
+        if (!o->count()) continue;
+        const std::string name = o->get_name(), commandName = command->get_name();
+        if (command->get_option_no_throw(name))
+            throw InputError(name + " before '" + commandName +
+                             "' is an option of the demo: put it after the command (vkboids " + commandName +
+                             " " + name + " ...)");
+        throw InputError(name + " is an option of the demo; '" + commandName + "' has no " + name);
+    }
+}
+
 void checkParams(const sim::Params& p) {
     std::string e = sim::validateParams(p);
     if (!e.empty()) throw InputError(e);
@@ -153,20 +205,24 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     app.require_subcommand(0, 1);
     bool listDevices = false;
     addGlobalFlags(&app, cl.global, listDevices);
+    const size_t globalOptionCount = app.get_options().size();
 
     // The demo (no command).
     DemoOptions& demo = cl.demo;
     std::string demoBoids = "20000", demoMode = "coherent", demoCells = "27", demoFrames, demoWarmup = "0",
                 demoSubCells = "auto";
-    app.add_option("--boids", demoBoids, "number of boids (re-initializes when changed in the panel)")
-        ->capture_default_str();
-    app.add_option("--seed", demo.seed, "seed of the random start")->capture_default_str();
+    CLI::Option* demoBoidsOption =
+        app.add_option("--boids", demoBoids, "number of boids (re-initializes when changed in the panel)")
+            ->capture_default_str();
+    app.add_option("--seed", demo.seed, "seed of the random start")->capture_default_str()->check(seedRange);
     app.add_option("--mode", demoMode, "naive, scattered or coherent")->capture_default_str();
     app.add_option("--cells", demoCells, "grid search shape: 8 or 27 cells")->capture_default_str();
     app.add_option("--subcells", demoSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
     app.add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
     app.add_option("--frames", demoFrames, "quit after N frames");
-    app.add_option("--warmup", demoWarmup, "frames before --capture starts recording")->capture_default_str();
+    CLI::Option* demoWarmupOption =
+        app.add_option("--warmup", demoWarmup, "frames before --capture starts recording")
+            ->capture_default_str();
     app.add_option("--capture", demo.capture, "write per-frame timings to FILE.csv (and FILE.json)")
         ->check(nonEmptyPath);
     app.add_option("--screenshot", demo.screenshot, "write the last frame to FILE.png")->check(nonEmptyPath);
@@ -178,8 +234,13 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                    "how boids are drawn: compute (a compute rasterizer), points (hardware points) or auto "
                    "(the fastest the device has)")
         ->capture_default_str();
+    std::string demoWindow;
+    app.add_option("--window", demoWindow, "the window's size, at least 320x240 (default 1280x800)");
     ParamFlags demoParamFlags;
     addParamFlags(&app, demo.params, demoParamFlags);
+    const std::vector<CLI::Option*> appOptions = app.get_options();
+    const std::vector<CLI::Option*> demoOnly(appOptions.begin() + ptrdiff_t(globalOptionCount),
+                                             appOptions.end());
 
     // step
     CLI::App* step = app.add_subcommand("step", "run K steps headless and write the state");
@@ -187,7 +248,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     StepOptions& so = cl.step;
     std::string stepBoids, stepSteps = "1", stepMode = "naive", stepCells = "27";
     step->add_option("--boids", stepBoids, "number of boids of a random start");
-    step->add_option("--seed", so.seed, "seed of the random start")->capture_default_str();
+    step->add_option("--seed", so.seed, "seed of the random start")->capture_default_str()->check(seedRange);
     step->add_option("--load-state", so.loadState, "start from a state file (.npy)");
     step->add_option("--save-state", so.saveState, "write the final state (.npy)")->check(nonEmptyPath);
     step->add_option("--steps", stepSteps, "number of steps")->capture_default_str();
@@ -215,7 +276,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         ->capture_default_str();
     sortBench->add_option("--runs", sbRuns, "timed runs per configuration (at least 20)")
         ->capture_default_str();
-    sortBench->add_option("--seed", cl.sortBench.seed, "seed of the random keys")->capture_default_str();
+    sortBench->add_option("--seed", cl.sortBench.seed, "seed of the random keys")
+        ->capture_default_str()
+        ->check(seedRange);
     sortBench->add_option("--csv", cl.sortBench.csv, "write the results to FILE.csv")->check(nonEmptyPath);
 
     // bench
@@ -235,7 +298,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                      "untimed steps for this long before each run (the run then restarts from its start "
                      "state), so that the GPU's clock has risen from idle")
         ->capture_default_str();
-    bench->add_option("--seed", bo.seed, "seed of the random start")->capture_default_str();
+    bench->add_option("--seed", bo.seed, "seed of the random start")->capture_default_str()->check(seedRange);
     bench->add_option("--csv", bo.csv, "per-frame rows to FILE.csv")->check(nonEmptyPath);
     bench->add_option("--json", bo.json, "one summary per configuration to FILE.json")->check(nonEmptyPath);
     bench->add_flag("--render", bo.render, "also draw every frame into an offscreen 1280x800 image");
@@ -259,7 +322,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         {"--capture", "FILE"},    {"--screenshot", "FILE"}, {"--load-state", "FILE"},
         {"--save-state", "FILE"}, {"--csv", "FILE"},        {"--json", "FILE"},
         {"--density", "D"},       {"--draw", "PATH"},       {"--present-mode", "MODE"},
-        {"--subcells", "ORDER"},  {"--seed", "S"},          {"--device", "N"}};
+        {"--subcells", "ORDER"},  {"--seed", "S"},          {"--device", "N"},
+        {"--window", "WxH"}};
     for (CLI::App* a : {&app, step, sortBench, bench})
         for (CLI::Option* o : a->get_options()) {
             const auto it = valueNames.find(o->get_name());
@@ -282,6 +346,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         throw InputError(what);
     }
     const uint64_t maxBoids = 0xffffffffu;
+    for (const CLI::App* command : {step, sortBench, bench})
+        if (command->parsed()) refuseDemoOptionsBefore(command, demoOnly);
     if (listDevices) {
         cl.command = Command::ListDevices;
     } else if (step->parsed()) {
@@ -330,11 +396,16 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     } else {
         cl.command = Command::Demo;
         demo.boids = uint32_t(parseCount(demoBoids, "--boids", maxBoids));
+        if (demoBoidsOption->count() && !demo.loadState.empty())
+            throw InputError("give either --boids or --load-state, not both");
         demo.mode = modeFromText(demoMode, "--mode");
         demo.cells = cellsFromText(demoCells, "--cells");
         demo.subCells = subCellsFromText(demoSubCells);
         if (!demoFrames.empty()) demo.frames = parseCount(demoFrames, "--frames", 1ull << 40);
         demo.warmup = parseCountOrZero(demoWarmup, "--warmup", 1ull << 40);
+        if (demoWarmupOption->count() && demo.capture.empty())
+            throw InputError("--warmup needs --capture (it counts the frames before the capture starts)");
+        if (!demoWindow.empty()) parseWindowSize(demoWindow, demo.width, demo.height);
         if (demo.presentMode != "fifo" && demo.presentMode != "mailbox" && demo.presentMode != "immediate")
             throw InputError("--present-mode: '" + demo.presentMode + "' must be fifo, mailbox or immediate");
         if (!demo.capture.empty() && demo.frames == 0)

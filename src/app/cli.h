@@ -25,6 +25,9 @@ struct GlobalOptions {
     bool pipelineStats = false; // print the driver's statistics of every compute pipeline
 };
 
+// The smallest window the demo opens (--window) or resizes to.
+constexpr int minWindowWidth = 320, minWindowHeight = 240;
+
 struct DemoOptions {
     uint32_t boids = 20000;
     uint64_t seed = 1;
@@ -37,8 +40,8 @@ struct DemoOptions {
     std::string capture;    // CSV path; a JSON summary goes beside it
     std::string screenshot; // PNG of the last frame
     std::string loadState;
-    bool exerciseWindow = false; // testing: resize, minimize and restore during the run
-    int width = 1280, height = 800;
+    bool exerciseWindow = false;              // testing: resize, minimize and restore during the run
+    int width = 1280, height = 800;           // --window
     std::optional<render::DrawPath> drawPath; // empty: the fastest the device has
     double density = 0;                       // boids per unit^3; 0: L from --domain-half
     sim::Params params;

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -23,13 +24,17 @@ void addFrameTimes(TimingHistory& h, const std::vector<gpu::ScopeTime>& scopes, 
         std::deque<double>& d = h.gpuMs[name];
         d.push_back(ms);
         if (d.size() > TimingHistory::window) d.pop_front();
+        h.lastSeen[name] = h.frames;
     }
-    h.latest = frame;
+    // Kept with an empty history, so that its row stays and shows "-" in every column.
+    for (auto& [name, d] : h.gpuMs)
+        if (h.frames - h.lastSeen[name] >= TimingHistory::recentFrames) d.clear();
+    h.frames++;
 }
 
 namespace {
 
-void timingRow(const char* label, const std::deque<double>* values, double latest, bool haveLatest) {
+void timingRow(const char* label, const std::deque<double>* values) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(label);
@@ -43,10 +48,7 @@ void timingRow(const char* label, const std::deque<double>* values, double lates
     const std::vector<double> v(values->begin(), values->end());
     const Summary s = summarize(v);
     ImGui::TableNextColumn();
-    if (haveLatest)
-        ImGui::Text("%.3f", latest);
-    else
-        ImGui::TextDisabled("-");
+    ImGui::Text("%.3f", values->back());
     ImGui::TableNextColumn();
     ImGui::Text("%.3f", s.mean);
     ImGui::TableNextColumn();
@@ -57,21 +59,62 @@ bool sliderParam(const char* label, float* value, float lo, float hi, const char
     return ImGui::SliderFloat(label, value, lo, hi, format, ImGuiSliderFlags_AlwaysClamp);
 }
 
+// At the right edge, sized to its rows, so that none is ever scrolled out of sight.
+void drawTimings(const TimingHistory& t, uint32_t boids) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - 10, viewport->WorkPos.y + 10),
+                            ImGuiCond_Always, ImVec2(1, 0));
+    ImGui::Begin("Timings (ms)", nullptr,
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings);
+    const double cpuMean =
+        t.cpuMs.empty() ? 0 : summarize(std::vector<double>(t.cpuMs.begin(), t.cpuMs.end())).mean;
+    const auto total = t.gpuMs.find("frame");
+    const bool haveGpu = total != t.gpuMs.end() && !total->second.empty();
+    const double gpuMean =
+        haveGpu ? summarize(std::vector<double>(total->second.begin(), total->second.end())).mean : 0;
+    ImGui::Text("%.1f FPS, %u boids", cpuMean > 0 ? 1000.0 / cpuMean : 0.0, boids);
+    if (haveGpu)
+        ImGui::Text("frame: %.2f ms CPU, %.2f ms GPU", cpuMean, gpuMean);
+    else
+        ImGui::Text("frame: %.2f ms CPU, - GPU", cpuMean);
+    if (!t.timestampsAvailable) ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "GPU timestamps unavailable");
+    // Fixed columns: stretched ones would feed back into the window's automatic size.
+    if (ImGui::BeginTable("timings", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("pass");
+        ImGui::TableSetupColumn("latest");
+        ImGui::TableSetupColumn("mean");
+        ImGui::TableSetupColumn("p95");
+        ImGui::TableHeadersRow();
+        for (const std::string& name : passNames()) {
+            const auto it = t.gpuMs.find(name);
+            if (it != t.gpuMs.end()) timingRow(name.c_str(), &it->second);
+        }
+        timingRow("GPU frame", total != t.gpuMs.end() ? &total->second : nullptr);
+        timingRow("CPU frame", &t.cpuMs);
+        ImGui::EndTable();
+    }
+    if (haveGpu) {
+        const std::vector<float> v(total->second.begin(), total->second.end());
+        const float hi = *std::max_element(v.begin(), v.end());
+        ImGui::PlotLines("##gpu", v.data(), int(v.size()), 0, "GPU frame ms", 0.0f, hi * 1.2f,
+                         ImVec2(280, 60));
+    }
+    ImGui::End();
+}
+
 } // namespace
 
 void drawPanel(PanelState& st) {
+    drawTimings(st.timings, st.boids);
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
-    ImGui::Begin("vkboids");
+    // As tall as what is open, not as the first frame was (before the grid's statistics came in).
+    ImGui::SetNextWindowSizeConstraints(ImVec2(340, 0), ImVec2(340, FLT_MAX));
+    ImGui::Begin("vkboids", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushItemWidth(-130);
     ImGui::Text("%s", st.deviceName.c_str());
     if (st.cpuDevice) ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "CPU Vulkan driver: no GPU found");
 
-    const TimingHistory& t = st.timings;
-    const double cpuMean =
-        t.cpuMs.empty() ? 0 : summarize(std::vector<double>(t.cpuMs.begin(), t.cpuMs.end())).mean;
-    ImGui::Text("%.1f FPS, %.2f ms CPU frame, %u boids", cpuMean > 0 ? 1000.0 / cpuMean : 0.0, cpuMean,
-                st.boids);
     if (!st.naiveQuestion.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.7f, 0.3f, 1));
         ImGui::TextWrapped("%s", st.naiveQuestion.c_str());
@@ -170,40 +213,8 @@ void drawPanel(PanelState& st) {
         if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) st.presentModeChanged = true;
         ImGui::Text("presenting with %s", st.presentModeActual.c_str());
         if (ImGui::Button("Reset camera (R)")) st.resetCamera = true;
-        ImGui::TextDisabled("drag: rotate, scroll: zoom, M: next mode, H: hide panel, F1: help");
-    }
-    if (ImGui::CollapsingHeader("Timings (ms)", ImGuiTreeNodeFlags_DefaultOpen)) {
-        if (!t.timestampsAvailable)
-            ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "GPU timestamps unavailable");
-        if (ImGui::BeginTable("timings", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-            ImGui::TableSetupColumn("pass");
-            ImGui::TableSetupColumn("latest");
-            ImGui::TableSetupColumn("mean");
-            ImGui::TableSetupColumn("p95");
-            ImGui::TableHeadersRow();
-            for (const std::string& name : passNames()) {
-                auto it = t.gpuMs.find(name);
-                auto latest = t.latest.find(name);
-                if (it == t.gpuMs.end()) continue;
-                timingRow(name.c_str(), &it->second, latest != t.latest.end() ? latest->second : 0,
-                          latest != t.latest.end());
-            }
-            auto total = t.gpuMs.find("frame");
-            auto latest = t.latest.find("frame");
-            timingRow("GPU frame", total != t.gpuMs.end() ? &total->second : nullptr,
-                      latest != t.latest.end() ? latest->second : 0, latest != t.latest.end());
-            timingRow("CPU frame", &t.cpuMs, t.cpuMs.empty() ? 0 : t.cpuMs.back(), !t.cpuMs.empty());
-            ImGui::EndTable();
-        }
-        {
-            auto it = t.gpuMs.find("frame");
-            if (it != t.gpuMs.end() && !it->second.empty()) {
-                std::vector<float> v(it->second.begin(), it->second.end());
-                const float hi = *std::max_element(v.begin(), v.end());
-                ImGui::PlotLines("##gpu", v.data(), int(v.size()), 0, "GPU frame ms", 0.0f, hi * 1.2f,
-                                 ImVec2(-1, 60));
-            }
-        }
+        ImGui::TextDisabled("drag: rotate, scroll: zoom, F1: help");
+        ImGui::TextDisabled("M: next mode, H: hide the panels");
     }
     if (ImGui::CollapsingHeader("Capture")) {
         ImGui::SetNextItemWidth(120);

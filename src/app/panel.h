@@ -14,11 +14,14 @@
 
 namespace app {
 
-// Recent GPU times per pass (and the frame total), and CPU frame times.
+// Recent GPU times per pass (and the frame total), and CPU frame times. A pass that has not run in the
+// last `recentFrames` frames (the grid index runs only when the grid changes) keeps no history.
 struct TimingHistory {
     static constexpr size_t window = 300;
+    static constexpr uint64_t recentFrames = 60;
     std::map<std::string, std::deque<double>> gpuMs; // by scope name; "frame" is the total
-    std::map<std::string, double> latest;
+    std::map<std::string, uint64_t> lastSeen;        // the frame of each pass's latest time
+    uint64_t frames = 0;
     std::deque<double> cpuMs;
     bool timestampsAvailable = true;
 };

@@ -21,8 +21,10 @@ GLFWwindow* openWindow(int width, int height) {
                          "): without a display, use the headless commands (step, bench) or xvfb-run");
     if (!glfwVulkanSupported()) throw gpu::Error("GLFW finds no Vulkan loader for windows");
     glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
     GLFWwindow* window = glfwCreateWindow(width, height, "vkboids", nullptr, nullptr);
     if (!window) throw gpu::Error("cannot create a window: " + glfwErrorText());
+    glfwSetWindowSizeLimits(window, minWindowWidth, minWindowHeight, GLFW_DONT_CARE, GLFW_DONT_CARE);
     return window;
 }
 

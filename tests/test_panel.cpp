@@ -1,0 +1,115 @@
+// The panel's layout, read from ImGui's own window rectangles (no backend, no pixels), and its timing
+// history.
+
+#include "app/capture.h"
+#include "app/panel.h"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+namespace {
+
+// Every pass, and the frame total, with a full history.
+app::TimingHistory fullHistory() {
+    app::TimingHistory h;
+    std::vector<gpu::ScopeTime> scopes;
+    for (const std::string& name : app::passNames())
+        scopes.push_back({.name = name, .ms = 0.125, .valid = true});
+    scopes.push_back({.name = "frame", .ms = 1.5, .valid = true});
+    for (size_t i = 0; i < app::TimingHistory::window; ++i) app::addFrameTimes(h, scopes, 16.7);
+    return h;
+}
+
+struct Layout {
+    ImRect timings, panel;
+    float timingsScroll = 0, panelScroll = 0;
+    bool found = false;
+};
+
+// What the demo shows on a CPU driver once its first frames are in: every line the panel can show.
+app::PanelState fullState() {
+    app::PanelState state;
+    state.deviceName = "llvmpipe (LLVM 15.0.6, 256 bits)";
+    state.cpuDevice = true;
+    state.boids = 20000;
+    state.grid.dim = 40;
+    state.grid.cellCount = 64000;
+    state.grid.cellWidth = 5;
+    state.grid.keyBits = 19;
+    state.grid.slices = true;
+    state.grid.slicesPerCell = 8;
+    state.haveGridStats = true;
+    state.gridStats.occupiedCells = 16000;
+    state.gridStats.largestCell = 5;
+    state.presentModeActual = "fifo";
+    state.status = "wrote vkboids-capture.csv and vkboids-capture.json";
+    state.timings = fullHistory();
+    return state;
+}
+
+// The first frame as the demo's (no timings or statistics yet), then a few full ones: windows sized
+// once by their first frame, or auto-sized ones that take a frame or two to settle, show here.
+Layout layoutAt(float width, float height, app::PanelState& state) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(width, height);
+    io.DeltaTime = 1.0f / 60;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    io.Fonts->SetTexID(ImTextureID(1));
+    ImGui::StyleColorsDark();
+    app::PanelState first;
+    for (int frame = 0; frame < 4; ++frame) {
+        ImGui::NewFrame();
+        app::drawPanel(frame == 0 ? first : state);
+        ImGui::Render();
+    }
+    Layout l;
+    const ImGuiWindow* timings = ImGui::FindWindowByName("Timings (ms)");
+    const ImGuiWindow* panel = ImGui::FindWindowByName("vkboids");
+    if (timings && panel) {
+        l.found = true;
+        l.timings = timings->Rect();
+        l.panel = panel->Rect();
+        l.timingsScroll = timings->ScrollMax.y;
+        l.panelScroll = panel->ScrollMax.y;
+    }
+    ImGui::DestroyContext();
+    return l;
+}
+
+TEST(Panel, EveryTimingFitsAt1280x800) {
+    app::PanelState state = fullState();
+    const Layout l = layoutAt(1280, 800, state);
+    ASSERT_TRUE(l.found);
+    const ImRect display(0, 0, 1280, 800);
+    EXPECT_TRUE(display.Contains(l.timings))
+        << l.timings.Min.x << "," << l.timings.Min.y << " to " << l.timings.Max.x << "," << l.timings.Max.y;
+    EXPECT_EQ(l.timingsScroll, 0) << "the timings window needs a scrollbar";
+    EXPECT_GT(l.timings.Min.x, l.panel.Max.x) << "the timings overlap the panel";
+    EXPECT_NEAR(l.timings.Max.x, 1280, 20) << "the timings are not at the right edge";
+    EXPECT_TRUE(display.Contains(l.panel));
+    EXPECT_EQ(l.panelScroll, 0) << "the panel needs a scrollbar";
+}
+
+TEST(Panel, APassNotRunRecentlyKeepsNoHistory) {
+    app::TimingHistory h = fullHistory();
+    std::vector<gpu::ScopeTime> withoutGridIndex;
+    for (const std::string& name : app::passNames())
+        if (name != "grid index") withoutGridIndex.push_back({.name = name, .ms = 0.125, .valid = true});
+    for (uint64_t i = 0; i + 1 < app::TimingHistory::recentFrames; ++i)
+        app::addFrameTimes(h, withoutGridIndex, 16.7);
+    EXPECT_FALSE(h.gpuMs["grid index"].empty()); // ran within the last frames
+    app::addFrameTimes(h, withoutGridIndex, 16.7);
+    ASSERT_TRUE(h.gpuMs.contains("grid index")); // its row stays, with "-" throughout
+    EXPECT_TRUE(h.gpuMs["grid index"].empty());
+    EXPECT_EQ(h.gpuMs["flock"].size(), app::TimingHistory::window);
+    app::addFrameTimes(h, {{.name = "grid index", .ms = 0.5, .valid = true}}, 16.7);
+    EXPECT_EQ(h.gpuMs["grid index"].size(), 1u);
+}
+
+} // namespace
