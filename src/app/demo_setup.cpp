@@ -1,0 +1,128 @@
+// Creating the demo's window-side objects, flock, renderer, swapchain and frame slots.
+
+#include "app/demo_state.h"
+
+namespace app {
+
+void onScroll(GLFWwindow* window, double, double dy) {
+    static_cast<Demo*>(glfwGetWindowUserPointer(window))->scroll += dy;
+}
+
+// Output paths fail before a window opens.
+void checkOutputs(const DemoOptions& o) {
+    if (!o.capture.empty()) checkCaptureWritable(o.capture);
+    if (!o.screenshot.empty()) {
+        if (o.frames == 0)
+            throw sim::InputError("--screenshot needs --frames N (the shot is of the last frame)");
+        sim::checkOutputPath(o.screenshot, ".png");
+    }
+}
+
+// The panel's settings from the command line, and the flock they start with: loaded or random.
+void createDemoFlock(Demo& d) {
+    const DemoOptions& o = d.options;
+    PanelState& st = d.panel;
+    st.params = o.params;
+    if (o.density > 0 && !o.loadState.empty()) {
+        st.params.domainHalf = sim::domainHalfForDensity(d.initial.count(), o.density);
+        if (const std::string e = sim::validateParams(st.params); !e.empty()) throw sim::InputError(e);
+    }
+    st.mode = o.mode;
+    st.cells = o.cells;
+    st.subCells = o.subCells;
+    st.seedInput = o.seed;
+    st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
+    st.deviceName = d.ctx.properties.deviceName;
+    st.cpuDevice = d.ctx.isCpu;
+    sim::checkFlockFits(d.ctx, o.loadState.empty() ? o.boids : d.initial.count());
+    if (o.loadState.empty())
+        d.initial = sim::randomState(o.boids, o.seed, st.params.domainHalf, st.params.maxSpeed);
+    sim::wrapPositions(d.initial, st.params.domainHalf);
+    d.flock = sim::createFlock(d.ctx, d.initial.count());
+    sim::uploadState(d.ctx, d.flock, d.initial);
+    st.boids = d.flock.count;
+    st.boidInput = int(std::min<uint32_t>(d.flock.count, 0x7fffffff));
+}
+
+// The renderer, the window's swapchain, and the drawing path the two allow.
+void createRendererAndSwapchain(Demo& d) {
+    const DemoOptions& o = d.options;
+    d.depthFormat = gpu::findDepthFormat(d.ctx);
+    const VkSurfaceFormatKHR surfaceFormat = chooseSurfaceFormat(d.ctx);
+    d.renderer =
+        render::createRenderer(d.ctx, surfaceFormat.format, d.depthFormat, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(d.window, &w, &h);
+    // Framebuffers are made with the clear pass; the keep pass is compatible with it.
+    createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(std::max(w, 1)),
+                    uint32_t(std::max(h, 1)), presentModeFromName(o.presentMode));
+    if (d.swapchain.presentMode != presentModeFromName(o.presentMode))
+        std::fprintf(stderr, "vkboids: note: present mode %s is not offered here; using %s\n",
+                     o.presentMode.c_str(), presentModeName(d.swapchain.presentMode));
+    render::sizeTarget(d.ctx, d.renderer, d.swapchain.extent.width, d.swapchain.extent.height);
+
+    PanelState& st = d.panel;
+    st.computeDrawAvailable = render::computePathAvailable(d.ctx) && d.swapchain.storage;
+    if (o.drawPath == render::DrawPath::Compute && !st.computeDrawAvailable)
+        throw sim::InputError(std::string("--draw compute: ") + d.ctx.properties.deviceName +
+                              (d.swapchain.storage
+                                   ? " lacks 64-bit atomics on storage buffers or format-free image stores"
+                                   : "'s window images take no storage writes"));
+    st.draw.path = st.computeDrawAvailable ? o.drawPath.value_or(render::defaultDrawPath(d.ctx))
+                                           : render::DrawPath::Points;
+}
+
+// Per frame in flight a command buffer, a fence, a semaphore and a grid-statistics buffer; and the
+// profiler's queries for each.
+void createFrameSlots(Demo& d) {
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    poolInfo.queueFamilyIndex = d.ctx.queueFamily;
+    VK_CHECK(vkCreateCommandPool(d.ctx.device, &poolInfo, nullptr, &d.pool));
+    for (FrameSlot& s : d.slots) {
+        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        alloc.commandPool = d.pool;
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        alloc.commandBufferCount = 1;
+        VK_CHECK(vkAllocateCommandBuffers(d.ctx.device, &alloc, &s.cmd));
+        VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        fence.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+        VK_CHECK(vkCreateFence(d.ctx.device, &fence, nullptr, &s.fence));
+        VkSemaphoreCreateInfo sem{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        VK_CHECK(vkCreateSemaphore(d.ctx.device, &sem, nullptr, &s.acquired));
+        s.gridStats =
+            gpu::createBuffer(d.ctx, sizeof(gpudata::GridStats), gpu::storageUsage, gpu::MemoryUse::Readback);
+    }
+    d.profiler = gpu::createProfiler(d.ctx, framesInFlight);
+}
+
+void destroyFrameSlots(Demo& d) {
+    gpu::destroyProfiler(d.ctx, d.profiler);
+    for (FrameSlot& s : d.slots) {
+        vkDestroyFence(d.ctx.device, s.fence, nullptr);
+        vkDestroySemaphore(d.ctx.device, s.acquired, nullptr);
+        gpu::destroyBuffer(d.ctx, s.gridStats);
+        destroyScreenshot(d.ctx, s.keyShot);
+    }
+    vkDestroyCommandPool(d.ctx.device, d.pool, nullptr);
+}
+
+sim::Grid currentGrid(const Demo& d) {
+    return sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.subCells, d.panel.mode);
+}
+
+// The camera, the capture the command line asks for, and the number of frames to render.
+void startRun(Demo& d) {
+    const DemoOptions& o = d.options;
+    d.camera = defaultCamera(d.panel.params.domainHalf);
+    if (!o.capture.empty())
+        d.capture = Capture{.csvPath = o.capture, .warmupLeft = o.warmup, .framesLeft = o.frames};
+    d.totalFrames = o.frames ? o.frames + (o.capture.empty() ? 0 : o.warmup) : 0;
+    d.panel.grid = currentGrid(d); // what the first frame's panel shows
+    d.previousStart = Clock::now();
+}
+
+// Testing (--exercise-window): a resize a third of the way through, a minimize at two thirds
+// (waitIfMinimized restores it).
+
+} // namespace app

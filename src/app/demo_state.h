@@ -1,0 +1,100 @@
+#pragma once
+// The demo's state and the steps that create it (demo_setup.cpp); the frame loop is in demo.cpp.
+
+#include "app/camera.h"
+#include "app/capture.h"
+#include "app/commands.h"
+#include "app/help.h"
+#include "app/imgui_backend.h"
+#include "app/naive_guard.h"
+#include "app/panel.h"
+#include "app/screenshot.h"
+#include "app/swapchain.h"
+#include "app/window.h"
+#include "render/renderer.h"
+#include "sim/flock.h"
+#include "sim/npy.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_vulkan.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <future>
+#include <optional>
+
+namespace app {
+
+using Clock = std::chrono::steady_clock;
+constexpr uint32_t framesInFlight = 2;
+
+// Per frame in flight.
+struct FrameSlot {
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;        // signalled when the slot's frame has finished on the GPU
+    VkSemaphore acquired = VK_NULL_HANDLE; // signalled when its swapchain image may be drawn into
+    gpu::Buffer gridStats;                 // host-visible GridStats
+    Screenshot keyShot;                    // F12: the frame's image, written once the fence signals
+    bool used = false, hasStats = false, captured = false;
+    FrameRow row; // CPU fields when recorded, GPU times when harvested
+};
+
+struct Demo {
+    DemoOptions options;
+
+    // Created in this order, destroyed in reverse.
+    GLFWwindow* window = nullptr;
+    gpu::Context ctx;
+    sim::State initial; // the start state, brought back when a reinitialization fails
+    sim::Flock flock;
+    VkFormat depthFormat = VK_FORMAT_UNDEFINED;
+    render::Renderer renderer;
+    Swapchain swapchain;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    FrameSlot slots[framesInFlight];
+    gpu::Profiler profiler;
+    ImGuiBackend imgui;
+
+    // What the user sees and changes.
+    PanelState panel;
+    OrbitCamera camera;
+    bool showPanel = true;
+    bool showHelp = false;
+    bool shotRequested = false;  // F12 this frame
+    double scroll = 0;           // scroll steps since the last frame
+    double lastX = 0, lastY = 0; // the cursor at the last frame
+    bool keyDown[GLFW_KEY_LAST + 1] = {};
+
+    // The run.
+    std::optional<Capture> capture;
+    Screenshot shot;                                 // --screenshot, of the last frame
+    std::vector<std::string> shotPaths;              // F12's, in this run
+    std::vector<std::future<std::string>> pngWrites; // F12's PNGs being written; each says how it went
+    uint64_t totalFrames = 0;                        // 0: until the window closes
+    uint64_t frameNumber = 0;                        // frames rendered
+    bool swapchainDirty = false;
+    uint32_t recreations = 0, minimizations = 0;
+    bool wasMinimized = false;
+    int minimizedWaits = 0; // --exercise-window: 0 before the minimize, then waits while minimized, -1 after
+    std::optional<std::pair<uint32_t, double>> naiveMeasured; // the last naive step: boids, seconds
+    Clock::time_point previousStart; // a frame's CPU time runs from its start to the next frame's
+    int previousSlot = -1;
+};
+
+void onScroll(GLFWwindow* window, double dx, double dy);
+// Refuses unwritable outputs before any work.
+void checkOutputs(const DemoOptions& options);
+void createDemoFlock(Demo& d);
+void createRendererAndSwapchain(Demo& d);
+void createFrameSlots(Demo& d);
+void destroyFrameSlots(Demo& d);
+sim::Grid currentGrid(const Demo& d);
+void startRun(Demo& d);
+
+} // namespace app
