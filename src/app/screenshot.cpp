@@ -24,38 +24,21 @@ void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& ctx, const Swapch
     shot.format = sc.format.format;
     shot.pixels = gpu::createBuffer(ctx, 4ull * shot.width * shot.height, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                     gpu::MemoryUse::Readback);
-    VkImageMemoryBarrier2 toCopy{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     // The render pass's colour writes (made available by its external dependency) are read by the copy;
     // the transfer stage chains this after the pass's final layout transition.
-    toCopy.srcStageMask =
-        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
-    toCopy.srcAccessMask = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
-    toCopy.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    toCopy.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
-    toCopy.oldLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-    toCopy.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    toCopy.srcQueueFamilyIndex = toCopy.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    toCopy.image = sc.images[image];
-    toCopy.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = 1;
-    dep.pImageMemoryBarriers = &toCopy;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    gpu::imageBarrier(
+        cmd, sc.images[image], VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {shot.width, shot.height, 1};
     vkCmdCopyImageToBuffer(cmd, sc.images[image], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, shot.pixels.buffer, 1,
                            &region);
     // Back to presentable; the host reads the pixels after the fence.
-    VkImageMemoryBarrier2 toPresent = toCopy;
-    toPresent.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    toPresent.srcAccessMask = 0;
-    toPresent.dstStageMask = VK_PIPELINE_STAGE_2_NONE;
-    toPresent.dstAccessMask = 0;
-    toPresent.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    toPresent.newLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-    dep.pImageMemoryBarriers = &toPresent;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    gpu::imageBarrier(cmd, sc.images[image], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                      VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_PIPELINE_STAGE_2_COPY_BIT, 0,
+                      VK_PIPELINE_STAGE_2_NONE, 0);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     shot.recorded = true;

@@ -54,6 +54,11 @@ void pushConstantsRaw(VkCommandBuffer cmd, const Program& program, const void* d
 void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
                    VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
 
+// A layout transition of a colour image (one mip, one layer), with the dependency it needs.
+void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout oldLayout, VkImageLayout newLayout,
+                  VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
+                  VkAccessFlags2 dstAccess);
+
 // Compute writes -> compute reads and writes: the hazard between two dependent passes.
 inline void computeBarrier(VkCommandBuffer cmd) {
     memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
