@@ -8,6 +8,7 @@ source_dir=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$vkboids" bench --validation --modes naive,scattered,coherent --boids 300,1100 --cells 8,27 \
+    --grid-build radix,counting \
     --frames 12 --warmup 3 --render --draw compute,points --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
 /usr/bin/python3 - "$out/bench.csv" "$out/bench.json" <<'PY'
 import csv, json, math, sys
@@ -15,11 +16,12 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 header = open(sys.argv[1]).readline().strip().split(",")
 expected = ["frame", "t_ms", "mode", "boids", "cells", "present_mode", "draw", "cpu_frame_ms", "gpu_total_ms",
             "gpu_grid_index_ms", "gpu_sort_ms", "gpu_cell_ranges_ms", "gpu_cell_ranges_reorder_ms",
-            "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms"]
+            "gpu_grid_histogram_ms", "gpu_grid_scan_ms", "gpu_grid_scatter_ms", "gpu_grid_rank_ms",
+            "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms", "grid_build"]
 assert header == expected, header
-configs = {(r["mode"], r["boids"], r["cells"], r["draw"]) for r in rows}
-# naive once per size, grid modes per shape, each with both drawing paths
-assert len(configs) == 2 * (1 + 2 + 2) * 2, configs
+configs = {(r["mode"], r["boids"], r["cells"], r["draw"], r["grid_build"]) for r in rows}
+# naive once per size, grid modes per shape and build, each with both drawing paths
+assert len(configs) == 2 * (1 + 2 * 2 + 2 * 2) * 2, configs
 assert {r["draw"] for r in rows} == {"compute", "points"}
 assert len(rows) == 12 * len(configs), len(rows)
 passes = [c for c in expected if c.startswith("gpu_") and c != "gpu_total_ms"]
@@ -31,8 +33,12 @@ for r in rows:
     # Scopes are disjoint parts of the frame's scope: their sum cannot exceed the total.
     assert total >= sum(parts) * 0.98 - 0.01, (total, sum(parts), r)
     grid = r["mode"] != "naive"
-    assert bool(r["gpu_sort_ms"]) == grid and bool(r["cells"]) == grid, r
-    assert bool(r["gpu_cell_ranges_reorder_ms"]) == (r["mode"] == "coherent"), r
+    assert bool(r["cells"]) == grid and bool(r["grid_build"]) == grid, r
+    radix, counting = r["grid_build"] == "radix", r["grid_build"] == "counting"
+    assert bool(r["gpu_sort_ms"]) == radix, r
+    assert bool(r["gpu_cell_ranges_reorder_ms"]) == (r["mode"] == "coherent" and radix), r
+    for column in ("gpu_grid_histogram_ms", "gpu_grid_scan_ms", "gpu_grid_scatter_ms", "gpu_grid_rank_ms"):
+        assert bool(r[column]) == counting, r
     assert r["gpu_draw_ms"], "--render draws every frame"
 runs = json.load(open(sys.argv[2]))["runs"]
 assert len(runs) == len(configs)

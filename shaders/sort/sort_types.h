@@ -49,8 +49,17 @@ struct SortPassConstants {
 #define SORT_VALUE_MASK 0x3fffffffu
 #define SORT_MAX_LOOKBACK_WINDOW 16u // predecessors one look-back step may read
 
+// The exclusive scan (sort::recordExclusiveScan): one pass of one level.
+struct ScanConstants {
+    u32 count;     // elements of this level
+    u32 outStride; // words between consecutive outputs (2: the first word of each uvec2)
+    u32 reduce;    // 1: write each group's total to sums; 0: scan, writing out
+    u32 addSums;   // scan: add sums[group] (the scanned totals of the groups before) to each output
+};
+
 #ifdef __cplusplus
 static_assert(sizeof(SortHistogramConstants) == 32);
+static_assert(sizeof(ScanConstants) == 16);
 static_assert(sizeof(SortPassConstants) == 32);
 } // namespace gpudata
 #endif

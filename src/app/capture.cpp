@@ -25,8 +25,17 @@ nlohmann::json summaryJson(const std::vector<double>& values) {
 } // namespace
 
 const std::vector<std::string>& passNames() {
-    static const std::vector<std::string> names = {
-        "grid index", "sort", "cell ranges", "cell ranges + reorder", "flock", "draw", "ui"};
+    static const std::vector<std::string> names = {"grid index",
+                                                   "sort",
+                                                   "cell ranges",
+                                                   "cell ranges + reorder",
+                                                   "grid/histogram",
+                                                   "grid/scan",
+                                                   "grid/scatter",
+                                                   "grid/rank",
+                                                   "flock",
+                                                   "draw",
+                                                   "ui"};
     return names;
 }
 
@@ -54,7 +63,7 @@ void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes) {
 std::string csvHeader() {
     std::string h = "frame,t_ms,mode,boids,cells,present_mode,draw,cpu_frame_ms,gpu_total_ms";
     for (const std::string& p : passNames()) h += "," + passColumn(p);
-    return h + "\n";
+    return h + ",grid_build\n";
 }
 
 std::string csvRow(const FrameRow& r) {
@@ -66,7 +75,7 @@ std::string csvRow(const FrameRow& r) {
         auto it = r.passMs.find(p);
         line += "," + (it != r.passMs.end() ? number(it->second) : "");
     }
-    return line + "\n";
+    return line + "," + r.gridBuild + "\n";
 }
 
 nlohmann::json deviceJson(const gpu::Context& ctx) {

@@ -31,6 +31,7 @@ struct FrameRow {
     std::string presentMode;
     std::string draw; // the drawing path; empty where nothing was drawn
     double cpuFrameMs = 0;
+    std::string gridBuild;                // sim::gridBuildName; empty for naive
     std::optional<double> gpuTotalMs;     // empty where timestamps are unavailable
     std::map<std::string, double> passMs; // by pass name
 };

@@ -121,6 +121,12 @@ sim::SubCells subCellsFromText(const std::string& text) {
     return *s;
 }
 
+sim::GridBuild gridBuildFromText(const std::string& text) {
+    std::optional<sim::GridBuild> b = sim::parseGridBuild(text);
+    if (!b) throw InputError("--grid-build: '" + text + "' must be radix or counting");
+    return *b;
+}
+
 int cellsFromText(const std::string& text, const std::string& flag) {
     if (text == "8") return 8;
     if (text == "27") return 27;
@@ -166,6 +172,10 @@ const char* const subCellsHelp =
     "the order of boids within cells, the sort key below the cell index: auto (by boids a cell), "
     "slices (x slices), quarters (quarter rows by x slices) or off (whole cells)";
 
+const char* const gridBuildHelp =
+    "how grid steps order boids by cell: radix (a radix sort of the keys) or counting (a deterministic "
+    "counting sort)";
+
 // Switches for experts and tests, listed apart from what users need in --help.
 const char* const expertGroup = "Expert and testing";
 
@@ -210,7 +220,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     // The demo (no command).
     DemoOptions& demo = cl.demo;
     std::string demoBoids = "20000", demoMode = "coherent", demoCells = "27", demoFrames, demoWarmup = "0",
-                demoSubCells = "auto";
+                demoSubCells = "auto", demoGridBuild = "radix";
     CLI::Option* demoBoidsOption =
         app.add_option("--boids", demoBoids, "number of boids (re-initializes when changed in the panel)")
             ->capture_default_str();
@@ -218,6 +228,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--mode", demoMode, "naive, scattered or coherent")->capture_default_str();
     app.add_option("--cells", demoCells, "grid search shape: 8 or 27 cells")->capture_default_str();
     app.add_option("--subcells", demoSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
+    app.add_option("--grid-build", demoGridBuild, gridBuildHelp)->capture_default_str()->group(expertGroup);
     app.add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
     app.add_option("--frames", demoFrames, "quit after N frames");
     CLI::Option* demoWarmupOption =
@@ -257,8 +268,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                      "grid modes are checked against)")
         ->capture_default_str();
     step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
-    std::string stepSubCells = "auto", benchSubCells = "auto";
+    std::string stepSubCells = "auto", benchSubCells = "auto", stepGridBuild = "radix",
+                benchGridBuild = "radix";
     step->add_option("--subcells", stepSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
+    step->add_option("--grid-build", stepGridBuild, gridBuildHelp)->capture_default_str()->group(expertGroup);
     step->add_flag("--quiet", so.quiet, "print nothing on success");
     ParamFlags stepParamFlags;
     addParamFlags(step, so.params, stepParamFlags);
@@ -291,6 +304,11 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
     bench->add_option("--cells", bCells, "search shapes, comma-separated (8, 27)")->capture_default_str();
     bench->add_option("--subcells", benchSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
+    bench
+        ->add_option("--grid-build", benchGridBuild,
+                     std::string(gridBuildHelp) + "; comma-separated, each grid run once with each")
+        ->capture_default_str()
+        ->group(expertGroup);
     bench->add_option("--frames", bFrames, "measured frames per configuration")->capture_default_str();
     bench->add_option("--warmup", bWarmup, "frames before measuring")->capture_default_str();
     bench
@@ -323,7 +341,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         {"--save-state", "FILE"}, {"--csv", "FILE"},        {"--json", "FILE"},
         {"--density", "D"},       {"--draw", "PATH"},       {"--present-mode", "MODE"},
         {"--subcells", "ORDER"},  {"--seed", "S"},          {"--device", "N"},
-        {"--window", "WxH"}};
+        {"--window", "WxH"},      {"--grid-build", "BUILD"}};
     for (CLI::App* a : {&app, step, sortBench, bench})
         for (CLI::Option* o : a->get_options()) {
             const auto it = valueNames.find(o->get_name());
@@ -332,6 +350,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     if (CLI::Option* o = bench->get_option_no_throw("--boids")) o->type_name("N,...");
     if (CLI::Option* o = bench->get_option_no_throw("--cells")) o->type_name("8|27,...");
     if (CLI::Option* o = bench->get_option_no_throw("--draw")) o->type_name("PATH,...");
+    if (CLI::Option* o = bench->get_option_no_throw("--grid-build")) o->type_name("BUILD,...");
 
     try {
         app.parse(argc, argv);
@@ -360,6 +379,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         so.mode = modeFromText(stepMode, "--mode");
         so.cells = cellsFromText(stepCells, "--cells");
         so.subCells = subCellsFromText(stepSubCells);
+        so.gridBuild = gridBuildFromText(stepGridBuild);
         so.density = densityFrom(stepParamFlags);
         // With a state file the count is known once it is read (commands.cpp checks L then).
         if (so.loadState.empty()) applyDensity(so.params, so.density, so.boids);
@@ -378,6 +398,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         bo.cells.clear();
         for (const std::string& c : splitList(bCells)) bo.cells.push_back(cellsFromText(c, "--cells"));
         bo.subCells = subCellsFromText(benchSubCells);
+        bo.gridBuilds.clear();
+        for (const std::string& b : splitList(benchGridBuild)) bo.gridBuilds.push_back(gridBuildFromText(b));
+        if (bo.gridBuilds.empty()) throw InputError("--grid-build: the list is empty");
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
         bo.warmup = parseCountOrZero(bWarmup, "--warmup", 1ull << 32);
         bo.warmupMs = parseCountOrZero(bWarmupMs, "--warmup-ms", 600000);
@@ -401,6 +424,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         demo.mode = modeFromText(demoMode, "--mode");
         demo.cells = cellsFromText(demoCells, "--cells");
         demo.subCells = subCellsFromText(demoSubCells);
+        demo.gridBuild = gridBuildFromText(demoGridBuild);
         if (!demoFrames.empty()) demo.frames = parseCount(demoFrames, "--frames", 1ull << 40);
         demo.warmup = parseCountOrZero(demoWarmup, "--warmup", 1ull << 40);
         if (demoWarmupOption->count() && demo.capture.empty())

@@ -30,6 +30,7 @@ void createDemoFlock(Demo& d) {
     st.mode = o.mode;
     st.cells = o.cells;
     st.subCells = o.subCells;
+    st.gridBuild = o.gridBuild;
     st.seedInput = o.seed;
     st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
     st.deviceName = d.ctx.properties.deviceName;
@@ -108,7 +109,10 @@ void destroyFrameSlots(Demo& d) {
 }
 
 sim::Grid currentGrid(const Demo& d) {
-    return sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.subCells, d.panel.mode);
+    sim::Grid grid =
+        sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.subCells, d.panel.mode);
+    grid.build = d.panel.gridBuild;
+    return grid;
 }
 
 // The camera, the capture the command line asks for, and the number of frames to render.

@@ -159,13 +159,24 @@ void drawPanel(PanelState& st) {
                 if (ImGui::Selectable(sim::subCellsName(order), order == st.subCells)) st.subCells = order;
             ImGui::EndCombo();
         }
+        // How boids are ordered by key, switchable live (the two give the same order).
+        ImGui::SetNextItemWidth(120);
+        if (ImGui::BeginCombo("grid build", sim::gridBuildName(st.gridBuild))) {
+            for (sim::GridBuild build : {sim::GridBuild::Radix, sim::GridBuild::Counting})
+                if (ImGui::Selectable(sim::gridBuildName(build), build == st.gridBuild)) st.gridBuild = build;
+            ImGui::EndCombo();
+        }
         ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
                     st.grid.cellWidth);
+        const char* keyParts = st.grid.quarters ? "quarter row, cell x, x slice"
+                               : st.grid.slices ? "cell, x slice"
+                                                : "cell";
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
-        ImGui::Text("key bits %u: %u sort pass%s (%s)", st.grid.keyBits, passes, passes > 1 ? "es" : "",
-                    st.grid.quarters ? "quarter row, cell x, x slice"
-                    : st.grid.slices ? "cell, x slice"
-                                     : "cell");
+        if (st.gridBuild == sim::GridBuild::Counting)
+            ImGui::Text("%u keys counted (%s)", sim::keyCount(st.grid), keyParts);
+        else
+            ImGui::Text("key bits %u: %u sort pass%s (%s)", st.grid.keyBits, passes, passes > 1 ? "es" : "",
+                        keyParts);
         if (st.grid.slices) ImGui::Text("%u x slices a cell", st.grid.slicesPerCell);
         if (st.haveGridStats && st.mode != sim::Mode::Naive) {
             const double mean = double(st.boids) / st.grid.cellCount;

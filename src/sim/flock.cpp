@@ -1,5 +1,7 @@
 #include "sim/flock.h"
 
+#include "sim/counting.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -59,7 +61,10 @@ uint64_t flockBytes(uint32_t count) {
         2 * 4 * n + 8 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 512 keys
     const uint64_t cells = 8ull * maxGridCells(count);
     const uint64_t subCells = 8ull * (maxSubCells(count) + 1); // each sub-key's [start, end) or start
-    return state + pairs + sorter + cells + subCells;
+    // The counting build: counts and starts of every key, and the scattered slots.
+    const uint64_t counting =
+        8ull * (std::max<uint64_t>(maxGridCells(count), maxSubCells(count)) + 1) + 4 * n;
+    return state + pairs + sorter + cells + subCells + counting;
 }
 
 void checkFlockFits(const gpu::Context& ctx, uint32_t count) {
@@ -115,10 +120,14 @@ std::vector<gpu::Program*> flockPrograms(Flock& f) {
     std::vector<gpu::Program*> programs = {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder,
                                            &f.gridStats};
     for (gpu::Program& p : f.search) programs.push_back(&p);
+    for (gpu::Program* p :
+         {&f.countHistogram, &f.countScatter, &f.countRank, &f.countRankReorder, &f.scanner.program})
+        programs.push_back(p);
     return programs;
 }
 
 void destroyFlock(const gpu::Context& ctx, Flock& f) {
+    destroyCounting(ctx, f);
     for (gpu::Program* p : flockPrograms(f)) gpu::destroyProgram(ctx, *p);
     for (int b = 0; b < 2; ++b) {
         gpu::destroyBuffer(ctx, f.pos[b]);
@@ -240,6 +249,8 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
                  {3, std::max(v.rowsPerCell, 1u)},
                  {4, std::max(v.slicesPerCell, 8u)}});
         }
+
+    if (grid.build == GridBuild::Counting) prepareCounting(ctx, f, grid);
 
     // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
     const uint32_t subCells = subRangeCount(grid);
@@ -396,8 +407,12 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
         CHECK(f.cellCapacity >= grid.cellCount && f.subCellCapacity >= subRangeCount(grid));
         CHECK(grid.mode == mode); // the walk was chosen for the grid's mode
         if (!f.keysCurrent || !sameGridKeys(f.keysFor, c)) recordGridIndex(cmd, f, c, profiler);
-        recordSortPairs(cmd, f, grid, profiler);
-        recordCellRanges(cmd, f, c, grid, mode == Mode::Coherent, profiler);
+        if (grid.build == GridBuild::Counting) {
+            recordCountingBuild(cmd, f, c, grid, mode == Mode::Coherent, profiler);
+        } else {
+            recordSortPairs(cmd, f, grid, profiler);
+            recordCellRanges(cmd, f, c, grid, mode == Mode::Coherent, profiler);
+        }
         recordGridSearch(cmd, f, c, searchVariant(grid, params), profiler);
     }
     endOfStepBarrier(cmd);

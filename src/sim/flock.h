@@ -12,6 +12,7 @@
 #include "sim/params.h"
 #include "sim/state.h"
 #include "sort/radix_sort.h"
+#include "sort/scan.h"
 
 #include <string>
 #include <vector>
@@ -35,6 +36,13 @@ struct Flock {
     bool keysCurrent = false;
     gpudata::StepConstants keysFor{};
     sort::Sorter sorter;
+    // The counting build (GridBuild::Counting), made by prepareGrid when a grid first needs it: boids
+    // a key, each key's start (whole cells; slices and quarters keep theirs in subRanges), the
+    // scatter's slots in arbitrary order within each key's range, and the scan of the counts.
+    gpu::Buffer keyCounts, cellStarts, scatteredSlots;
+    uint32_t countingCapacity = 0; // keys
+    sort::Scanner scanner;
+    gpu::Program countHistogram, countScatter, countRank, countRankReorder;
 
     gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
     // The grid search's pipelines, one for each of searchVariants() (same index), compiled by

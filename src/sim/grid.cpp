@@ -12,6 +12,16 @@ namespace {
 constexpr uint32_t slicesMinDim = 3;
 } // namespace
 
+std::optional<GridBuild> parseGridBuild(const std::string& text) {
+    if (text == "radix") return GridBuild::Radix;
+    if (text == "counting") return GridBuild::Counting;
+    return std::nullopt;
+}
+
+const char* gridBuildName(GridBuild b) {
+    return b == GridBuild::Counting ? "counting" : "radix";
+}
+
 uint32_t maxGridCells(uint32_t boidCount) {
     return uint32_t(std::clamp<uint64_t>(8ull * boidCount, 1u << 18, 1u << 24));
 }

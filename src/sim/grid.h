@@ -16,6 +16,14 @@ enum class Walk {
     Rows,   // each row (or quarter row) in one window of x slices within reach
 };
 
+// How a grid step orders boids by key: a radix sort of (key, slot) pairs, then each key's range from
+// the sorted keys; or a counting sort: boids a key, their exclusive scan (every key's start), a
+// scatter into each key's range and a rank within it by slot (deterministic, and the same order).
+enum class GridBuild { Radix, Counting };
+
+std::optional<GridBuild> parseGridBuild(const std::string& text);
+const char* gridBuildName(GridBuild b);
+
 struct Grid {
     uint32_t dim = 1;       // cells per axis
     float cellWidth = 0;    // 2L / dim, at least the requested width (unless capped)
@@ -36,12 +44,18 @@ struct Grid {
     uint32_t slicesPerCell = 8;
     Mode mode = Mode::Coherent; // the grid mode it was made for: the walk depends on it
     Walk walk = Walk::Cells;
+    GridBuild build = GridBuild::Radix; // not chosen by makeGrid: the caller's
 };
 
 // Sub-keys a cell is split into by the sort key: 4 x slicesPerCell (quarters), slicesPerCell
 // (slices) or 1.
 inline uint32_t subKeysPerCell(const Grid& g) {
     return g.quarters ? 4 * g.slicesPerCell : g.slices ? g.slicesPerCell : 1;
+}
+
+// Sort keys of the grid: every cell's sub-keys.
+inline uint32_t keyCount(const Grid& g) {
+    return subKeysPerCell(g) * g.cellCount;
 }
 
 // Entries of the sub-key start buffer: each slice's start and one past the last; 1 (unused) without.

@@ -1,0 +1,109 @@
+#include "sim/counting.h"
+
+namespace sim {
+
+void prepareCounting(const gpu::Context& ctx, Flock& f, const Grid& grid) {
+    if (!f.countHistogram.pipeline) {
+        // One atomic a run of equal keys needs whole subgroups, pinned where the device can.
+        const std::vector<gpu::SpecConstant> wg = {{0, f.workgroupSize}};
+        const uint32_t subgroup = gpu::preferredSubgroupSize(ctx);
+        f.countHistogram = gpu::createComputeProgram(ctx, "counting_histogram", wg, subgroup);
+        f.countScatter = gpu::createComputeProgram(ctx, "counting_scatter", wg, subgroup);
+        f.countRank = gpu::createComputeProgram(ctx, "counting_rank", wg);
+        f.countRankReorder = gpu::createComputeProgram(ctx, "counting_rank_reorder", wg);
+    }
+    // Counts and starts for every key and one past the last (whose count stays zero: its start is n).
+    const uint32_t keys = keyCount(grid) + 1;
+    if (keys <= f.countingCapacity) return;
+    // The old buffers may still be read by frames in flight.
+    VK_CHECK(vkDeviceWaitIdle(ctx.device));
+    for (gpu::Buffer* b : {&f.keyCounts, &f.cellStarts, &f.scatteredSlots}) gpu::destroyBuffer(ctx, *b);
+    sort::destroyScanner(ctx, f.scanner);
+    f.keyCounts = gpu::createBuffer(ctx, 4ull * keys, gpu::storageUsage, gpu::MemoryUse::Device);
+    f.cellStarts = gpu::createBuffer(ctx, 4ull * keys, gpu::storageUsage, gpu::MemoryUse::Device);
+    f.scatteredSlots = gpu::createBuffer(ctx, 4ull * f.count, gpu::storageUsage, gpu::MemoryUse::Device);
+    f.scanner = sort::createScanner(ctx, keys);
+    f.countingCapacity = keys;
+}
+
+void destroyCounting(const gpu::Context& ctx, Flock& f) {
+    for (gpu::Program* p : {&f.countHistogram, &f.countScatter, &f.countRank, &f.countRankReorder})
+        gpu::destroyProgram(ctx, *p);
+    for (gpu::Buffer* b : {&f.keyCounts, &f.cellStarts, &f.scatteredSlots}) gpu::destroyBuffer(ctx, *b);
+    sort::destroyScanner(ctx, f.scanner);
+    f.countingCapacity = 0;
+}
+
+namespace {
+
+// Slices and quarters keep each sub-key's start in subRanges (the first word of each uvec2); whole
+// cells in cellStarts (counting.comp: startOf).
+const gpu::Buffer& startsOf(const Flock& f, const Grid& grid) {
+    return grid.slices ? f.subRanges : f.cellStarts;
+}
+
+void recordHistogram(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants& c, const Grid& grid,
+                     gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, "grid/histogram");
+    const uint32_t keys = keyCount(grid) + 1;
+    // The previous step's passes have finished with the counts and the ranges before the clears.
+    gpu::computeToTransferBarrier(cmd);
+    vkCmdFillBuffer(cmd, f.keyCounts.buffer, 0, 4ull * keys, 0);
+    // Whole cells: empty cells keep CELL_EMPTY; the rank pass writes the occupied ones.
+    if (!grid.slices) vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * grid.cellCount, CELL_EMPTY);
+    gpu::fillToComputeBarrier(cmd);
+    gpu::bindProgram(cmd, f.countHistogram, {f.cellKeys, f.keyCounts});
+    gpu::dispatch(cmd, f.countHistogram, f.count, c);
+    // The counts are the scan's input (recordExclusiveScan begins with the barrier).
+}
+
+void recordScan(VkCommandBuffer cmd, Flock& f, const Grid& grid, gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, "grid/scan");
+    // Ends with the barrier that makes the starts visible to the scatter.
+    sort::recordExclusiveScan(cmd, f.scanner, f.keyCounts, startsOf(f, grid), keyCount(grid) + 1,
+                              grid.slices ? 2 : 1);
+}
+
+void recordScatter(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants& c, const Grid& grid,
+                   gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, "grid/scatter");
+    gpu::bindProgram(cmd, f.countScatter,
+                     {f.cellKeys, f.keyCounts, startsOf(f, grid), f.scatteredSlots, f.sortedKeys});
+    gpu::dispatch(cmd, f.countScatter, f.count, c);
+    // Every key's range is complete before any boid ranks itself within it.
+    gpu::computeBarrier(cmd);
+}
+
+void recordRank(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants& c, const Grid& grid,
+                bool reorder, gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, "grid/rank");
+    if (reorder) {
+        const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
+        gpu::bindProgram(cmd, f.countRankReorder,
+                         {f.sortedKeys, f.scatteredSlots, startsOf(f, grid), f.sortedSlots, f.cellRanges,
+                          f.pos[f.current], f.vel[f.current], f.ids[f.idsCurrent], f.pos[alt], f.vel[alt],
+                          f.ids[idsAlt]});
+        gpu::dispatch(cmd, f.countRankReorder, f.count, c);
+        f.current = alt; // the state, now in cell order
+        f.idsCurrent = idsAlt;
+    } else {
+        gpu::bindProgram(cmd, f.countRank,
+                         {f.sortedKeys, f.scatteredSlots, startsOf(f, grid), f.sortedSlots, f.cellRanges});
+        gpu::dispatch(cmd, f.countRank, f.count, c);
+    }
+    // Ranges, sorted slots (and reordered state) are the search's input.
+    gpu::computeBarrier(cmd);
+}
+
+} // namespace
+
+void recordCountingBuild(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants& c, const Grid& grid,
+                         bool reorder, gpu::Profiler* profiler) {
+    CHECK(f.countingCapacity >= keyCount(grid) + 1); // prepareGrid made the buffers
+    recordHistogram(cmd, f, c, grid, profiler);
+    recordScan(cmd, f, grid, profiler);
+    recordScatter(cmd, f, c, grid, profiler);
+    recordRank(cmd, f, c, grid, reorder, profiler);
+}
+
+} // namespace sim
