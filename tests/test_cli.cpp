@@ -83,6 +83,12 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(cl.bench.subCells, sim::SubCells::Slices);
     cl = parse({"step", "--subcells", "off"});
     EXPECT_EQ(cl.step.subCells, sim::SubCells::Off);
+    EXPECT_EQ(cl.step.gridBuild, sim::GridBuild::Radix);
+    EXPECT_EQ(parse({"step", "--grid-build", "counting"}).step.gridBuild, sim::GridBuild::Counting);
+    EXPECT_EQ(parse({"--grid-build", "counting"}).demo.gridBuild, sim::GridBuild::Counting);
+    EXPECT_EQ(parse({"bench"}).bench.gridBuilds, std::vector<sim::GridBuild>{sim::GridBuild::Radix});
+    EXPECT_EQ(parse({"bench", "--grid-build", "counting,radix"}).bench.gridBuilds,
+              (std::vector<sim::GridBuild>{sim::GridBuild::Counting, sim::GridBuild::Radix}));
 }
 
 TEST(Cli, GlobalOptionsGoBeforeOrAfterTheCommand) {
@@ -128,6 +134,10 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"step", "--cells", "9"}, "8 or 27"},
         {{"step", "--subcells", "octants"}, "auto, slices, quarters or off"},
         {{"--subcells", "yes"}, "auto, slices, quarters or off"},
+        {{"step", "--grid-build", "merge"}, "--grid-build: 'merge' must be radix or counting"},
+        {{"--grid-build", "Counting"}, "must be radix or counting"},
+        {{"bench", "--grid-build", "radix,"}, "must be radix or counting"},
+        {{"bench", "--grid-build", ""}, "--grid-build"},
         {{"bench", "--x-slices", "16"}, "--x-slices"},
         {{"step", "--naive-boids", "4"}, "--naive-boids"},
         {{"step", "--cohesion-scale", "1e38"}, "--cohesion-scale"},
@@ -209,6 +219,7 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("step --boids 0", "--boids");
     expectBadInput("step --boids 12x", "not a number");
     expectBadInput("step --separation-radius 0", "--separation-radius");
+    expectBadInput("step --boids 10 --mode coherent --grid-build heap", "--grid-build");
     expectBadInput("step --load-state " + (dir / "absent.npy").string(), "cannot read");
     {
         std::ofstream(dir / "truncated.npy") << "\x93NUMPY\x01";
@@ -269,6 +280,36 @@ TEST(Binary, PipelineStatisticsOrAClearRefusal) {
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.err.find("vkboids: pipeline grid_search_coherent"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("vkboids: pipeline sort_onesweep"), std::string::npos) << r.err;
+}
+
+std::string fileBytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The counting build gives the same bits every run, and the radix build's: crowded cells, whose
+// boids the scatter's atomics place in any order.
+TEST(Binary, CountingBuildStepsAreDeterministic) {
+    const fs::path dir = fs::temp_directory_path() / ("vkboids-count-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (const char* mode : {"coherent", "scattered"}) {
+        const std::string common =
+            std::string("step --validation --quiet --boids 3000 --steps 3 --domain-half "
+                        "10 --mode ") +
+            mode + " --save-state ";
+        std::vector<std::string> files;
+        for (const char* build : {"counting", "counting", "radix"}) {
+            const std::string path =
+                (dir / (std::string(build) + std::to_string(files.size()) + ".npy")).string();
+            const Result r = run(common + path + " --grid-build " + build);
+            EXPECT_EQ(r.code, 0) << r.err;
+            files.push_back(fileBytes(path));
+        }
+        ASSERT_GT(files[0].size(), 3000u * 6 * 4);
+        EXPECT_TRUE(files[0] == files[1]) << mode << ": two counting runs differ";
+        EXPECT_TRUE(files[0] == files[2]) << mode << ": the counting and radix builds differ";
+    }
+    fs::remove_all(dir);
 }
 
 TEST(Binary, StepWritesAStateThatLoadsBack) {
