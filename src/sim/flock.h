@@ -87,8 +87,9 @@ void destroyFlock(const gpu::Context& context, Flock& flock);
 void uploadState(const gpu::Context& context, Flock& flock, const State& state);
 State downloadState(const gpu::Context& context, const Flock& flock);
 
-// Makes the grid buffers fit `grid`, and compiles the search pipelines a step on it needs (both
-// radius cases) if not yet done; waits for the device only when buffers must grow.
+// Makes the grid buffers fit `grid` (and the counting build's, when the grid uses it), and compiles
+// the pipelines a step on it needs (the search's for both radius cases) if not yet done; waits for
+// the device only when buffers must grow.
 void prepareGrid(const gpu::Context& context, Flock& flock, const Grid& grid);
 
 // The push constants of every flocking pass.
