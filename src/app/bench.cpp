@@ -264,109 +264,110 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 std::printf("skipping naive with %u boids (above --naive-max)\n", n);
                 continue;
             }
-            const std::vector<int> shapes = mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells;
-            // Naive steps build no grid: one run.
-            const std::vector<sim::GridBuild> builds =
-                mode == sim::Mode::Naive ? std::vector<sim::GridBuild>{sim::GridBuild::Radix} : o.gridBuilds;
-            for (int cells : shapes)
-                for (sim::GridBuild build : builds)
-                    for (render::DrawPath path : paths) {
-                        sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode);
-                        grid.build = build;
-                        if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
-                        // Steps until the GPU's clock has risen from idle (or from a light load), then the
-                        // run from the start state.
-                        sim::uploadState(ctx, flock, start);
-                        keepBusy(o.warmupMs, [&] {
-                            runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler*) {
-                                sim::recordStep(cmd, flock, params, mode, grid, nullptr);
-                            });
+            // Each shape with each build; naive steps build no grid: one run.
+            std::vector<std::pair<int, sim::GridBuild>> shapes;
+            for (int cells : mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells)
+                for (sim::GridBuild build :
+                     mode == sim::Mode::Naive ? std::vector{sim::GridBuild::Radix} : o.gridBuilds)
+                    shapes.push_back({cells, build});
+            for (const auto& [cells, build] : shapes)
+                for (render::DrawPath path : paths) {
+                    sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode);
+                    grid.build = build;
+                    if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
+                    // Steps until the GPU's clock has risen from idle (or from a light load), then the
+                    // run from the start state.
+                    sim::uploadState(ctx, flock, start);
+                    keepBusy(o.warmupMs, [&] {
+                        runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler*) {
+                            sim::recordStep(cmd, flock, params, mode, grid, nullptr);
                         });
-                        sim::uploadState(ctx, flock, start);
-                        std::vector<FrameRow> rows;
-                        const std::string label =
-                            std::string(sim::modeName(mode)) + " " + std::to_string(n) +
-                            (cells ? " cells " + std::to_string(cells) : "") +
-                            (cells ? std::string(" ") + sim::gridBuildName(build) : "") +
-                            (o.render ? std::string(" draw ") + render::drawPathName(path) : "");
-                        Clock::time_point first{};
-                        for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
-                            if (f % 10 == 0)
-                                progress(label + ": frame " + std::to_string(f) + "/" +
-                                         std::to_string(o.warmup + o.frames));
-                            const Clock::time_point t0 = Clock::now();
-                            if (f == o.warmup) first = t0;
-                            std::vector<gpu::ScopeTime> times =
-                                runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-                                    sim::recordStep(cmd, flock, params, mode, grid, p);
-                                    if (o.render) {
-                                        gpu::Scope scope(p, cmd, "draw");
-                                        render::recordOffscreenDraw(cmd, ctx, renderer, offscreen,
-                                                                    flock.pos[flock.current],
-                                                                    flock.vel[flock.current], flock.count,
-                                                                    benchView(params, offscreen, path));
-                                    }
-                                });
-                            if (f < o.warmup) continue;
-                            FrameRow row;
-                            row.frame = f - o.warmup;
-                            row.tMs = std::chrono::duration<double, std::milli>(t0 - first).count();
-                            row.mode = sim::modeName(mode);
-                            row.boids = n;
-                            row.cells = cells;
-                            if (cells) row.gridBuild = sim::gridBuildName(build);
-                            row.presentMode = o.render ? "offscreen" : "none";
-                            if (o.render) row.draw = render::drawPathName(path);
-                            row.cpuFrameMs = msSince(t0);
-                            addScopeTimes(row, times);
-                            csv += csvRow(row);
-                            rows.push_back(row);
-                        }
-                        endProgress();
-                        RunInfo info{sim::modeName(mode),
-                                     n,
-                                     cells,
-                                     cells ? grid.dim : 0,
-                                     o.render ? "offscreen" : "none",
-                                     o.render,
-                                     o.render ? render::drawPathName(path) : "",
-                                     o.seed,
-                                     o.warmup,
-                                     params};
-                        nlohmann::json run = summarizeRun(info, rows);
-                        if (mode != sim::Mode::Naive) {
-                            run["slices"] = grid.slices;
-                            run["quarters"] = grid.quarters;
-                            run["slices_per_cell"] = grid.slicesPerCell;
-                            run["search"] = sim::searchVariantName(sim::searchVariant(grid, params));
-                            run["grid_build"] = sim::gridBuildName(build);
-                        }
-                        runs.push_back(run);
-
-                        char text[512];
-                        const auto& cols = run["columns"];
-                        const double median =
-                            cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
-                        const double p95 =
-                            cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
-                        std::snprintf(text, sizeof text, "%-10s %10u %5s %8s %8s %11.4f %11.4f ",
-                                      sim::modeName(mode), n, cells ? std::to_string(cells).c_str() : "-",
-                                      cells ? sim::gridBuildName(build) : "-",
-                                      o.render ? render::drawPathName(path) : "-", median, p95);
-                        std::string line = text;
-                        for (const std::string& pass : passNames())
-                            if (cols.contains(passColumn(pass))) {
-                                std::snprintf(text, sizeof text, " %s %.4f", pass.c_str(),
-                                              double(cols[passColumn(pass)]["median"]));
-                                line += text;
-                            }
-                        if (mode != sim::Mode::Naive && grid.slices)
-                            line += std::string(grid.quarters ? "  (quarter rows, " : "  (slices, ") +
-                                    std::to_string(grid.slicesPerCell) + " a cell)";
-                        table.push_back(line);
-                        std::printf("%s\n", line.c_str());
-                        std::fflush(stdout);
+                    });
+                    sim::uploadState(ctx, flock, start);
+                    std::vector<FrameRow> rows;
+                    const std::string label =
+                        std::string(sim::modeName(mode)) + " " + std::to_string(n) +
+                        (cells ? " cells " + std::to_string(cells) : "") +
+                        (cells ? std::string(" ") + sim::gridBuildName(build) : "") +
+                        (o.render ? std::string(" draw ") + render::drawPathName(path) : "");
+                    Clock::time_point first{};
+                    for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
+                        if (f % 10 == 0)
+                            progress(label + ": frame " + std::to_string(f) + "/" +
+                                     std::to_string(o.warmup + o.frames));
+                        const Clock::time_point t0 = Clock::now();
+                        if (f == o.warmup) first = t0;
+                        std::vector<gpu::ScopeTime> times =
+                            runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
+                                sim::recordStep(cmd, flock, params, mode, grid, p);
+                                if (o.render) {
+                                    gpu::Scope scope(p, cmd, "draw");
+                                    render::recordOffscreenDraw(cmd, ctx, renderer, offscreen,
+                                                                flock.pos[flock.current],
+                                                                flock.vel[flock.current], flock.count,
+                                                                benchView(params, offscreen, path));
+                                }
+                            });
+                        if (f < o.warmup) continue;
+                        FrameRow row;
+                        row.frame = f - o.warmup;
+                        row.tMs = std::chrono::duration<double, std::milli>(t0 - first).count();
+                        row.mode = sim::modeName(mode);
+                        row.boids = n;
+                        row.cells = cells;
+                        if (cells) row.gridBuild = sim::gridBuildName(build);
+                        row.presentMode = o.render ? "offscreen" : "none";
+                        if (o.render) row.draw = render::drawPathName(path);
+                        row.cpuFrameMs = msSince(t0);
+                        addScopeTimes(row, times);
+                        csv += csvRow(row);
+                        rows.push_back(row);
                     }
+                    endProgress();
+                    RunInfo info{sim::modeName(mode),
+                                 n,
+                                 cells,
+                                 cells ? grid.dim : 0,
+                                 o.render ? "offscreen" : "none",
+                                 o.render,
+                                 o.render ? render::drawPathName(path) : "",
+                                 o.seed,
+                                 o.warmup,
+                                 params};
+                    nlohmann::json run = summarizeRun(info, rows);
+                    if (mode != sim::Mode::Naive) {
+                        run["slices"] = grid.slices;
+                        run["quarters"] = grid.quarters;
+                        run["slices_per_cell"] = grid.slicesPerCell;
+                        run["search"] = sim::searchVariantName(sim::searchVariant(grid, params));
+                        run["grid_build"] = sim::gridBuildName(build);
+                    }
+                    runs.push_back(run);
+
+                    char text[512];
+                    const auto& cols = run["columns"];
+                    const double median =
+                        cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
+                    const double p95 =
+                        cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
+                    std::snprintf(text, sizeof text, "%-10s %10u %5s %8s %8s %11.4f %11.4f ",
+                                  sim::modeName(mode), n, cells ? std::to_string(cells).c_str() : "-",
+                                  cells ? sim::gridBuildName(build) : "-",
+                                  o.render ? render::drawPathName(path) : "-", median, p95);
+                    std::string line = text;
+                    for (const std::string& pass : passNames())
+                        if (cols.contains(passColumn(pass))) {
+                            std::snprintf(text, sizeof text, " %s %.4f", pass.c_str(),
+                                          double(cols[passColumn(pass)]["median"]));
+                            line += text;
+                        }
+                    if (mode != sim::Mode::Naive && grid.slices)
+                        line += std::string(grid.quarters ? "  (quarter rows, " : "  (slices, ") +
+                                std::to_string(grid.slicesPerCell) + " a cell)";
+                    table.push_back(line);
+                    std::printf("%s\n", line.c_str());
+                    std::fflush(stdout);
+                }
         }
         sim::destroyFlock(ctx, flock);
     }
