@@ -13,7 +13,7 @@ trap 'rm -rf "$out"' EXIT
 import csv, json, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 header = open(sys.argv[1]).readline().strip().split(",")
-expected = ["frame", "t_ms", "mode", "boids", "cells", "present_mode", "draw", "cpu_frame_ms", "gpu_total_ms",
+expected = ["frame", "t_ms", "mode", "boids", "cells", "cell_order", "present_mode", "draw", "cpu_frame_ms", "gpu_total_ms",
             "gpu_grid_index_ms", "gpu_sort_ms", "gpu_cell_ranges_ms", "gpu_cell_ranges_reorder_ms",
             "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms"]
 assert header == expected, header
@@ -32,6 +32,7 @@ for r in rows:
     assert total >= sum(parts) * 0.98 - 0.01, (total, sum(parts), r)
     grid = r["mode"] != "naive"
     assert bool(r["gpu_sort_ms"]) == grid and bool(r["cells"]) == grid, r
+    assert r["cell_order"] == ("linear" if grid else ""), r
     assert bool(r["gpu_cell_ranges_reorder_ms"]) == (r["mode"] == "coherent"), r
     assert r["gpu_draw_ms"], "--render draws every frame"
 runs = json.load(open(sys.argv[2]))["runs"]

@@ -83,6 +83,13 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(cl.bench.subCells, sim::SubCells::Slices);
     cl = parse({"step", "--subcells", "off"});
     EXPECT_EQ(cl.step.subCells, sim::SubCells::Off);
+    EXPECT_EQ(cl.step.cellOrder, sim::CellOrder::Linear);
+    EXPECT_EQ(parse({"step", "--cell-order", "morton"}).step.cellOrder, sim::CellOrder::Morton);
+    EXPECT_EQ(parse({"--cell-order", "morton"}).demo.cellOrder, sim::CellOrder::Morton);
+    EXPECT_EQ(parse({}).demo.cellOrder, sim::CellOrder::Linear);
+    EXPECT_EQ(parse({"bench"}).bench.cellOrders, std::vector<sim::CellOrder>{sim::CellOrder::Linear});
+    EXPECT_EQ(parse({"bench", "--cell-order", "linear,morton"}).bench.cellOrders,
+              (std::vector<sim::CellOrder>{sim::CellOrder::Linear, sim::CellOrder::Morton}));
 }
 
 TEST(Cli, GlobalOptionsGoBeforeOrAfterTheCommand) {
@@ -128,6 +135,9 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"step", "--cells", "9"}, "8 or 27"},
         {{"step", "--subcells", "octants"}, "auto, slices, quarters or off"},
         {{"--subcells", "yes"}, "auto, slices, quarters or off"},
+        {{"--cell-order", "hilbert"}, "--cell-order: 'hilbert' must be linear or morton"},
+        {{"step", "--cell-order", "z"}, "--cell-order: 'z' must be linear or morton"},
+        {{"bench", "--cell-order", "linear,"}, "--cell-order: '' must be linear or morton"},
         {{"bench", "--x-slices", "16"}, "--x-slices"},
         {{"step", "--naive-boids", "4"}, "--naive-boids"},
         {{"step", "--cohesion-scale", "1e38"}, "--cohesion-scale"},
@@ -209,6 +219,7 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("step --boids 0", "--boids");
     expectBadInput("step --boids 12x", "not a number");
     expectBadInput("step --separation-radius 0", "--separation-radius");
+    expectBadInput("step --boids 10 --cell-order zorder", "must be linear or morton");
     expectBadInput("step --load-state " + (dir / "absent.npy").string(), "cannot read");
     {
         std::ofstream(dir / "truncated.npy") << "\x93NUMPY\x01";

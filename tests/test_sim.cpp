@@ -1,6 +1,7 @@
 // The flocking passes on lavapipe against the CPU reference of the contract (reference.cpp).
 
 #include "gpu_test.h"
+#include "layouts.h"
 #include "reference.h"
 #include "search_setups.h"
 #include "sim/flock.h"
@@ -18,62 +19,11 @@ using sim::Params;
 using sim::State;
 using test::GpuTest;
 
-// ---- Layouts -------------------------------------------------------------------------------
-
-State uniformState(uint32_t n, uint64_t seed, const Params& p) {
-    return sim::randomState(n, seed, p.domainHalf, p.maxSpeed);
-}
-
-// Boids in a few tight clusters (many per cell, most cells empty).
-State clusteredState(uint32_t n, uint64_t seed, const Params& p, int clusters, float spread) {
-    State s = uniformState(n, seed, p);
-    sim::Random rng(seed ^ 0xc1u);
-    std::vector<float> centres;
-    for (int c = 0; c < 3 * clusters; ++c) centres.push_back(rng.uniform(-p.domainHalf, p.domainHalf));
-    for (uint32_t i = 0; i < n; ++i) {
-        const int c = int(rng.next32() % uint32_t(clusters));
-        for (int a = 0; a < 3; ++a)
-            s.data[size_t(i) * 6 + a] =
-                sim::wrapCoordinate(centres[3 * c + a] + rng.uniform(-spread, spread), p.domainHalf);
-    }
-    return s;
-}
-
-// Every boid inside one box [lo, lo + width)^3.
-State boxState(uint32_t n, uint64_t seed, const Params& p, float lo, float width) {
-    State s = uniformState(n, seed, p);
-    sim::Random rng(seed ^ 0xb0u);
-    for (uint32_t i = 0; i < n; ++i)
-        for (int a = 0; a < 3; ++a) s.data[size_t(i) * 6 + a] = lo + width * rng.uniform();
-    return s;
-}
-
-// Coordinates on the faces (exactly -L), just inside them, or anywhere: faces, edges and corners,
-// and neighbours across them.
-State edgeState(uint32_t n, uint64_t seed, const Params& p) {
-    State s = uniformState(n, seed, p);
-    sim::Random rng(seed ^ 0xedu);
-    const float L = p.domainHalf;
-    for (uint32_t i = 0; i < n; ++i)
-        for (int a = 0; a < 3; ++a) {
-            float& x = s.data[size_t(i) * 6 + a];
-            switch (rng.next32() % 4) {
-            case 0: x = -L; break;
-            case 1: x = -L + rng.uniform(0.0f, 1.5f); break;
-            case 2: x = std::nextafter(L, 0.0f) - rng.uniform(0.0f, 1.5f); break;
-            default: break;
-            }
-        }
-    return s;
-}
-
-// Pairs of boids at exactly the same position (different velocities).
-State coincidentState(uint32_t n, uint64_t seed, const Params& p) {
-    State s = uniformState(n, seed, p);
-    for (uint32_t i = 1; i < n; i += 2)
-        for (int a = 0; a < 3; ++a) s.data[size_t(i) * 6 + a] = s.data[size_t(i - 1) * 6 + a];
-    return s;
-}
+using test::boxState;
+using test::clusteredState;
+using test::coincidentState;
+using test::edgeState;
+using test::uniformState;
 
 // ---- Running the GPU --------------------------------------------------------------------------
 
@@ -81,6 +31,7 @@ class SimTest : public GpuTest {
   protected:
     sim::FlockOptions options;
     sim::SubCells subCells = sim::SubCells::Auto;
+    sim::CellOrder cellOrder = sim::CellOrder::Linear;
 
     // Runs `steps` steps of `mode` on a fresh flock; the outputs of the first step are poisoned.
     // Groups per dispatch row; small values split every dispatch over x and y, with spare groups.
@@ -91,7 +42,7 @@ class SimTest : public GpuTest {
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
             gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells, mode);
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells, mode, cellOrder);
         sim::prepareGrid(ctx(), f, grid); // compiles the grid's search pipelines
         if (maxGroupsX) {
             std::vector<gpu::Program*> programs = sim::flockPrograms(f);
@@ -428,6 +379,7 @@ TEST_F(SimTest, EverySearchPipelineMatchesReference) {
         const std::optional<test::SearchSetup> setup = test::setupFor(v);
         ASSERT_TRUE(setup.has_value());
         subCells = setup->order;
+        cellOrder = setup->cellOrder;
         const Params& p = setup->params;
         expectMatchesReference(clusteredState(setup->boids, 191, p, 3, 12.0f), p, v.mode, setup->cells,
                                "3 clusters");

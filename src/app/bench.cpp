@@ -264,10 +264,16 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 std::printf("skipping naive with %u boids (above --naive-max)\n", n);
                 continue;
             }
-            const std::vector<int> shapes = mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells;
-            for (int cells : shapes)
+            // Search shapes and cell orders (none for naive).
+            std::vector<std::pair<int, sim::CellOrder>> shapes;
+            for (int cells : mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells)
+                for (sim::CellOrder order : o.cellOrders)
+                    if (cells || shapes.empty()) shapes.push_back({cells, order});
+            for (const auto& [cells, order] : shapes)
                 for (render::DrawPath path : paths) {
-                    const sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode);
+                    const sim::Grid grid =
+                        sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode, order);
+                    const std::string orderName = cells ? sim::cellOrderName(order) : "";
                     if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
                     // Steps until the GPU's clock has risen from idle (or from a light load), then the
                     // run from the start state.
@@ -281,7 +287,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     std::vector<FrameRow> rows;
                     const std::string label =
                         std::string(sim::modeName(mode)) + " " + std::to_string(n) +
-                        (cells ? " cells " + std::to_string(cells) : "") +
+                        (cells ? " cells " + std::to_string(cells) + " " + orderName : "") +
                         (o.render ? std::string(" draw ") + render::drawPathName(path) : "");
                     Clock::time_point first{};
                     for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
@@ -308,6 +314,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                         row.mode = sim::modeName(mode);
                         row.boids = n;
                         row.cells = cells;
+                        row.cellOrder = orderName;
                         row.presentMode = o.render ? "offscreen" : "none";
                         if (o.render) row.draw = render::drawPathName(path);
                         row.cpuFrameMs = msSince(t0);
@@ -326,6 +333,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                  o.seed,
                                  o.warmup,
                                  params};
+                    info.cellOrder = orderName;
                     nlohmann::json run = summarizeRun(info, rows);
                     if (mode != sim::Mode::Naive) {
                         run["slices"] = grid.slices;
@@ -341,8 +349,9 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                         cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
                     const double p95 =
                         cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
-                    std::snprintf(text, sizeof text, "%-10s %10u %5s %8s %11.4f %11.4f ", sim::modeName(mode),
-                                  n, cells ? std::to_string(cells).c_str() : "-",
+                    std::snprintf(text, sizeof text, "%-10s %10u %5s %6s %8s %11.4f %11.4f ",
+                                  sim::modeName(mode), n, cells ? std::to_string(cells).c_str() : "-",
+                                  cells ? orderName.c_str() : "-",
                                   o.render ? render::drawPathName(path) : "-", median, p95);
                     std::string line = text;
                     for (const std::string& pass : passNames())
@@ -361,8 +370,8 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
         }
         sim::destroyFlock(ctx, flock);
     }
-    std::printf("\n%-10s %10s %5s %8s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells", "draw",
-                "median ms", "p95 ms");
+    std::printf("\n%-10s %10s %5s %6s %8s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells",
+                "order", "draw", "median ms", "p95 ms");
     for (const std::string& line : table) std::printf("%s\n", line.c_str());
     std::vector<std::pair<std::string, std::string>> files;
     if (!o.csv.empty()) files.push_back({o.csv, csv});

@@ -34,6 +34,7 @@ struct DemoOptions {
     sim::Mode mode = sim::Mode::Coherent;
     int cells = 27;
     sim::SubCells subCells = sim::SubCells::Auto;
+    sim::CellOrder cellOrder = sim::CellOrder::Linear;
     std::string presentMode = "fifo";
     uint64_t frames = 0; // 0: run until closed
     uint64_t warmup = 0;
@@ -55,6 +56,7 @@ struct StepOptions {
     sim::Mode mode = sim::Mode::Naive;
     int cells = 27;
     sim::SubCells subCells = sim::SubCells::Auto;
+    sim::CellOrder cellOrder = sim::CellOrder::Linear;
     bool quiet = false;
     double density = 0; // boids per unit^3; 0: L from --domain-half
     sim::Params params;
@@ -74,6 +76,7 @@ struct BenchOptions {
     std::vector<uint32_t> boids = {100000, 1000000};
     std::vector<int> cells = {8, 27};
     sim::SubCells subCells = sim::SubCells::Auto;
+    std::vector<sim::CellOrder> cellOrders = {sim::CellOrder::Linear};
     uint64_t frames = 300, warmup = 60;
     uint64_t warmupMs = 1000; // untimed steps from the start state before each run's warm-up frames
     uint64_t seed = 1;

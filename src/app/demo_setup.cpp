@@ -30,6 +30,7 @@ void createDemoFlock(Demo& d) {
     st.mode = o.mode;
     st.cells = o.cells;
     st.subCells = o.subCells;
+    st.cellOrder = o.cellOrder;
     st.seedInput = o.seed;
     st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
     st.deviceName = d.ctx.properties.deviceName;
@@ -108,7 +109,8 @@ void destroyFrameSlots(Demo& d) {
 }
 
 sim::Grid currentGrid(const Demo& d) {
-    return sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.subCells, d.panel.mode);
+    return sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.subCells, d.panel.mode,
+                         d.panel.cellOrder);
 }
 
 // The camera, the capture the command line asks for, and the number of frames to render.

@@ -159,8 +159,19 @@ void drawPanel(PanelState& st) {
                 if (ImGui::Selectable(sim::subCellsName(order), order == st.subCells)) st.subCells = order;
             ImGui::EndCombo();
         }
+        // The numbering of cells in the sort key, switchable live too.
+        ImGui::SetNextItemWidth(120);
+        if (ImGui::BeginCombo("cell order", sim::cellOrderName(st.cellOrder))) {
+            for (sim::CellOrder order : {sim::CellOrder::Linear, sim::CellOrder::Morton})
+                if (ImGui::Selectable(sim::cellOrderName(order), order == st.cellOrder)) st.cellOrder = order;
+            ImGui::EndCombo();
+        }
         ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
                     st.grid.cellWidth);
+        if (st.grid.cellOrder == sim::CellOrder::Morton)
+            ImGui::Text("cells in Morton order: %u keys", st.grid.keyCells);
+        else
+            ImGui::Text("cells in linear order");
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
         ImGui::Text("key bits %u: %u sort pass%s (%s)", st.grid.keyBits, passes, passes > 1 ? "es" : "",
                     st.grid.quarters ? "quarter row, cell x, x slice"

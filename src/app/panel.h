@@ -34,6 +34,7 @@ struct PanelState {
     sim::Mode mode = sim::Mode::Coherent;
     int cells = 27;
     sim::SubCells subCells = sim::SubCells::Auto; // the order within cells
+    sim::CellOrder cellOrder = sim::CellOrder::Linear;
     bool paused = false;
     render::DrawStyle draw;
     bool computeDrawAvailable = true; // the device has what the compute path needs
