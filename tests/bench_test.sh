@@ -7,7 +7,7 @@ vkboids=$1
 source_dir=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$vkboids" bench --validation --modes naive,scattered,coherent --boids 300,1100 --cells 8,27 \
+"$vkboids" bench --validation --modes naive,scattered,coherent --boids 300,1100 --cells 8,27 --cell-order linear,morton \
     --frames 12 --warmup 3 --render --draw compute,points --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
 /usr/bin/python3 - "$out/bench.csv" "$out/bench.json" <<'PY'
 import csv, json, math, sys
@@ -17,9 +17,9 @@ expected = ["frame", "t_ms", "mode", "boids", "cells", "cell_order", "present_mo
             "gpu_grid_index_ms", "gpu_sort_ms", "gpu_cell_ranges_ms", "gpu_cell_ranges_reorder_ms",
             "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms"]
 assert header == expected, header
-configs = {(r["mode"], r["boids"], r["cells"], r["draw"]) for r in rows}
-# naive once per size, grid modes per shape, each with both drawing paths
-assert len(configs) == 2 * (1 + 2 + 2) * 2, configs
+configs = {(r["mode"], r["boids"], r["cells"], r["cell_order"], r["draw"]) for r in rows}
+# naive once per size, grid modes per shape and cell order, each with both drawing paths
+assert len(configs) == 2 * (1 + 4 + 4) * 2, configs
 assert {r["draw"] for r in rows} == {"compute", "points"}
 assert len(rows) == 12 * len(configs), len(rows)
 passes = [c for c in expected if c.startswith("gpu_") and c != "gpu_total_ms"]
@@ -32,7 +32,7 @@ for r in rows:
     assert total >= sum(parts) * 0.98 - 0.01, (total, sum(parts), r)
     grid = r["mode"] != "naive"
     assert bool(r["gpu_sort_ms"]) == grid and bool(r["cells"]) == grid, r
-    assert r["cell_order"] == ("linear" if grid else ""), r
+    assert r["cell_order"] in (("linear", "morton") if grid else ("",)), r
     assert bool(r["gpu_cell_ranges_reorder_ms"]) == (r["mode"] == "coherent"), r
     assert r["gpu_draw_ms"], "--render draws every frame"
 runs = json.load(open(sys.argv[2]))["runs"]
@@ -43,6 +43,7 @@ for run in runs:
         assert run["columns"]["gpu_total_ms"][stat] >= 0
     assert run["fps"]["average"] > 0 and run["fps"]["one_percent_low"] > 0
     assert run["render"] and run["draw"] in ("compute", "points"), run
+    assert run["cell_order"] in (("linear", "morton") if run["mode"] != "naive" else (None,)), run
 print("bench files check out:", len(rows), "rows,", len(runs), "runs")
 PY
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/bench.csv" --out "$out/charts" --title lavapipe

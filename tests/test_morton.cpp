@@ -224,7 +224,7 @@ TEST_F(MortonTest, StepsOnSmallAndOddGrids) {
             for (Mode mode : {Mode::Scattered, Mode::Coherent})
                 for (SubCells sub : {SubCells::Off, SubCells::Slices}) {
                     if (dim < 3 && sub == SubCells::Slices) continue; // whole cells, as Off
-                    const uint32_t n = dim == 9 ? 3000 : 500;
+                    const uint32_t n = dim == 9 ? 1500 : 500;
                     expectMortonStep(test::edgeState(n, 40 + dim, p), p, mode, cells, sub, "edges");
                     expectMortonStep(test::uniformState(n, 30 + dim, p), p, mode, cells, sub, "uniform");
                 }

@@ -169,9 +169,8 @@ void drawPanel(PanelState& st) {
         ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
                     st.grid.cellWidth);
         if (st.grid.cellOrder == sim::CellOrder::Morton)
-            ImGui::Text("cells in Morton order: %u keys", st.grid.keyCells);
-        else
-            ImGui::Text("cells in linear order");
+            ImGui::Text("Morton order: %u cell keys (%.2fx the cells)", st.grid.keyCells,
+                        double(st.grid.keyCells) / st.grid.cellCount);
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
         ImGui::Text("key bits %u: %u sort pass%s (%s)", st.grid.keyBits, passes, passes > 1 ? "es" : "",
                     st.grid.quarters ? "quarter row, cell x, x slice"
