@@ -226,7 +226,8 @@ TEST_F(MortonTest, StepsOnSmallAndOddGrids) {
                     if (dim < 3 && sub == SubCells::Slices) continue; // whole cells, as Off
                     const uint32_t n = dim == 9 ? 1500 : 500;
                     expectMortonStep(test::edgeState(n, 40 + dim, p), p, mode, cells, sub, "edges");
-                    expectMortonStep(test::uniformState(n, 30 + dim, p), p, mode, cells, sub, "uniform");
+                    if (dim > 3)
+                        expectMortonStep(test::uniformState(n, 30 + dim, p), p, mode, cells, sub, "uniform");
                 }
         }
 }
