@@ -8,20 +8,20 @@ source_dir=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$vkboids" bench --validation --modes naive,scattered,coherent --boids 300,1100 --cells 8,27 \
-    --grid-build radix,counting \
+    --cell-order linear,morton --grid-build radix,counting \
     --frames 12 --warmup 3 --render --draw compute,points --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
 /usr/bin/python3 - "$out/bench.csv" "$out/bench.json" <<'PY'
 import csv, json, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 header = open(sys.argv[1]).readline().strip().split(",")
-expected = ["frame", "t_ms", "mode", "boids", "cells", "present_mode", "draw", "cpu_frame_ms", "gpu_total_ms",
+expected = ["frame", "t_ms", "mode", "boids", "cells", "cell_order", "present_mode", "draw", "cpu_frame_ms", "gpu_total_ms",
             "gpu_grid_index_ms", "gpu_sort_ms", "gpu_cell_ranges_ms", "gpu_cell_ranges_reorder_ms",
             "gpu_grid_histogram_ms", "gpu_grid_scan_ms", "gpu_grid_scatter_ms", "gpu_grid_rank_ms",
             "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms", "grid_build"]
 assert header == expected, header
-configs = {(r["mode"], r["boids"], r["cells"], r["draw"], r["grid_build"]) for r in rows}
-# naive once per size, grid modes per shape and build, each with both drawing paths
-assert len(configs) == 2 * (1 + 2 * 2 + 2 * 2) * 2, configs
+configs = {(r["mode"], r["boids"], r["cells"], r["cell_order"], r["grid_build"], r["draw"]) for r in rows}
+# naive once per size, grid modes per shape, cell order and build, each with both drawing paths
+assert len(configs) == 2 * (1 + 2 * (2 * 2 * 2)) * 2, configs
 assert {r["draw"] for r in rows} == {"compute", "points"}
 assert len(rows) == 12 * len(configs), len(rows)
 passes = [c for c in expected if c.startswith("gpu_") and c != "gpu_total_ms"]
@@ -39,6 +39,7 @@ for r in rows:
     assert bool(r["gpu_cell_ranges_reorder_ms"]) == (r["mode"] == "coherent" and radix), r
     for column in ("gpu_grid_histogram_ms", "gpu_grid_scan_ms", "gpu_grid_scatter_ms", "gpu_grid_rank_ms"):
         assert bool(r[column]) == counting, r
+    assert r["cell_order"] in (("linear", "morton") if grid else ("",)), r
     assert r["gpu_draw_ms"], "--render draws every frame"
 runs = json.load(open(sys.argv[2]))["runs"]
 assert len(runs) == len(configs)
@@ -48,6 +49,7 @@ for run in runs:
         assert run["columns"]["gpu_total_ms"][stat] >= 0
     assert run["fps"]["average"] > 0 and run["fps"]["one_percent_low"] > 0
     assert run["render"] and run["draw"] in ("compute", "points"), run
+    assert run["cell_order"] in (("linear", "morton") if run["mode"] != "naive" else (None,)), run
 print("bench files check out:", len(rows), "rows,", len(runs), "runs")
 PY
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/bench.csv" --out "$out/charts" --title lavapipe

@@ -1,5 +1,6 @@
 #pragma once
-// Adversarial flock layouts shared by the GPU tests.
+// Layouts of boids shared by the GPU tests: uniform, clustered, in one box, on the domain's faces,
+// coincident pairs.
 
 #include "sim/params.h"
 #include "sim/state.h"
@@ -9,16 +10,14 @@
 
 namespace test {
 
-using sim::Params;
-using sim::State;
-
-inline State uniformState(uint32_t n, uint64_t seed, const Params& p) {
+inline sim::State uniformState(uint32_t n, uint64_t seed, const sim::Params& p) {
     return sim::randomState(n, seed, p.domainHalf, p.maxSpeed);
 }
 
 // Boids in a few tight clusters (many per cell, most cells empty).
-inline State clusteredState(uint32_t n, uint64_t seed, const Params& p, int clusters, float spread) {
-    State s = uniformState(n, seed, p);
+inline sim::State clusteredState(uint32_t n, uint64_t seed, const sim::Params& p, int clusters,
+                                 float spread) {
+    sim::State s = uniformState(n, seed, p);
     sim::Random rng(seed ^ 0xc1u);
     std::vector<float> centres;
     for (int c = 0; c < 3 * clusters; ++c) centres.push_back(rng.uniform(-p.domainHalf, p.domainHalf));
@@ -32,8 +31,8 @@ inline State clusteredState(uint32_t n, uint64_t seed, const Params& p, int clus
 }
 
 // Every boid inside one box [lo, lo + width)^3.
-inline State boxState(uint32_t n, uint64_t seed, const Params& p, float lo, float width) {
-    State s = uniformState(n, seed, p);
+inline sim::State boxState(uint32_t n, uint64_t seed, const sim::Params& p, float lo, float width) {
+    sim::State s = uniformState(n, seed, p);
     sim::Random rng(seed ^ 0xb0u);
     for (uint32_t i = 0; i < n; ++i)
         for (int a = 0; a < 3; ++a) s.data[size_t(i) * 6 + a] = lo + width * rng.uniform();
@@ -42,8 +41,8 @@ inline State boxState(uint32_t n, uint64_t seed, const Params& p, float lo, floa
 
 // Coordinates on the faces (exactly -L), just inside them, or anywhere: faces, edges and corners,
 // and neighbours across them.
-inline State edgeState(uint32_t n, uint64_t seed, const Params& p) {
-    State s = uniformState(n, seed, p);
+inline sim::State edgeState(uint32_t n, uint64_t seed, const sim::Params& p) {
+    sim::State s = uniformState(n, seed, p);
     sim::Random rng(seed ^ 0xedu);
     const float L = p.domainHalf;
     for (uint32_t i = 0; i < n; ++i)
@@ -60,8 +59,8 @@ inline State edgeState(uint32_t n, uint64_t seed, const Params& p) {
 }
 
 // Pairs of boids at exactly the same position (different velocities).
-inline State coincidentState(uint32_t n, uint64_t seed, const Params& p) {
-    State s = uniformState(n, seed, p);
+inline sim::State coincidentState(uint32_t n, uint64_t seed, const sim::Params& p) {
+    sim::State s = uniformState(n, seed, p);
     for (uint32_t i = 1; i < n; i += 2)
         for (int a = 0; a < 3; ++a) s.data[size_t(i) * 6 + a] = s.data[size_t(i - 1) * 6 + a];
     return s;

@@ -89,6 +89,13 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(parse({"bench"}).bench.gridBuilds, std::vector<sim::GridBuild>{sim::GridBuild::Radix});
     EXPECT_EQ(parse({"bench", "--grid-build", "counting,radix"}).bench.gridBuilds,
               (std::vector<sim::GridBuild>{sim::GridBuild::Counting, sim::GridBuild::Radix}));
+    EXPECT_EQ(cl.step.cellOrder, sim::CellOrder::Linear);
+    EXPECT_EQ(parse({"step", "--cell-order", "morton"}).step.cellOrder, sim::CellOrder::Morton);
+    EXPECT_EQ(parse({"--cell-order", "morton"}).demo.cellOrder, sim::CellOrder::Morton);
+    EXPECT_EQ(parse({}).demo.cellOrder, sim::CellOrder::Linear);
+    EXPECT_EQ(parse({"bench"}).bench.cellOrders, std::vector<sim::CellOrder>{sim::CellOrder::Linear});
+    EXPECT_EQ(parse({"bench", "--cell-order", "linear,morton"}).bench.cellOrders,
+              (std::vector<sim::CellOrder>{sim::CellOrder::Linear, sim::CellOrder::Morton}));
 }
 
 TEST(Cli, GlobalOptionsGoBeforeOrAfterTheCommand) {
@@ -138,6 +145,9 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"--grid-build", "Counting"}, "must be radix or counting"},
         {{"bench", "--grid-build", "radix,"}, "must be radix or counting"},
         {{"bench", "--grid-build", ""}, "--grid-build"},
+        {{"--cell-order", "hilbert"}, "--cell-order: 'hilbert' must be linear or morton"},
+        {{"step", "--cell-order", "z"}, "--cell-order: 'z' must be linear or morton"},
+        {{"bench", "--cell-order", "linear,"}, "--cell-order: '' must be linear or morton"},
         {{"bench", "--x-slices", "16"}, "--x-slices"},
         {{"step", "--naive-boids", "4"}, "--naive-boids"},
         {{"step", "--cohesion-scale", "1e38"}, "--cohesion-scale"},
@@ -220,6 +230,7 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("step --boids 12x", "not a number");
     expectBadInput("step --separation-radius 0", "--separation-radius");
     expectBadInput("step --boids 10 --mode coherent --grid-build heap", "--grid-build");
+    expectBadInput("step --boids 10 --cell-order zorder", "must be linear or morton");
     expectBadInput("step --load-state " + (dir / "absent.npy").string(), "cannot read");
     {
         std::ofstream(dir / "truncated.npy") << "\x93NUMPY\x01";

@@ -39,6 +39,8 @@ app::PanelState fullState() {
     state.grid.keyBits = 19;
     state.grid.slices = true;
     state.grid.slicesPerCell = 8;
+    state.grid.cellOrder = sim::CellOrder::Morton;
+    state.grid.keyCells = 229888;
     state.haveGridStats = true;
     state.gridStats.occupiedCells = 16000;
     state.gridStats.largestCell = 5;

@@ -164,7 +164,7 @@ TEST(Grid, TheWalkFollowsTheKeysAndTheMode) {
 // reached by some grid (tests/search_setups.h finds it; the GPU tests then run it).
 TEST(Grid, EverySearchPipelineIsListedAndReachable) {
     const std::vector<sim::SearchVariant>& all = sim::searchVariants();
-    EXPECT_EQ(all.size(), 20u); // docs/DESIGN.md counts them
+    EXPECT_EQ(all.size(), 22u); // docs/DESIGN.md counts them
     for (const sim::SearchVariant& v : all) {
         EXPECT_EQ(std::count(all.begin(), all.end(), v), 1) << sim::searchVariantName(v);
         EXPECT_TRUE(test::setupFor(v).has_value()) << "no grid reaches " << sim::searchVariantName(v);
@@ -176,15 +176,17 @@ TEST(Grid, EverySearchPipelineIsListedAndReachable) {
                 for (sim::SubCells order : {sim::SubCells::Auto, sim::SubCells::Slices,
                                             sim::SubCells::Quarters, sim::SubCells::Off})
                     for (sim::Mode mode : {sim::Mode::Scattered, sim::Mode::Coherent})
-                        for (bool shared : {true, false}) {
-                            sim::Params p = shared ? sim::Params{} : test::distinctRadii(sim::Params{});
-                            p.domainHalf = half;
-                            const sim::SearchVariant v =
-                                sim::searchVariant(sim::makeGrid(p, cells, n, order, mode), p);
-                            EXPECT_NE(std::find(all.begin(), all.end(), v), all.end())
-                                << sim::searchVariantName(v);
-                            ++reached;
-                        }
+                        for (bool shared : {true, false})
+                            for (sim::CellOrder cellOrder :
+                                 {sim::CellOrder::Linear, sim::CellOrder::Morton}) {
+                                sim::Params p = shared ? sim::Params{} : test::distinctRadii(sim::Params{});
+                                p.domainHalf = half;
+                                const sim::SearchVariant v =
+                                    sim::searchVariant(sim::makeGrid(p, cells, n, order, mode, cellOrder), p);
+                                EXPECT_NE(std::find(all.begin(), all.end(), v), all.end())
+                                    << sim::searchVariantName(v);
+                                ++reached;
+                            }
     EXPECT_GT(reached, 1000u);
 }
 

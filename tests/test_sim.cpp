@@ -31,6 +31,7 @@ class SimTest : public GpuTest {
   protected:
     sim::FlockOptions options;
     sim::SubCells subCells = sim::SubCells::Auto;
+    sim::CellOrder cellOrder = sim::CellOrder::Linear;
 
     // Runs `steps` steps of `mode` on a fresh flock; the outputs of the first step are poisoned.
     // Groups per dispatch row; small values split every dispatch over x and y, with spare groups.
@@ -41,7 +42,7 @@ class SimTest : public GpuTest {
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
             gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells, mode);
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells, mode, cellOrder);
         sim::prepareGrid(ctx(), f, grid); // compiles the grid's search pipelines
         if (maxGroupsX) {
             std::vector<gpu::Program*> programs = sim::flockPrograms(f);
@@ -378,6 +379,7 @@ TEST_F(SimTest, EverySearchPipelineMatchesReference) {
         const std::optional<test::SearchSetup> setup = test::setupFor(v);
         ASSERT_TRUE(setup.has_value());
         subCells = setup->order;
+        cellOrder = setup->cellOrder;
         const Params& p = setup->params;
         expectMatchesReference(clusteredState(setup->boids, 191, p, 3, 12.0f), p, v.mode, setup->cells,
                                "3 clusters");

@@ -39,7 +39,8 @@ TEST(Stats, FpsAverageAndOnePercentLow) {
 
 TEST(Capture, CsvHasTheDocumentedColumns) {
     std::string header = app::csvHeader();
-    EXPECT_EQ(header.rfind("frame,t_ms,mode,boids,cells,present_mode,draw,cpu_frame_ms,gpu_total_ms,", 0),
+    EXPECT_EQ(header.rfind(
+                  "frame,t_ms,mode,boids,cells,cell_order,present_mode,draw,cpu_frame_ms,gpu_total_ms,", 0),
               0u);
     for (const std::string& pass : app::passNames())
         EXPECT_NE(header.find(app::passColumn(pass)), std::string::npos);
@@ -61,8 +62,12 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
     EXPECT_EQ(fields(line), fields(header));
     // The four passes of the radix build's grid, the counting build's four, the flock pass, draw, ui,
     // and the (empty) grid build.
-    EXPECT_EQ(line.rfind("3,12.500000,naive,100,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,\n", 0), 0u);
+    EXPECT_EQ(line.rfind("3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,\n", 0), 0u);
     EXPECT_EQ(header.substr(header.size() - 12), ",grid_build\n");
+    row.mode = "coherent";
+    row.cells = 8;
+    row.cellOrder = "morton";
+    EXPECT_EQ(app::csvRow(row).rfind("3,12.500000,coherent,100,8,morton,none,", 0), 0u);
 }
 
 TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
@@ -75,7 +80,11 @@ TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
         rows.push_back(r);
     }
     app::RunInfo info{"coherent", 1000, 27, 40, "fifo", true, "compute", 9, 60, {}};
-    const nlohmann::json j = app::summarizeRun(info, rows);
+    nlohmann::json j = app::summarizeRun(info, rows);
+    EXPECT_TRUE(j["cell_order"].is_null()); // naive, or not given
+    info.cellOrder = "morton";
+    j = app::summarizeRun(info, rows);
+    EXPECT_EQ(j["cell_order"], "morton");
     EXPECT_EQ(j["mode"], "coherent");
     EXPECT_EQ(j["measured_frames"], 10);
     EXPECT_EQ(j["warmup_frames"], 60);

@@ -42,7 +42,9 @@ def load(path):
         if missing:
             sys.exit(f"plot_bench.py: {path} lacks the columns {sorted(missing)}: not a vkboids bench CSV")
         for row in reader:
-            key = (row["mode"], int(row["boids"]), int(row["cells"]) if row["cells"] else 0, row.get("draw", ""))
+            # Morton cell order is a configuration of its own, named with its mode.
+            mode = row["mode"] + (" morton" if row.get("cell_order") == "morton" else "")
+            key = (mode, int(row["boids"]), int(row["cells"]) if row["cells"] else 0, row.get("draw", ""))
             for column, value in row.items():
                 if column.startswith("gpu_") or column == "cpu_frame_ms":
                     if value:

@@ -43,8 +43,8 @@ void main() {
     const bool quarters = c.subCells == SUB_CELLS_QUARTERS;
     const bool starts = c.subCells == SUB_CELLS_SLICES || quarters;
     // Sub-keys come slicesPerCell a cell (slices) or a cell of a quarter row.
-    const uint cellCount = c.gridDim * c.gridDim * c.gridDim;
-    const uint total = starts ? (quarters ? 4 : 1) * cellCount * c.slicesPerCell : cellCount;
+    const uint cellKeys = cellKeyCount(c);
+    const uint total = starts ? (quarters ? 4 : 1) * cellKeys * c.slicesPerCell : cellKeys;
     // Slices and quarters: sub-key s starts at the first sorted position whose key is s or more. The
     // first invocations, one a block of 64 sub-keys, fill the empty blocks, found by binary search
     // (first, so that the searches' loads overlap the boids' work); the next writes the entry past

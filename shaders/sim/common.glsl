@@ -45,6 +45,30 @@ uvec3 cellOf(vec3 p, StepConstants c) {
 // Linear cell index, x fastest (sim::cellIndex).
 uint cellIndex(uvec3 cell, uint dim) { return cell.x + dim * (cell.y + dim * cell.z); }
 
+// The low 10 bits of v, bit b moved to bit 3b (sim::mortonIndex).
+uint spreadBits(uint v) {
+    v &= 0x3ffu;
+    v = (v | v << 16) & 0x030000ffu;
+    v = (v | v << 8) & 0x0300f00fu;
+    v = (v | v << 4) & 0x030c30c3u;
+    v = (v | v << 2) & 0x09249249u;
+    return v;
+}
+
+// Morton code of cell coordinates below 2^10: x, y, z bit b at bits 3b, 3b + 1, 3b + 2.
+uint mortonIndex(uvec3 cell) { return spreadBits(cell.x) | spreadBits(cell.y) << 1 | spreadBits(cell.z) << 2; }
+
+// A cell's key in the sort, in the grid's cell order (sim::cellKey).
+uint cellKey(uvec3 cell, StepConstants c) {
+    return c.cellOrder == CELL_ORDER_MORTON ? mortonIndex(cell) : cellIndex(cell, c.gridDim);
+}
+
+// One past the largest cell key (sim::cellKeyCount): the cell ranges' entries.
+uint cellKeyCount(StepConstants c) {
+    const uint last = c.gridDim - 1;
+    return c.cellOrder == CELL_ORDER_MORTON ? mortonIndex(uvec3(last)) + 1 : c.gridDim * c.gridDim * c.gridDim;
+}
+
 // The half of its cell a coordinate lies in (sim::subCellBit), for quarter rows: the same product as
 // cellCoordinate().
 uint subCellBit(float x, float L, float invCellWidth, uint cell) {
@@ -76,14 +100,14 @@ uint quarterRowOf(vec3 p, uvec3 cell, StepConstants c) {
 #define GRID_SLICES_PER_CELL c.slicesPerCell
 #endif
 
-// The sort key of a position: its cell, and below that (c.subCells) its x slice; or its quarter
-// row, then its cell along x and x slice.
+// The sort key of a position: its cell's key, and below that (c.subCells) its x slice; or (linear
+// order only) its quarter row, then its cell along x and x slice.
 uint gridKey(vec3 p, StepConstants c) {
     const uvec3 cell = cellOf(p, c);
     const uint slice = sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, GRID_SLICES_PER_CELL);
     if (c.subCells == SUB_CELLS_QUARTERS)
         return (quarterRowOf(p, cell, c) * c.gridDim + cell.x) * GRID_SLICES_PER_CELL + slice;
-    const uint key = cellIndex(cell, c.gridDim);
+    const uint key = cellKey(cell, c);
     return c.subCells == SUB_CELLS_SLICES ? key * GRID_SLICES_PER_CELL + slice : key;
 }
 

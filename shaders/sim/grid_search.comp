@@ -14,14 +14,14 @@
 //
 // The walks (sim::Walk, chosen with the keys by sim::makeGrid):
 // CELLS:  cell by cell through each cell's [start, end); consecutive cells of a row that are also
-//         consecutive in sorted order are walked as one range.
+//         consecutive in sorted order are walked as one range. Either cell order (sim::CellOrder).
 // SLICES: keys ordered by x slice within each cell, so each row of the block is sorted by x; a boid
 //         walks a row only over the x it can reach, sqrt(max(r)^2 - the row's y and z gaps^2)
 //         either side, in whole slices. Every sub-key's start is stored, so a window is one range of
-//         sorted positions: two loads, no cell ranges.
+//         sorted positions: two loads, no cell ranges. Either cell order.
 // ROWS:   the same windows taken row by row across the domain rather than cell by cell, rows being
 //         whole rows of cells or quarter rows (half a cell high and deep), each sorted by x: one
-//         range a row, two where the window wraps around the domain.
+//         range a row, two where the window wraps around the domain. Linear cell order only.
 //
 // The pass also writes the next step's (key, slot) pairs for this grid, so that the next step on the
 // same grid needs no grid-index pass.
@@ -144,7 +144,6 @@ void axisSpan(float x, uint cell, out int first, out uint count) {
 // its x lies within rho = sqrt(max(r)^2 - the row's y and z gaps^2) of the boid. The window is taken
 // in slices, as the keys were (sliceOf): whole slices at either end, whole cells between them.
 void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
-    const int dim = int(c.gridDim);
     ivec3 first;
     uvec3 count;
     axisSpan(p.x, cell.x, first.x, count.x);
@@ -171,7 +170,6 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
             const int wy = wrapCell(y);
             const float shiftY = imageShift(y, wy);
             const float gapY = cellGap(inside.y, dy);
-            const int rowBase = dim * (wy + dim * wz);
             const float rowGap2 = gapY * gapY + gapZ * gapZ;
             if (rowGap2 >= reach2) continue;
             const float rho = sqrt(reach2 - rowGap2) * c.invCellWidth;
@@ -189,7 +187,7 @@ void searchSlices(vec3 p, uvec3 cell, inout Neighbours sums) {
                 const int x = int(cell.x) + dx;
                 const int wx = wrapCell(x);
                 const float shiftX = imageShift(x, wx);
-                const uint base = uint(rowBase + wx) * uint(S);
+                const uint base = cellKey(uvec3(wx, wy, wz), c) * uint(S);
                 if (base + s0 == runHi && shiftX == runShift) {
                     runHi = base + s1 + 1;
                     continue;
@@ -280,7 +278,6 @@ void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
             const float gapY = cellGap(inside.y, dy);
             const float rowGap2 = gapY * gapY + gapZ * gapZ;
             if (!wrapPairs && rowGap2 >= reach2) continue;  // the whole row is out of reach
-            const int rowBase = dim * (wy + dim * wz);
             // Walk the row's cells, merging those that are adjacent in sorted order and share a shift.
             uint runStart = 0, runEnd = 0;
             float runShift = 0.0;
@@ -291,7 +288,7 @@ void searchCells(vec3 p, uvec3 cell, inout Neighbours sums) {
                 const int x = int(cell.x) + dx;
                 const int wx = wrapCell(x);
                 const float shiftX = wrapPairs ? 0.0 : imageShift(x, wx);
-                const uvec2 range = cellRanges[rowBase + wx];
+                const uvec2 range = cellRanges[cellKey(uvec3(wx, wy, wz), c)];
                 if (range.x == CELL_EMPTY) continue;
                 if (range.x == runEnd && shiftX == runShift && runEnd > runStart) {
                     runEnd = range.y;

@@ -17,19 +17,19 @@ layout(push_constant) uniform Push { StepConstants c; };
 
 // A cell's boids: from its range, or with slices and quarters (no cell ranges) from the starts of
 // its slices, in its four quarter rows.
-uint boidsIn(uint cell) {
+uint boidsIn(uvec3 cell) {
     const uint slices = c.slicesPerCell;
-    if (c.subCells == SUB_CELLS_SLICES) return subRanges[slices * (cell + 1)].x - subRanges[slices * cell].x;
+    const uint key = cellKey(cell, c);
+    if (c.subCells == SUB_CELLS_SLICES) return subRanges[slices * (key + 1)].x - subRanges[slices * key].x;
     if (c.subCells != SUB_CELLS_QUARTERS) {
-        const uvec2 range = cellRanges[cell];
+        const uvec2 range = cellRanges[key];
         return range.x == CELL_EMPTY ? 0u : range.y - range.x;
     }
     const uint dim = c.gridDim;
-    const uint x = cell % dim, y = cell / dim % dim, z = cell / (dim * dim);
     uint count = 0;
     for (uint q = 0; q < 4; ++q) {
-        const uint row = quarterRow(2 * y + (q & 1), 2 * z + (q >> 1), dim);
-        const uint first = (row * dim + x) * slices;
+        const uint row = quarterRow(2 * cell.y + (q & 1), 2 * cell.z + (q >> 1), dim);
+        const uint first = (row * dim + cell.x) * slices;
         count += subRanges[first + slices].x - subRanges[first].x;
     }
     return count;
@@ -38,7 +38,8 @@ uint boidsIn(uint cell) {
 void main() {
     const uint cell = linearInvocationIndex();
     const uint cells = c.gridDim * c.gridDim * c.gridDim;
-    const uint boids = cell < cells ? boidsIn(cell) : 0u;
+    const uint dim = c.gridDim;
+    const uint boids = cell < cells ? boidsIn(uvec3(cell % dim, cell / dim % dim, cell / (dim * dim))) : 0u;
     const bool occupied = boids > 0;
     const uint occupiedHere = subgroupBallotBitCount(subgroupBallot(occupied));
     const uint largestHere = subgroupMax(boids);

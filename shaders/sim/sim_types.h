@@ -35,7 +35,7 @@ struct StepConstants {
     f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
     u32 subCells;            // SUB_CELLS_*: what the key bits below the cell index hold, if any
     u32 slicesPerCell;       // x slices a cell: 8, 16 or 32 (sim::Grid::slicesPerCell)
-    f32 pad2;
+    u32 cellOrder;           // CELL_ORDER_*: how the key numbers cells (sim::CellOrder)
 };
 
 // A cell's range in the sorted arrays is [start, end); empty cells hold CELL_EMPTY in both.
@@ -52,6 +52,11 @@ struct StepConstants {
 #define SUB_CELLS_NONE 0u
 #define SUB_CELLS_SLICES 2u
 #define SUB_CELLS_QUARTERS 3u
+
+// Cell keys (StepConstants::cellOrder): x + dim (y + dim z), or the Morton code of x, y, z (common.glsl:
+// cellKey). Morton grids take no quarter rows.
+#define CELL_ORDER_LINEAR 0u
+#define CELL_ORDER_MORTON 1u
 
 // What the grid-stats pass reports for the panel.
 struct GridStats {

@@ -264,16 +264,24 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 std::printf("skipping naive with %u boids (above --naive-max)\n", n);
                 continue;
             }
-            // Each shape with each build; naive steps build no grid: one run.
-            std::vector<std::pair<int, sim::GridBuild>> shapes;
-            for (int cells : mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells)
-                for (sim::GridBuild build :
-                     mode == sim::Mode::Naive ? std::vector{sim::GridBuild::Radix} : o.gridBuilds)
-                    shapes.push_back({cells, build});
-            for (const auto& [cells, build] : shapes)
+            // Each search shape with each cell order and each build; naive steps build no grid: one run.
+            struct Shape {
+                int cells;
+                sim::CellOrder order;
+                sim::GridBuild build;
+            };
+            std::vector<Shape> shapes;
+            if (mode == sim::Mode::Naive)
+                shapes.push_back({0, sim::CellOrder::Linear, sim::GridBuild::Radix});
+            else
+                for (int cells : o.cells)
+                    for (sim::CellOrder order : o.cellOrders)
+                        for (sim::GridBuild build : o.gridBuilds) shapes.push_back({cells, order, build});
+            for (const auto& [cells, order, build] : shapes)
                 for (render::DrawPath path : paths) {
-                    sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode);
+                    sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode, order);
                     grid.build = build;
+                    const std::string orderName = cells ? sim::cellOrderName(order) : "";
                     if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
                     // Steps until the GPU's clock has risen from idle (or from a light load), then the
                     // run from the start state.
@@ -288,7 +296,9 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     const std::string label =
                         std::string(sim::modeName(mode)) + " " + std::to_string(n) +
                         (cells ? " cells " + std::to_string(cells) : "") +
-                        (cells ? std::string(" ") + sim::gridBuildName(build) : "") +
+                        (cells ? " cells " + std::to_string(cells) + " " + orderName + " " +
+                                     sim::gridBuildName(build)
+                               : "") +
                         (o.render ? std::string(" draw ") + render::drawPathName(path) : "");
                     Clock::time_point first{};
                     for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
@@ -316,6 +326,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                         row.boids = n;
                         row.cells = cells;
                         if (cells) row.gridBuild = sim::gridBuildName(build);
+                        row.cellOrder = orderName;
                         row.presentMode = o.render ? "offscreen" : "none";
                         if (o.render) row.draw = render::drawPathName(path);
                         row.cpuFrameMs = msSince(t0);
@@ -334,6 +345,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                  o.seed,
                                  o.warmup,
                                  params};
+                    info.cellOrder = orderName;
                     nlohmann::json run = summarizeRun(info, rows);
                     if (mode != sim::Mode::Naive) {
                         run["slices"] = grid.slices;
@@ -350,9 +362,9 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                         cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
                     const double p95 =
                         cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
-                    std::snprintf(text, sizeof text, "%-10s %10u %5s %8s %8s %11.4f %11.4f ",
+                    std::snprintf(text, sizeof text, "%-10s %10u %5s %6s %8s %8s %11.4f %11.4f ",
                                   sim::modeName(mode), n, cells ? std::to_string(cells).c_str() : "-",
-                                  cells ? sim::gridBuildName(build) : "-",
+                                  cells ? orderName.c_str() : "-", cells ? sim::gridBuildName(build) : "-",
                                   o.render ? render::drawPathName(path) : "-", median, p95);
                     std::string line = text;
                     for (const std::string& pass : passNames())
@@ -371,8 +383,8 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
         }
         sim::destroyFlock(ctx, flock);
     }
-    std::printf("\n%-10s %10s %5s %8s %8s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells",
-                "build", "draw", "median ms", "p95 ms");
+    std::printf("\n%-10s %10s %5s %6s %8s %8s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells",
+                "order", "build", "draw", "median ms", "p95 ms");
     for (const std::string& line : table) std::printf("%s\n", line.c_str());
     std::vector<std::pair<std::string, std::string>> files;
     if (!o.csv.empty()) files.push_back({o.csv, csv});

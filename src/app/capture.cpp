@@ -61,7 +61,7 @@ void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes) {
 }
 
 std::string csvHeader() {
-    std::string h = "frame,t_ms,mode,boids,cells,present_mode,draw,cpu_frame_ms,gpu_total_ms";
+    std::string h = "frame,t_ms,mode,boids,cells,cell_order,present_mode,draw,cpu_frame_ms,gpu_total_ms";
     for (const std::string& p : passNames()) h += "," + passColumn(p);
     return h + ",grid_build\n";
 }
@@ -69,7 +69,7 @@ std::string csvHeader() {
 std::string csvRow(const FrameRow& r) {
     std::string line = std::to_string(r.frame) + "," + number(r.tMs) + "," + r.mode + "," +
                        std::to_string(r.boids) + "," + (r.cells ? std::to_string(r.cells) : "") + "," +
-                       r.presentMode + "," + r.draw + "," + number(r.cpuFrameMs) + "," +
+                       r.cellOrder + "," + r.presentMode + "," + r.draw + "," + number(r.cpuFrameMs) + "," +
                        (r.gpuTotalMs ? number(*r.gpuTotalMs) : "");
     for (const std::string& p : passNames()) {
         auto it = r.passMs.find(p);
@@ -117,6 +117,7 @@ nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& ro
                             {"max_speed", p.maxSpeed},
                             {"dt", p.dt},
                             {"domain_half", p.domainHalf}}}};
+    run["cell_order"] = info.cellOrder.empty() ? nlohmann::json(nullptr) : nlohmann::json(info.cellOrder);
 
     std::vector<double> cpu, gpuTotal;
     std::map<std::string, std::vector<double>> passes;

@@ -27,7 +27,8 @@ struct FrameRow {
     double tMs = 0; // since the first measured frame began
     std::string mode;
     uint32_t boids = 0;
-    int cells = 0; // 8 or 27; 0 (empty column) for naive
+    int cells = 0;         // 8 or 27; 0 (empty column) for naive
+    std::string cellOrder; // linear or morton; empty for naive
     std::string presentMode;
     std::string draw; // the drawing path; empty where nothing was drawn
     double cpuFrameMs = 0;
@@ -53,6 +54,7 @@ struct RunInfo {
     uint64_t seed = 0;
     uint64_t warmupFrames = 0;
     sim::Params params;
+    std::string cellOrder; // linear or morton; empty for naive
 };
 
 // Device, driver and build, for the top of a JSON file.

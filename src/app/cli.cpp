@@ -127,6 +127,12 @@ sim::GridBuild gridBuildFromText(const std::string& text) {
     return *b;
 }
 
+sim::CellOrder cellOrderFromText(const std::string& text) {
+    std::optional<sim::CellOrder> o = sim::parseCellOrder(text);
+    if (!o) throw InputError("--cell-order: '" + text + "' must be linear or morton");
+    return *o;
+}
+
 int cellsFromText(const std::string& text, const std::string& flag) {
     if (text == "8") return 8;
     if (text == "27") return 27;
@@ -175,6 +181,9 @@ const char* const subCellsHelp =
 const char* const gridBuildHelp =
     "how grid steps order boids by cell: radix (a radix sort of the keys) or counting (a deterministic "
     "counting sort)";
+const char* const cellOrderHelp =
+    "how the sort key numbers cells: linear (x + dim (y + dim z)) or morton (Z-order: x, y, z bits "
+    "interleaved; whole cells or slices, no quarter rows)";
 
 // Switches for experts and tests, listed apart from what users need in --help.
 const char* const expertGroup = "Expert and testing";
@@ -220,7 +229,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     // The demo (no command).
     DemoOptions& demo = cl.demo;
     std::string demoBoids = "20000", demoMode = "coherent", demoCells = "27", demoFrames, demoWarmup = "0",
-                demoSubCells = "auto", demoGridBuild = "radix";
+                demoSubCells = "auto", demoGridBuild = "radix", demoCellOrder = "linear";
     CLI::Option* demoBoidsOption =
         app.add_option("--boids", demoBoids, "number of boids (re-initializes when changed in the panel)")
             ->capture_default_str();
@@ -229,6 +238,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--cells", demoCells, "grid search shape: 8 or 27 cells")->capture_default_str();
     app.add_option("--subcells", demoSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
     app.add_option("--grid-build", demoGridBuild, gridBuildHelp)->capture_default_str()->group(expertGroup);
+    app.add_option("--cell-order", demoCellOrder, cellOrderHelp)->capture_default_str()->group(expertGroup);
     app.add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
     app.add_option("--frames", demoFrames, "quit after N frames");
     CLI::Option* demoWarmupOption =
@@ -269,9 +279,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         ->capture_default_str();
     step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
     std::string stepSubCells = "auto", benchSubCells = "auto", stepGridBuild = "radix",
-                benchGridBuild = "radix";
+                benchGridBuild = "radix", stepCellOrder = "linear", benchCellOrders = "linear";
     step->add_option("--subcells", stepSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
     step->add_option("--grid-build", stepGridBuild, gridBuildHelp)->capture_default_str()->group(expertGroup);
+    step->add_option("--cell-order", stepCellOrder, cellOrderHelp)->capture_default_str()->group(expertGroup);
     step->add_flag("--quiet", so.quiet, "print nothing on success");
     ParamFlags stepParamFlags;
     addParamFlags(step, so.params, stepParamFlags);
@@ -309,6 +320,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                      std::string(gridBuildHelp) + "; comma-separated, each grid run once with each")
         ->capture_default_str()
         ->group(expertGroup);
+    bench->add_option("--cell-order", benchCellOrders, std::string(cellOrderHelp) + "; comma-separated")
+        ->capture_default_str()
+        ->group(expertGroup);
     bench->add_option("--frames", bFrames, "measured frames per configuration")->capture_default_str();
     bench->add_option("--warmup", bWarmup, "frames before measuring")->capture_default_str();
     bench
@@ -333,15 +347,15 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
 
     // What --help shows for each option's value: counts as numbers, lists as lists.
     const std::map<std::string, std::string> valueNames = {
-        {"--boids", "N"},         {"--frames", "N"},        {"--warmup", "N"},
-        {"--steps", "N"},         {"--runs", "N"},          {"--warmup-ms", "MS"},
-        {"--naive-max", "N"},     {"--n", "N,..."},         {"--bits", "BITS,..."},
-        {"--modes", "MODE,..."},  {"--mode", "MODE"},       {"--cells", "8|27"},
-        {"--capture", "FILE"},    {"--screenshot", "FILE"}, {"--load-state", "FILE"},
-        {"--save-state", "FILE"}, {"--csv", "FILE"},        {"--json", "FILE"},
-        {"--density", "D"},       {"--draw", "PATH"},       {"--present-mode", "MODE"},
-        {"--subcells", "ORDER"},  {"--seed", "S"},          {"--device", "N"},
-        {"--window", "WxH"},      {"--grid-build", "BUILD"}};
+        {"--boids", "N"},         {"--frames", "N"},         {"--warmup", "N"},
+        {"--steps", "N"},         {"--runs", "N"},           {"--warmup-ms", "MS"},
+        {"--naive-max", "N"},     {"--n", "N,..."},          {"--bits", "BITS,..."},
+        {"--modes", "MODE,..."},  {"--mode", "MODE"},        {"--cells", "8|27"},
+        {"--capture", "FILE"},    {"--screenshot", "FILE"},  {"--load-state", "FILE"},
+        {"--save-state", "FILE"}, {"--csv", "FILE"},         {"--json", "FILE"},
+        {"--density", "D"},       {"--draw", "PATH"},        {"--present-mode", "MODE"},
+        {"--subcells", "ORDER"},  {"--seed", "S"},           {"--device", "N"},
+        {"--window", "WxH"},      {"--grid-build", "BUILD"}, {"--cell-order", "linear|morton"}};
     for (CLI::App* a : {&app, step, sortBench, bench})
         for (CLI::Option* o : a->get_options()) {
             const auto it = valueNames.find(o->get_name());
@@ -351,6 +365,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     if (CLI::Option* o = bench->get_option_no_throw("--cells")) o->type_name("8|27,...");
     if (CLI::Option* o = bench->get_option_no_throw("--draw")) o->type_name("PATH,...");
     if (CLI::Option* o = bench->get_option_no_throw("--grid-build")) o->type_name("BUILD,...");
+    if (CLI::Option* o = bench->get_option_no_throw("--cell-order")) o->type_name("linear|morton,...");
 
     try {
         app.parse(argc, argv);
@@ -380,6 +395,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         so.cells = cellsFromText(stepCells, "--cells");
         so.subCells = subCellsFromText(stepSubCells);
         so.gridBuild = gridBuildFromText(stepGridBuild);
+        so.cellOrder = cellOrderFromText(stepCellOrder);
         so.density = densityFrom(stepParamFlags);
         // With a state file the count is known once it is read (commands.cpp checks L then).
         if (so.loadState.empty()) applyDensity(so.params, so.density, so.boids);
@@ -401,6 +417,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         bo.gridBuilds.clear();
         for (const std::string& b : splitList(benchGridBuild)) bo.gridBuilds.push_back(gridBuildFromText(b));
         if (bo.gridBuilds.empty()) throw InputError("--grid-build: the list is empty");
+        bo.cellOrders.clear();
+        for (const std::string& c : splitList(benchCellOrders)) bo.cellOrders.push_back(cellOrderFromText(c));
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
         bo.warmup = parseCountOrZero(bWarmup, "--warmup", 1ull << 32);
         bo.warmupMs = parseCountOrZero(bWarmupMs, "--warmup-ms", 600000);
@@ -425,6 +443,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         demo.cells = cellsFromText(demoCells, "--cells");
         demo.subCells = subCellsFromText(demoSubCells);
         demo.gridBuild = gridBuildFromText(demoGridBuild);
+        demo.cellOrder = cellOrderFromText(demoCellOrder);
         if (!demoFrames.empty()) demo.frames = parseCount(demoFrames, "--frames", 1ull << 40);
         demo.warmup = parseCountOrZero(demoWarmup, "--warmup", 1ull << 40);
         if (demoWarmupOption->count() && demo.capture.empty())

@@ -35,6 +35,7 @@ struct DemoOptions {
     int cells = 27;
     sim::SubCells subCells = sim::SubCells::Auto;
     sim::GridBuild gridBuild = sim::GridBuild::Radix;
+    sim::CellOrder cellOrder = sim::CellOrder::Linear;
     std::string presentMode = "fifo";
     uint64_t frames = 0; // 0: run until closed
     uint64_t warmup = 0;
@@ -57,6 +58,7 @@ struct StepOptions {
     int cells = 27;
     sim::SubCells subCells = sim::SubCells::Auto;
     sim::GridBuild gridBuild = sim::GridBuild::Radix;
+    sim::CellOrder cellOrder = sim::CellOrder::Linear;
     bool quiet = false;
     double density = 0; // boids per unit^3; 0: L from --domain-half
     sim::Params params;
@@ -77,6 +79,7 @@ struct BenchOptions {
     std::vector<int> cells = {8, 27};
     sim::SubCells subCells = sim::SubCells::Auto;
     std::vector<sim::GridBuild> gridBuilds = {sim::GridBuild::Radix}; // each grid run once with each
+    std::vector<sim::CellOrder> cellOrders = {sim::CellOrder::Linear};
     uint64_t frames = 300, warmup = 60;
     uint64_t warmupMs = 1000; // untimed steps from the start state before each run's warm-up frames
     uint64_t seed = 1;

@@ -103,7 +103,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     sim::wrapPositions(state, params.domainHalf);
     sim::Flock flock = sim::createFlock(ctx, state.count());
     sim::uploadState(ctx, flock, state);
-    sim::Grid grid = sim::makeGrid(params, o.cells, flock.count, o.subCells, o.mode);
+    sim::Grid grid = sim::makeGrid(params, o.cells, flock.count, o.subCells, o.mode, o.cellOrder);
     grid.build = o.gridBuild;
     if (o.mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
 
@@ -134,8 +134,9 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
                     ctx.properties.deviceName, ctx.driverName.c_str(), ctx.driverInfo.c_str(),
                     VKBOIDS_COMMIT);
         if (o.mode != sim::Mode::Naive)
-            std::printf(", %u^3 cells of %.3g, %d-cell search, %s build", grid.dim, grid.cellWidth,
-                        grid.searchCells, sim::gridBuildName(grid.build));
+            std::printf(", %u^3 cells of %.3g in %s order, %d-cell search, %s build", grid.dim,
+                        grid.cellWidth, sim::cellOrderName(grid.cellOrder), grid.searchCells,
+                        sim::gridBuildName(grid.build));
         std::printf(", L = %.4g", params.domainHalf);
         std::printf("\n");
         if (stepMs.empty()) {

@@ -409,11 +409,12 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
     slot.row.boids = d.flock.count;
     slot.row.cells = st.mode == sim::Mode::Naive ? 0 : st.cells;
     if (st.mode != sim::Mode::Naive) slot.row.gridBuild = sim::gridBuildName(st.gridBuild);
+    if (st.mode != sim::Mode::Naive) slot.row.cellOrder = sim::cellOrderName(st.grid.cellOrder);
     slot.row.presentMode = presentModeName(d.swapchain.presentMode);
     slot.row.draw = render::drawPathName(drawn);
     if (d.capture && measureFrame(*d.capture, start, slot.row)) {
         slot.captured = true;
-        if (slot.row.frame == 0)
+        if (slot.row.frame == 0) {
             d.capture->info = RunInfo{sim::modeName(st.mode),
                                       d.flock.count,
                                       st.mode == sim::Mode::Naive ? 0 : st.cells,
@@ -424,6 +425,8 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
                                       st.seedInput,
                                       d.options.warmup,
                                       st.params};
+            d.capture->info.cellOrder = slot.row.cellOrder;
+        }
     }
     d.previousSlot = int(&slot - d.slots);
     d.frameNumber++;

@@ -31,6 +31,7 @@ void createDemoFlock(Demo& d) {
     st.cells = o.cells;
     st.subCells = o.subCells;
     st.gridBuild = o.gridBuild;
+    st.cellOrder = o.cellOrder;
     st.seedInput = o.seed;
     st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
     st.deviceName = d.ctx.properties.deviceName;
@@ -109,8 +110,8 @@ void destroyFrameSlots(Demo& d) {
 }
 
 sim::Grid currentGrid(const Demo& d) {
-    sim::Grid grid =
-        sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.subCells, d.panel.mode);
+    sim::Grid grid = sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.subCells,
+                                   d.panel.mode, d.panel.cellOrder);
     grid.build = d.panel.gridBuild;
     return grid;
 }

@@ -166,11 +166,21 @@ void drawPanel(PanelState& st) {
                 if (ImGui::Selectable(sim::gridBuildName(build), build == st.gridBuild)) st.gridBuild = build;
             ImGui::EndCombo();
         }
+        // The numbering of cells in the sort key, switchable live too.
+        ImGui::SetNextItemWidth(120);
+        if (ImGui::BeginCombo("cell order", sim::cellOrderName(st.cellOrder))) {
+            for (sim::CellOrder order : {sim::CellOrder::Linear, sim::CellOrder::Morton})
+                if (ImGui::Selectable(sim::cellOrderName(order), order == st.cellOrder)) st.cellOrder = order;
+            ImGui::EndCombo();
+        }
         ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
                     st.grid.cellWidth);
         const char* keyParts = st.grid.quarters ? "quarter row, cell x, x slice"
                                : st.grid.slices ? "cell, x slice"
                                                 : "cell";
+        if (st.grid.cellOrder == sim::CellOrder::Morton)
+            ImGui::Text("Morton order: %u cell keys (%.2fx the cells)", st.grid.keyCells,
+                        double(st.grid.keyCells) / st.grid.cellCount);
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
         if (st.gridBuild == sim::GridBuild::Counting)
             ImGui::Text("%u keys counted (%s)", sim::keyCount(st.grid), keyParts);

@@ -35,6 +35,7 @@ struct PanelState {
     int cells = 27;
     sim::SubCells subCells = sim::SubCells::Auto; // the order within cells
     sim::GridBuild gridBuild = sim::GridBuild::Radix;
+    sim::CellOrder cellOrder = sim::CellOrder::Linear;
     bool paused = false;
     render::DrawStyle draw;
     bool computeDrawAvailable = true; // the device has what the compute path needs

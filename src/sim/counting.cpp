@@ -50,7 +50,7 @@ void recordHistogram(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants
     gpu::computeToTransferBarrier(cmd);
     vkCmdFillBuffer(cmd, f.keyCounts.buffer, 0, 4ull * keys, 0);
     // Whole cells: empty cells keep CELL_EMPTY; the rank pass writes the occupied ones.
-    if (!grid.slices) vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * grid.cellCount, CELL_EMPTY);
+    if (!grid.slices) vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * grid.keyCells, CELL_EMPTY);
     gpu::fillToComputeBarrier(cmd);
     gpu::bindProgram(cmd, f.countHistogram, {f.cellKeys, f.keyCounts});
     gpu::dispatch(cmd, f.countHistogram, f.count, c);

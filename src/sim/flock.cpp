@@ -48,7 +48,8 @@ uint32_t searchWorkgroupSize(const gpu::Context& ctx, const SearchVariant& v) {
 // Whether two steps' constants give every position the same grid key (common.glsl: gridKey).
 bool sameGridKeys(const StepConstants& a, const StepConstants& b) {
     return a.halfDomain == b.halfDomain && a.invCellWidth == b.invCellWidth && a.gridDim == b.gridDim &&
-           a.subCells == b.subCells && a.slicesPerCell == b.slicesPerCell && a.boidCount == b.boidCount;
+           a.subCells == b.subCells && a.slicesPerCell == b.slicesPerCell && a.boidCount == b.boidCount &&
+           a.cellOrder == b.cellOrder;
 }
 
 } // namespace
@@ -193,17 +194,15 @@ SearchVariant searchVariant(const Grid& grid, const Params& params) {
 
 const std::vector<SearchVariant>& searchVariants() {
     // What makeGrid can choose: whole cells in either mode; scattered slices cell by cell; coherent
-    // slices by rows; quarter rows by rows in either mode, in 8, 16 or 32 slices (the finest that
-    // fits). Each for both radius cases.
+    // slices by rows, or cell by cell in Morton order; quarter rows by rows in either mode, in 8, 16 or
+    // 32 slices (the finest that fits). Each for both radius cases.
     static const std::vector<SearchVariant> variants = [] {
         std::vector<SearchVariant> out;
         for (bool shared : {false, true})
             for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
                 out.push_back({mode, Walk::Cells, 0, 0, shared});
-                if (mode == Mode::Scattered)
-                    out.push_back({mode, Walk::Slices, 0, 8, shared});
-                else
-                    out.push_back({mode, Walk::Rows, 1, 8, shared});
+                out.push_back({mode, Walk::Slices, 0, 8, shared});
+                if (mode == Mode::Coherent) out.push_back({mode, Walk::Rows, 1, 8, shared});
                 for (uint32_t slices : {8u, 16u, 32u}) out.push_back({mode, Walk::Rows, 2, slices, shared});
             }
         return out;
@@ -254,14 +253,14 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
 
     // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
     const uint32_t subCells = subRangeCount(grid);
-    if (grid.cellCount <= f.cellCapacity && subCells <= f.subCellCapacity) return;
+    if (grid.keyCells <= f.cellCapacity && subCells <= f.subCellCapacity) return;
     // The old buffers may still be read by frames in flight.
     VK_CHECK(vkDeviceWaitIdle(ctx.device));
-    if (grid.cellCount > f.cellCapacity) {
+    if (grid.keyCells > f.cellCapacity) {
         gpu::destroyBuffer(ctx, f.cellRanges);
         f.cellRanges =
-            gpu::createBuffer(ctx, 8ull * grid.cellCount, gpu::storageUsage, gpu::MemoryUse::Device);
-        f.cellCapacity = grid.cellCount;
+            gpu::createBuffer(ctx, 8ull * grid.keyCells, gpu::storageUsage, gpu::MemoryUse::Device);
+        f.cellCapacity = grid.keyCells;
     }
     if (subCells > f.subCellCapacity) {
         gpu::destroyBuffer(ctx, f.subRanges);
@@ -301,6 +300,9 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     CHECK(grid.slicesPerCell == 8 ||
           (grid.quarters && (grid.slicesPerCell == 16 || grid.slicesPerCell == 32)));
     c.slicesPerCell = grid.slicesPerCell;
+    // The rows walk and quarter rows need rows of cells to be runs of keys (sim::CellOrder).
+    CHECK(grid.cellOrder == CellOrder::Linear || (grid.walk != Walk::Rows && !grid.quarters));
+    c.cellOrder = grid.cellOrder == CellOrder::Morton ? CELL_ORDER_MORTON : CELL_ORDER_LINEAR;
     return c;
 }
 
@@ -337,7 +339,7 @@ void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
         gpu::computeBarrier(cmd);
     } else {
         gpu::computeToTransferBarrier(cmd);
-        vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * grid.cellCount, CELL_EMPTY);
+        vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * grid.keyCells, CELL_EMPTY);
         gpu::fillToComputeBarrier(cmd);
     }
     // One invocation a boid and, with slices or quarters, one a block of 64 sub-keys (empty blocks'
@@ -404,7 +406,7 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
     if (mode == Mode::Naive) {
         recordNaiveStep(cmd, f, c, profiler);
     } else {
-        CHECK(f.cellCapacity >= grid.cellCount && f.subCellCapacity >= subRangeCount(grid));
+        CHECK(f.cellCapacity >= grid.keyCells && f.subCellCapacity >= subRangeCount(grid));
         CHECK(grid.mode == mode); // the walk was chosen for the grid's mode
         if (!f.keysCurrent || !sameGridKeys(f.keysFor, c)) recordGridIndex(cmd, f, c, profiler);
         if (grid.build == GridBuild::Counting) {

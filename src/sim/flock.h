@@ -25,10 +25,10 @@ struct Flock {
     uint32_t current = 0;
     uint32_t idsCurrent = 0;
 
-    // Grid modes: (cell, slot) pairs, sorted pairs, and each cell's [start, end) in sorted order.
+    // Grid modes: (cell, slot) pairs, sorted pairs, and each cell key's [start, end) in sorted order.
     gpu::Buffer cellKeys, slotValues, sortedKeys, sortedSlots, cellRanges;
-    uint32_t cellCapacity = 0;
-    gpu::Buffer subRanges; // each sub-key's start (slices, quarter rows), when the grid has them
+    uint32_t cellCapacity = 0; // cell keys (Grid::keyCells)
+    gpu::Buffer subRanges;     // each sub-key's start (slices, quarter rows), when the grid has them
     uint32_t subCellCapacity = 0;
     // The grid search also writes the next step's (key, slot) pairs. While they hold the current
     // state's pairs for the grid of keysFor (recorded, not yet run, counts), recordStep skips the

@@ -48,19 +48,58 @@ const char* subCellsName(SubCells s) {
     return "auto";
 }
 
-Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells, Mode mode) {
+std::optional<CellOrder> parseCellOrder(const std::string& text) {
+    if (text == "linear") return CellOrder::Linear;
+    if (text == "morton") return CellOrder::Morton;
+    return std::nullopt;
+}
+
+const char* cellOrderName(CellOrder order) {
+    return order == CellOrder::Morton ? "morton" : "linear";
+}
+
+namespace {
+// The low 10 bits of v, bit b moved to bit 3b.
+uint32_t spreadBits(uint32_t v) {
+    v &= 0x3ffu;
+    v = (v | v << 16) & 0x030000ffu;
+    v = (v | v << 8) & 0x0300f00fu;
+    v = (v | v << 4) & 0x030c30c3u;
+    v = (v | v << 2) & 0x09249249u;
+    return v;
+}
+} // namespace
+
+uint32_t mortonIndex(uint32_t x, uint32_t y, uint32_t z) {
+    return spreadBits(x) | spreadBits(y) << 1 | spreadBits(z) << 2;
+}
+
+uint32_t cellKey(uint32_t x, uint32_t y, uint32_t z, uint32_t dim, CellOrder order) {
+    return order == CellOrder::Morton ? mortonIndex(x, y, z) : cellIndex(x, y, z, dim);
+}
+
+uint32_t cellKeyCount(uint32_t dim, CellOrder order) {
+    return order == CellOrder::Morton ? mortonIndex(dim - 1, dim - 1, dim - 1) + 1 : dim * dim * dim;
+}
+
+Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells, Mode mode,
+              CellOrder cellOrder) {
     Grid g;
     g.searchCells = searchCells == 8 ? 8 : 27;
     const float width = (g.searchCells == 8 ? 2.0f : 1.0f) * maxRadius(p);
     const double cells = std::floor(2.0 * double(p.domainHalf) / double(width));
     const uint32_t cap = uint32_t(std::cbrt(double(maxGridCells(boidCount))) + 1e-9);
     g.dim = uint32_t(std::clamp(cells, 1.0, double(cap)));
+    // Morton keys span more than dim^3: their ranges count against the cap too.
+    while (g.dim > 1 && cellKeyCount(g.dim, cellOrder) > maxGridCells(boidCount)) --g.dim;
     g.cellWidth = float(2.0 * double(p.domainHalf) / g.dim);
     g.cellCount = g.dim * g.dim * g.dim;
+    g.cellOrder = cellOrder;
+    g.keyCells = cellKeyCount(g.dim, cellOrder);
 
     // The keys: slices need fixed image shifts, and their starts must fit.
     const auto fits = [&](uint64_t perCell) {
-        return g.dim >= slicesMinDim && perCell * g.cellCount <= maxSubCells(boidCount);
+        return g.dim >= slicesMinDim && perCell * g.keyCells <= maxSubCells(boidCount);
     };
     const uint64_t n = boidCount;
     const bool autoSlices = subCells == SubCells::Auto && n >= uint64_t(slicesFrom) * g.cellCount;
@@ -68,19 +107,21 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells sub
                                   : mode == Mode::Coherent ? coherentQuartersFrom27
                                                            : 0;
     const bool autoQuarters = autoSlices && quartersFrom != 0 && n >= quartersFrom * g.cellCount;
-    g.quarters = fits(4 * 8) && (subCells == SubCells::Quarters || autoQuarters);
+    const bool morton = cellOrder == CellOrder::Morton; // no quarter rows (CellOrder)
+    g.quarters = !morton && fits(4 * 8) && (subCells == SubCells::Quarters || autoQuarters);
     g.slices = g.quarters ||
                (fits(8) && (subCells == SubCells::Slices || subCells == SubCells::Quarters || autoSlices));
     g.slicesPerCell = 8;
     if (g.quarters)
         for (uint32_t s = 16; s <= 32; s *= 2)
             if (fits(4 * s)) g.slicesPerCell = s;
-    g.keyBits =
-        std::max(1, int(std::bit_width(g.cellCount - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));
+    g.keyBits = std::max(1, int(std::bit_width(g.keyCells - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));
 
-    // The walk.
+    // The walk: Morton rows of cells are not runs of keys.
     g.mode = mode;
-    g.walk = !g.slices ? Walk::Cells : g.quarters || mode == Mode::Coherent ? Walk::Rows : Walk::Slices;
+    g.walk = !g.slices                                           ? Walk::Cells
+             : !morton && (g.quarters || mode == Mode::Coherent) ? Walk::Rows
+                                                                 : Walk::Slices;
     return g;
 }
 

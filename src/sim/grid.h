@@ -23,14 +23,30 @@ enum class GridBuild { Radix, Counting };
 
 std::optional<GridBuild> parseGridBuild(const std::string& text);
 const char* gridBuildName(GridBuild b);
+// How cells are numbered in the sort key. Linear: x + dim (y + dim z), each row of cells contiguous
+// in sorted order. Morton: the bits of x, y and z interleaved (x lowest), the order of an octree, so
+// that cells near each other along any axis lie near each other in sorted order (and, in the coherent
+// mode, in memory). Morton codes of a grid that is not a power of two per axis leave gaps: keys run up
+// to mortonIndex(dim-1, dim-1, dim-1), up to 8x dim^3 for dims just above a power of two.
+//
+// Morton restricts the walks: a row of cells is no longer a run of keys, so the Rows walk (coherent
+// slices, quarter rows), which takes a row's window as one range, does not apply. Morton grids walk
+// whole cells (Walk::Cells) or each cell's slices in turn (Walk::Slices, key = code * 8 + slice), in
+// either mode, and never take quarter rows.
+enum class CellOrder { Linear, Morton };
+
+std::optional<CellOrder> parseCellOrder(const std::string& text);
+const char* cellOrderName(CellOrder order);
 
 struct Grid {
     uint32_t dim = 1;       // cells per axis
     float cellWidth = 0;    // 2L / dim, at least the requested width (unless capped)
     uint32_t cellCount = 1; // dim^3
-    uint32_t keyBits = 1;   // bits of a sort key: the cell index, and log2 of the sub-keys a cell
-    int searchCells = 27;   // 8: 2x2x2 block towards the boid's side, cells >= 2 max(r) wide;
-                            // 27: 3x3x3 block, cells >= max(r) wide
+    CellOrder cellOrder = CellOrder::Linear;
+    uint32_t keyCells = 1; // one past the largest cell key (cellKeyCount): the cell ranges' entries
+    uint32_t keyBits = 1;  // bits of a sort key: the cell key, and log2 of the sub-keys a cell
+    int searchCells = 27;  // 8: 2x2x2 block towards the boid's side, cells >= 2 max(r) wide;
+                           // 27: 3x3x3 block, cells >= max(r) wide
     // Boids sorted by cell and, within a cell, by x slice: a row of cells is then sorted by x, and
     // each boid walks a row only over the x it can reach, about two thirds of the candidates of
     // whole cells.
@@ -53,14 +69,14 @@ inline uint32_t subKeysPerCell(const Grid& g) {
     return g.quarters ? 4 * g.slicesPerCell : g.slices ? g.slicesPerCell : 1;
 }
 
-// Sort keys of the grid: every cell's sub-keys.
+// Sort keys of the grid: every cell key's sub-keys (Morton gaps included).
 inline uint32_t keyCount(const Grid& g) {
-    return subKeysPerCell(g) * g.cellCount;
+    return subKeysPerCell(g) * g.keyCells;
 }
 
 // Entries of the sub-key start buffer: each slice's start and one past the last; 1 (unused) without.
 inline uint32_t subRangeCount(const Grid& g) {
-    return g.slices ? subKeysPerCell(g) * g.cellCount + 1 : 1;
+    return g.slices ? subKeysPerCell(g) * g.keyCells + 1 : 1;
 }
 
 // Boids a cell on average from which Auto orders cells by slices, and by quarter rows instead: with 8
@@ -81,8 +97,9 @@ const char* subCellsName(SubCells s);
 // The most sub-keys a grid may have (their starts are written every step): 2^21, or one per boid.
 uint64_t maxSubCells(uint32_t boidCount);
 
-// Grids finer than this many cells are coarsened (cells widen, which stays correct): the cell
-// ranges are cleared every step, so their size is kept in proportion to the flock.
+// Grids with more cell keys than this are coarsened (cells widen, which stays correct): the cell
+// ranges are cleared every step, so their size is kept in proportion to the flock. Morton grids count
+// their key range (cellKeyCount), which their ranges span.
 uint32_t maxGridCells(uint32_t boidCount);
 
 // The grid a step of `mode` uses, and with it the keys and the walk, all chosen here:
@@ -92,8 +109,9 @@ uint32_t maxGridCells(uint32_t boidCount);
 //   dependent gathers through the sorted index);
 // - the walk: whole cells without slices; quarter rows, and coherent slices, by rows; scattered
 //   slices cell by cell (Walk::Slices), where each cell's range of the index is gathered in turn.
+//   Morton cell order: whole cells or slices cell by cell (see CellOrder), and a key range within the caps.
 Grid makeGrid(const Params& params, int searchCells, uint32_t boidCount, SubCells subCells = SubCells::Auto,
-              Mode mode = Mode::Coherent);
+              Mode mode = Mode::Coherent, CellOrder cellOrder = CellOrder::Linear);
 
 // Cell coordinate of a position in [-L, L) along one axis; positions that round up to dim go to dim-1.
 uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t dim);
@@ -110,5 +128,15 @@ uint32_t sliceOf(float x, float halfDomain, float invCellWidth, uint32_t cell, u
 inline uint32_t cellIndex(uint32_t x, uint32_t y, uint32_t z, uint32_t dim) {
     return x + dim * (y + dim * z);
 }
+
+// Morton code of cell coordinates below 2^10: bit b of x, y, z at bits 3b, 3b + 1, 3b + 2.
+uint32_t mortonIndex(uint32_t x, uint32_t y, uint32_t z);
+
+// The cell's key in the sort (common.glsl: cellKey).
+uint32_t cellKey(uint32_t x, uint32_t y, uint32_t z, uint32_t dim, CellOrder order);
+
+// One past the largest cell key of a grid of dim^3 cells: dim^3, or the last cell's Morton code + 1
+// (codes grow with each coordinate).
+uint32_t cellKeyCount(uint32_t dim, CellOrder order);
 
 } // namespace sim

@@ -1,0 +1,315 @@
+// Grid steps in Morton cell order (sim::CellOrder) on lavapipe: the passes against the CPU's keys,
+// ranges and starts, and whole steps against the CPU reference and against linear order.
+
+#include "gpu_test.h"
+#include "layouts.h"
+#include "reference.h"
+#include "sim/flock.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace {
+
+using sim::CellOrder;
+using sim::Mode;
+using sim::Params;
+using sim::State;
+using sim::SubCells;
+
+class MortonTest : public test::GpuTest {
+  protected:
+    // `steps` steps on `grid` from a fresh flock whose outputs are poisoned first.
+    State gpuSteps(const State& in, const Params& p, const sim::Grid& grid, int steps = 1) {
+        sim::Flock f = sim::createFlock(ctx(), in.count());
+        sim::uploadState(ctx(), f, in);
+        for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx(), *b, 0xffffffffu);
+        sim::prepareGrid(ctx(), f, grid);
+        for (int s = 0; s < steps; ++s)
+            test::runCommands(
+                [&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, grid.mode, grid, nullptr); });
+        State out = sim::downloadState(ctx(), f);
+        sim::destroyFlock(ctx(), f);
+        return out;
+    }
+
+    void expectMatches(const State& got, const test::ReferenceStep& ref, const Params& p, uint32_t n) {
+        const test::Comparison c = test::compareStates(got, ref, p);
+        EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;
+        EXPECT_LE(c.ambiguous, std::max(2u, n / 50)) << "too many ambiguous boids";
+    }
+
+    // One Morton step of `sub` against the reference, and against the same step in linear order.
+    void expectMortonStep(const State& in, const Params& p, Mode mode, int cells, SubCells sub,
+                          const std::string& what) {
+        const sim::Grid grid = sim::makeGrid(p, cells, in.count(), sub, mode, CellOrder::Morton);
+        SCOPED_TRACE(what + ", " + sim::modeName(mode) + ", " + std::to_string(cells) + " cells, " +
+                     std::to_string(grid.dim) + " per axis, " +
+                     sim::searchVariantName(sim::searchVariant(grid, p)) + ", n " +
+                     std::to_string(in.count()));
+        ASSERT_EQ(grid.cellOrder, CellOrder::Morton);
+        const test::ReferenceStep ref = test::referenceStep(in, p);
+        const State morton = gpuSteps(in, p, grid);
+        expectMatches(morton, ref, p, in.count());
+        if (in.count() > 50) {
+            EXPECT_GT(std::accumulate(ref.neighbours.begin(), ref.neighbours.end(), uint64_t(0)), 0u)
+                << "a layout without neighbours tests nothing";
+        }
+        // Linear order sums the same neighbours in another order: within twice the reference's bound.
+        const sim::Grid linearGrid = sim::makeGrid(p, cells, in.count(), sub, mode);
+        ASSERT_EQ(linearGrid.dim, grid.dim);
+        test::ReferenceStep linear = ref;
+        linear.state = gpuSteps(in, p, linearGrid);
+        for (double& t : linear.velocityTolerance) t *= 2;
+        expectMatches(morton, linear, p, in.count());
+    }
+};
+
+// Domain half-widths giving `dim` cells per axis for a search shape (cells of max(r) = 5, or 10 with 8).
+float halfFor(uint32_t dim, int cells) {
+    return (cells == 8 ? 10.0f : 5.0f) * (float(dim) + 0.4f) / 2;
+}
+
+// ---- The passes: keys, sorted pairs, ranges or starts, statistics, reorder, next keys --------------
+
+TEST_F(MortonTest, GridPassesMatchTheCpuInMortonOrder) {
+    uint32_t gapped = 0; // grids whose key range has keys of no cell
+    for (uint32_t dim : {5u, 7u, 8u})
+        for (SubCells sub : {SubCells::Off, SubCells::Slices}) {
+            Params p;
+            p.domainHalf = halfFor(dim, 27);
+            const uint32_t n = 3001;
+            const sim::Grid grid = sim::makeGrid(p, 27, n, sub, Mode::Coherent, CellOrder::Morton);
+            ASSERT_EQ(grid.dim, dim);
+            ASSERT_EQ(grid.slices, sub == SubCells::Slices);
+            gapped += grid.keyCells > grid.cellCount;
+            const gpudata::StepConstants c = sim::stepConstants(p, grid, n);
+            for (const State& s : {test::edgeState(n, 11, p), test::clusteredState(n, 12, p, 4, 0.7f),
+                                   test::boxState(n, 13, p, 2.0f, 0.5f)}) {
+                SCOPED_TRACE(std::string(sim::subCellsName(sub)) + ", " + std::to_string(dim) + " per axis");
+                sim::Flock f = sim::createFlock(ctx(), n);
+                sim::uploadState(ctx(), f, s);
+                sim::prepareGrid(ctx(), f, grid);
+                for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots,
+                                       &f.cellRanges, &f.subRanges, &f.pos[1], &f.vel[1], &f.ids[1]})
+                    gpu::fillBuffer(ctx(), *b, 0xabababab);
+                test::runCommands([&](VkCommandBuffer cmd) {
+                    sim::recordGridIndex(cmd, f, c, nullptr);
+                    sim::recordSortPairs(cmd, f, grid, nullptr);
+                    sim::recordCellRanges(cmd, f, c, grid, true, nullptr);
+                });
+
+                // Keys: the Morton code of the cell, times 8 plus the x slice with slices.
+                const auto keyOf = [&](const float* position, uint32_t& cell) {
+                    uint32_t xyz[3];
+                    for (int a = 0; a < 3; ++a)
+                        xyz[a] = sim::cellCoordinate(position[a], p.domainHalf, c.invCellWidth, grid.dim);
+                    cell = sim::cellKey(xyz[0], xyz[1], xyz[2], grid.dim, CellOrder::Morton);
+                    EXPECT_EQ(cell, sim::mortonIndex(xyz[0], xyz[1], xyz[2]));
+                    const uint32_t slice = sim::sliceOf(position[0], p.domainHalf, c.invCellWidth, xyz[0], 8);
+                    return grid.slices ? cell * 8 + slice : cell;
+                };
+                std::vector<uint32_t> keys(n), boidsIn(grid.keyCells, 0);
+                for (uint32_t i = 0; i < n; ++i) {
+                    uint32_t cell = 0;
+                    keys[i] = keyOf(&s.data[size_t(i) * 6], cell);
+                    boidsIn[cell]++;
+                }
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
+                std::vector<uint32_t> slots(n);
+                std::iota(slots.begin(), slots.end(), 0);
+                std::stable_sort(slots.begin(), slots.end(),
+                                 [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+                std::vector<uint32_t> sortedKeys(n);
+                for (uint32_t k = 0; k < n; ++k) sortedKeys[k] = keys[slots[k]];
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedKeys, n), sortedKeys);
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedSlots, n), slots);
+
+                const std::vector<uint32_t> gotRanges =
+                    test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.keyCells);
+                if (grid.slices) {
+                    // Every sub-key's start over the whole key range, gaps included, and n past the last.
+                    EXPECT_EQ(gotRanges, std::vector<uint32_t>(2 * grid.keyCells, 0xabababab));
+                    const uint32_t total = 8 * grid.keyCells;
+                    ASSERT_EQ(sim::subRangeCount(grid), total + 1);
+                    const std::vector<uint32_t> got =
+                        test::readBuffer<uint32_t>(f.subRanges, 2 * (total + 1));
+                    for (uint32_t sub = 0; sub <= total; ++sub) {
+                        const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
+                        ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "sub-key " << sub;
+                    }
+                } else {
+                    // Every key's [start, end), CELL_EMPTY in both for empty cells and keys of no cell.
+                    std::vector<uint32_t> ranges(2 * grid.keyCells, CELL_EMPTY);
+                    for (uint32_t k = 0; k < n; ++k) {
+                        if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) ranges[2 * sortedKeys[k]] = k;
+                        if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k])
+                            ranges[2 * sortedKeys[k] + 1] = k + 1;
+                    }
+                    EXPECT_EQ(gotRanges, ranges);
+                }
+
+                // Grid statistics over the cells, not the key range.
+                gpu::Buffer stats = gpu::createBuffer(ctx(), sizeof(gpudata::GridStats), gpu::storageUsage,
+                                                      gpu::MemoryUse::Readback);
+                test::runCommands(
+                    [&](VkCommandBuffer cmd) { sim::recordGridStats(cmd, f, c, stats, nullptr); });
+                const auto* got = static_cast<const gpudata::GridStats*>(stats.mapped);
+                EXPECT_EQ(got->occupiedCells, uint32_t(std::count_if(boidsIn.begin(), boidsIn.end(),
+                                                                     [](uint32_t b) { return b > 0; })));
+                EXPECT_EQ(got->largestCell, *std::max_element(boidsIn.begin(), boidsIn.end()));
+                gpu::destroyBuffer(ctx(), stats);
+
+                // The state gathered into Morton order.
+                ASSERT_EQ(f.current, 1u);
+                const std::vector<uint32_t> ids = test::readBuffer<uint32_t>(f.ids[1], n);
+                const std::vector<float> pos = test::readBuffer<float>(f.pos[1], 4 * size_t(n));
+                for (uint32_t k = 0; k < n; ++k) {
+                    ASSERT_EQ(ids[k], slots[k]);
+                    ASSERT_EQ(pos[4 * size_t(k)], s.data[size_t(slots[k]) * 6]);
+                }
+
+                // The search's pairs for the next step: Morton keys of the new positions.
+                for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues}) gpu::fillBuffer(ctx(), *b, 0xabababab);
+                test::runCommands([&](VkCommandBuffer cmd) {
+                    sim::recordGridSearch(cmd, f, c, sim::searchVariant(grid, p), nullptr);
+                    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                       VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                       VK_ACCESS_2_TRANSFER_READ_BIT);
+                });
+                const std::vector<float> stepped = test::readBuffer<float>(f.pos[0], 4 * size_t(n));
+                std::vector<uint32_t> nextKeys(n);
+                for (uint32_t k = 0; k < n; ++k) {
+                    uint32_t cell = 0;
+                    nextKeys[k] = keyOf(&stepped[4 * size_t(k)], cell);
+                }
+                EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), nextKeys);
+                sim::destroyFlock(ctx(), f);
+            }
+        }
+    EXPECT_GT(gapped, 0u) << "no key range with gaps";
+}
+
+// ---- Whole steps ------------------------------------------------------------------------------
+
+// The layouts of the linear grid tests, in both modes and shapes, whole cells and slices cell by cell,
+// on 5 cells per axis (Morton keys with gaps).
+TEST_F(MortonTest, StepsMatchReferenceAndLinearOrderOnLayouts) {
+    for (Mode mode : {Mode::Scattered, Mode::Coherent})
+        for (int cells : {8, 27})
+            for (SubCells sub : {SubCells::Off, SubCells::Slices}) {
+                Params p;
+                p.domainHalf = halfFor(5, cells);
+                ASSERT_EQ(sim::makeGrid(p, cells, 2999, sub, mode, CellOrder::Morton).walk,
+                          sub == SubCells::Off ? sim::Walk::Cells : sim::Walk::Slices);
+                expectMortonStep(test::uniformState(2999, 21, p), p, mode, cells, sub, "uniform");
+                expectMortonStep(test::clusteredState(1500, 22, p, 4, 1.5f), p, mode, cells, sub, "clusters");
+                expectMortonStep(test::boxState(600, 23, p, 7.0f, 0.8f), p, mode, cells, sub, "one cell");
+                expectMortonStep(test::edgeState(2000, 24, p), p, mode, cells, sub, "faces, edges, corners");
+                expectMortonStep(test::coincidentState(1201, 25, p), p, mode, cells, sub, "coincident");
+                expectMortonStep(test::uniformState(1, 26, p), p, mode, cells, sub, "a single boid");
+                expectMortonStep(test::uniformState(257, 27, p), p, mode, cells, sub, "n off the group");
+            }
+}
+
+// 1, 2 and 3 cells per axis (each cell a distinct image only from 3), and 7 and 9 (keys with gaps,
+// 9 just above a power of two), boids on the domain's faces.
+TEST_F(MortonTest, StepsOnSmallAndOddGrids) {
+    for (int cells : {8, 27})
+        for (uint32_t dim : {1u, 2u, 3u, 7u, 9u}) {
+            Params p;
+            p.domainHalf = halfFor(dim, cells);
+            ASSERT_EQ(sim::makeGrid(p, cells, 400, SubCells::Off, Mode::Coherent, CellOrder::Morton).dim,
+                      dim);
+            for (Mode mode : {Mode::Scattered, Mode::Coherent})
+                for (SubCells sub : {SubCells::Off, SubCells::Slices}) {
+                    if (dim < 3 && sub == SubCells::Slices) continue; // whole cells, as Off
+                    const uint32_t n = dim == 9 ? 1500 : 500;
+                    expectMortonStep(test::edgeState(n, 40 + dim, p), p, mode, cells, sub, "edges");
+                    if (dim > 3)
+                        expectMortonStep(test::uniformState(n, 30 + dim, p), p, mode, cells, sub, "uniform");
+                }
+        }
+}
+
+// Switching the order on a flock whose search wrote the other order's keys must redo them (the
+// grid-index pass), both ways; steps on one Morton grid reuse the search's keys, bit for bit.
+TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
+    Params p;
+    p.domainHalf = halfFor(5, 27);
+    State state = test::uniformState(2999, 93, p);
+    sim::Flock f = sim::createFlock(ctx(), state.count());
+    sim::uploadState(ctx(), f, state);
+    for (CellOrder order : {CellOrder::Linear, CellOrder::Morton, CellOrder::Morton, CellOrder::Linear})
+        for (Mode mode : {Mode::Coherent, Mode::Scattered}) {
+            SCOPED_TRACE(std::string(sim::cellOrderName(order)) + " " + sim::modeName(mode));
+            const sim::Grid grid = sim::makeGrid(p, 27, f.count, SubCells::Off, mode, order);
+            sim::prepareGrid(ctx(), f, grid);
+            test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
+            EXPECT_TRUE(f.keysCurrent);
+            const State next = sim::downloadState(ctx(), f);
+            expectMatches(next, test::referenceStep(state, p), p, state.count());
+            state = next;
+        }
+    sim::destroyFlock(ctx(), f);
+
+    const State in = test::edgeState(2999, 94, p);
+    for (SubCells sub : {SubCells::Off, SubCells::Slices})
+        for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
+            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub, mode, CellOrder::Morton);
+            std::vector<State> results;
+            for (bool reuse : {true, false}) {
+                sim::Flock g = sim::createFlock(ctx(), in.count());
+                sim::uploadState(ctx(), g, in);
+                sim::prepareGrid(ctx(), g, grid);
+                for (int step = 0; step < 3; ++step) {
+                    if (!reuse) g.keysCurrent = false;
+                    test::runCommands(
+                        [&](VkCommandBuffer cmd) { sim::recordStep(cmd, g, p, mode, grid, nullptr); });
+                }
+                results.push_back(sim::downloadState(ctx(), g));
+                sim::destroyFlock(ctx(), g);
+            }
+            EXPECT_TRUE(results[0].data == results[1].data)
+                << sim::subCellsName(sub) << " " << sim::modeName(mode);
+        }
+}
+
+// The coherent slices walk cell by cell (a Morton grid's) reads the slice starts: spoiled starts must
+// change the step.
+TEST_F(MortonTest, CoherentSlicesCellByCellReadTheirStarts) {
+    Params p;
+    p.domainHalf = halfFor(5, 27);
+    const State in = test::uniformState(2999, 95, p);
+    const test::ReferenceStep ref = test::referenceStep(in, p);
+    const sim::Grid grid =
+        sim::makeGrid(p, 27, in.count(), SubCells::Slices, Mode::Coherent, CellOrder::Morton);
+    ASSERT_EQ(grid.walk, sim::Walk::Slices);
+    for (bool spoil : {false, true}) {
+        sim::Flock f = sim::createFlock(ctx(), in.count());
+        sim::uploadState(ctx(), f, in);
+        sim::prepareGrid(ctx(), f, grid);
+        const gpudata::StepConstants c = sim::stepConstants(p, grid, f.count);
+        test::runCommands([&](VkCommandBuffer cmd) {
+            sim::recordGridIndex(cmd, f, c, nullptr);
+            sim::recordSortPairs(cmd, f, grid, nullptr);
+            sim::recordCellRanges(cmd, f, c, grid, true, nullptr);
+            if (spoil) { // every slice then starts at slot 0
+                gpu::computeToTransferBarrier(cmd);
+                vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, VK_WHOLE_SIZE, 0);
+                gpu::fillToComputeBarrier(cmd);
+            }
+            sim::recordGridSearch(cmd, f, c, sim::searchVariant(grid, p), nullptr);
+            gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
+                               VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+        });
+        const test::Comparison cmp = test::compareStates(sim::downloadState(ctx(), f), ref, p);
+        if (spoil)
+            EXPECT_GT(cmp.mismatches, in.count() / 10);
+        else
+            EXPECT_EQ(cmp.mismatches, 0u) << cmp.firstMismatch;
+        sim::destroyFlock(ctx(), f);
+    }
+}
+
+} // namespace
