@@ -290,6 +290,15 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     CHECK(grid.slicesPerCell == 8 ||
           (grid.quarters && (grid.slicesPerCell == 16 || grid.slicesPerCell == 32)));
     c.slicesPerCell = grid.slicesPerCell;
+    if (p.predator) {
+        c.predatorOn = 1;
+        c.predatorX = wrapCoordinate(p.predatorPos[0], p.domainHalf);
+        c.predatorY = wrapCoordinate(p.predatorPos[1], p.domainHalf);
+        c.predatorZ = wrapCoordinate(p.predatorPos[2], p.domainHalf);
+        c.predatorRadiusSq = p.predatorRadius * p.predatorRadius;
+        c.predatorInvRadius = 1.0f / p.predatorRadius; // unused at radius 0: no boid is within it
+        c.predatorScale = p.predatorScale;
+    }
     return c;
 }
 
