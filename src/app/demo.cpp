@@ -181,7 +181,7 @@ void handleInput(Demo& d) {
     const double x = d.cursorX, y = d.cursorY;
     if (!io.WantCaptureMouse && d.buttonDown[GLFW_MOUSE_BUTTON_LEFT])
         orbit(d.camera, float(x - d.lastX), float(y - d.lastY));
-    updatePredator(d);
+    updatePlay(d);
     d.lastX = x;
     d.lastY = y;
     if (!io.WantCaptureMouse && d.scroll != 0) zoom(d.camera, float(d.scroll), d.panel.params.domainHalf);
@@ -453,9 +453,7 @@ void finishRun(Demo& d) {
     }
     std::printf("%llu frames rendered, swapchain recreated %u times, minimized %u times\n",
                 (unsigned long long)d.frameNumber, d.recreations, d.minimizations);
-    if (!d.script.empty())
-        std::printf("input script: %zu of %zu events played, predator on in %llu frames\n", d.scriptNext,
-                    d.script.size(), (unsigned long long)d.predatorFrames);
+    reportInputScript(d);
 }
 
 } // namespace

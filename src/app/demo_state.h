@@ -77,7 +77,8 @@ struct Demo {
     double cursorX = 0, cursorY = 0;
     std::vector<InputEvent> script; // --input-script
     size_t scriptNext = 0;          // the first event not yet played
-    uint64_t predatorFrames = 0;    // frames stepped with the predator on
+    uint64_t predatorFrames = 0;    // frames with the predator on, for the script's report
+    uint64_t helpFrames = 0;        // frames with the help shown, for the script's report
 
     // The run.
     std::optional<Capture> capture;
@@ -100,8 +101,9 @@ void onScroll(GLFWwindow* window, double dx, double dy);
 // script's events handed to the installed callbacks, and the predator under the mouse.
 void installInputCallbacks(Demo& d);
 void playInputScript(Demo& d);
-void updatePredator(Demo& d);
+void updatePlay(Demo& d);
 void drawPredatorMarker(const Demo& d);
+void reportInputScript(const Demo& d);
 // Refuses unwritable outputs before any work.
 void checkOutputs(const DemoOptions& options);
 void createDemoFlock(Demo& d);

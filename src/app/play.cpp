@@ -74,7 +74,7 @@ void playInputScript(Demo& d) {
 // While the right button is held away from the panels, the predator is where the cursor's ray meets
 // the plane through the domain's centre facing the camera (the flock's own centre would need a
 // readback), kept inside the domain; it stays after the release only when pinned.
-void updatePredator(Demo& d) {
+void updatePlay(Demo& d) {
     PanelState& st = d.panel;
     const uint32_t width = d.swapchain.extent.width, height = d.swapchain.extent.height;
     int windowWidth = 0, windowHeight = 0;
@@ -92,7 +92,18 @@ void updatePredator(Demo& d) {
         }
     }
     st.params.predator = st.predatorHeld || st.predatorPinned;
-    if (st.params.predator) d.predatorFrames++;
+    d.predatorFrames += st.params.predator;
+    d.helpFrames += d.showHelp;
+}
+
+// What the script's events did, for the window test.
+void reportInputScript(const Demo& d) {
+    if (d.script.empty()) return;
+    const float* p = d.panel.params.predatorPos;
+    std::printf("input script: %zu of %zu events played, predator on in %llu frames, last at (%.2f, %.2f, "
+                "%.2f), help shown in %llu frames\n",
+                d.scriptNext, d.script.size(), (unsigned long long)d.predatorFrames, p[0], p[1], p[2],
+                (unsigned long long)d.helpFrames);
 }
 
 // A circle of the predator's radius around it, drawn behind the panels.
