@@ -68,20 +68,39 @@ ReferenceStep referenceStep(const sim::State& in, const sim::Params& p) {
                 nAli++;
             }
         }
+        // Rule 4: away from the predator (wrapped as the GPU's is), S (1/|d| - 1/R) d within R.
+        double flee[3] = {0, 0, 0}, fleeTol = 0;
+        if (p.predator) {
+            double d[3];
+            bool nearWrap = false;
+            for (int a = 0; a < 3; ++a) {
+                d[a] =
+                    wrapInto(double(bi[a]) - double(sim::wrapCoordinate(p.predatorPos[a], p.domainHalf)), L);
+                nearWrap |= std::abs(std::abs(d[a]) - L) < distSlack;
+            }
+            const double dist = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            const double R = p.predatorRadius;
+            if (nearWrap && dist < R + distSlack) out.ambiguous[i] = true;
+            if (dist > 0 && dist < R)
+                for (int a = 0; a < 3; ++a) flee[a] = p.predatorScale * (1 / dist - 1 / R) * d[a];
+            // The displacement's rounding (an ulp of 2L a component) turns its direction by ulpL / |d|.
+            if (dist > 0 && dist < R + distSlack)
+                fleeTol = std::abs(p.predatorScale) * (2 * ulpL / dist + 8 * floatEps);
+        }
         double v[3];
         for (int a = 0; a < 3; ++a) {
             double dv = 0;
             if (nCoh) dv += coh[a] / nCoh * p.cohesionScale;
             dv -= sep[a] * p.separationScale;
             if (nAli) dv += ali[a] / nAli * p.alignmentScale;
-            v[a] = double(bi[3 + a]) + dv;
+            v[a] = double(bi[3 + a]) + dv + flee[a];
         }
         // Float rounding of the GPU's sums: each term's displacement is off by up to an ulp of 2L,
         // and each of the n additions by eps of the running magnitude.
         const double tol =
             std::abs(p.cohesionScale) * (ulpL + 2 * floatEps * nCoh * cohAbs / std::max(nCoh, 1u)) +
             std::abs(p.separationScale) * (nSep * ulpL + 2 * floatEps * nSep * sepAbs) +
-            std::abs(p.alignmentScale) * (2 * floatEps * nAli * aliAbs / std::max(nAli, 1u));
+            std::abs(p.alignmentScale) * (2 * floatEps * nAli * aliAbs / std::max(nAli, 1u)) + fleeTol;
         const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         if (speed > p.maxSpeed)
             for (double& c : v) c *= p.maxSpeed / speed;

@@ -2,11 +2,30 @@
 # The demo in a real window under Xvfb (with a window manager, so that minimizing really unmaps
 # the window): a few hundred frames with validation on, a resize and a minimize/restore on the way,
 # a capture and a screenshot, with each drawing path; exit code 0 means no validation errors either.
+# Keys and mouse drags come from an input script (--input-script), handed to the window's own GLFW
+# callbacks: under Xvfb, key presses sent with xdotool were often lost.
 set -euo pipefail
 vkboids=$(realpath "$1")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export XDG_RUNTIME_DIR=$out
+cd "$out" # F12 writes its screenshot into the working directory
+
+# Help on (F1) and off ('?'), the predator pinned and unpinned (P), every mode (M), a screenshot
+# (F12) and the predator held under a right drag; then a left drag orbits the camera.
+cat >"$out/input.txt" <<'EOF'
+2 move 0.55 0.5
+12 key F1
+16 char ?
+20 key P
+24 key P
+40 key M
+44 key M
+48 key M
+52 key F12
+56 drag right 0.55 0.45 0.8 0.6 20
+80 drag left 0.6 0.5 0.7 0.55 5
+EOF
 
 # run NAME FRAMES WARMUP [options]: the demo in a fresh X server, its log in $out/NAME.log.
 run() {
@@ -16,13 +35,28 @@ run() {
         openbox >/dev/null 2>&1 &
         sleep 1
         exec "$@"' bash "$vkboids" --validation --boids 3000 --frames "$frames" --warmup "$warmup" \
-        --exercise-window --capture "$out/$name.csv" --screenshot "$out/$name.png" "$@" 2>&1 | tee "$out/$name.log"
+        --exercise-window --capture "$out/$name.csv" --screenshot "$out/$name.png" --input-script "$out/input.txt" \
+        "$@" 2>&1 | tee "$out/$name.log"
     grep -q "$((frames + warmup)) frames rendered" "$out/$name.log"
     grep -q "minimized 1 times" "$out/$name.log" # the window manager really minimized it
     if grep -q "swapchain recreated 0 times" "$out/$name.log"; then
         echo "$name: the resize did not recreate the swapchain"
         exit 1
     fi
+    # The script's keys and drags took effect: all of it played; the predator on under the right drag
+    # (20 frames) and while pinned (4), and left where the drag ended, off the centre; the help shown
+    # from F1 to '?' (4 frames); M through every mode; F12's file written.
+    local report=$(grep "input script: 40 of 40 events played" "$out/$name.log")
+    local predator=$(sed -n 's/.*predator on in \([0-9]*\) frames.*/\1/p' <<<"$report")
+    local help=$(sed -n 's/.*help shown in \([0-9]*\) frames.*/\1/p' <<<"$report")
+    [ "${predator:-0}" -eq 24 ] || { echo "$name: the predator was on in ${predator:-0} frames, not 24"; exit 1; }
+    [ "${help:-0}" -eq 4 ] || { echo "$name: the help was shown in ${help:-0} frames, not 4"; exit 1; }
+    grep -q "last at (0.00, 0.00, 0.00)" <<<"$report" && { echo "$name: the drag placed no predator"; exit 1; }
+    for mode in naive scattered coherent; do
+        grep -q ",$mode," "$out/$name.csv" || { echo "$name: M never switched to $mode"; exit 1; }
+    done
+    ls "$out"/vkboids-*.png >/dev/null || { echo "$name: F12 wrote no screenshot"; exit 1; }
+    rm -f "$out"/vkboids-*.png
     local rows=$(($(wc -l <"$out/$name.csv") - 1))
     [ "$rows" -eq "$frames" ] || { echo "$name: capture has $rows rows, $frames expected"; exit 1; }
     # What the screenshot shows: right of the panel and outside the timings window (top right, about

@@ -44,7 +44,17 @@ void removeSelf(inout Neighbours n, vec3 v) {
     n.alignmentCount -= 1.0;
 }
 
-// New velocity and position of a boid from its neighbour sums: rules 1 to 3, the speed limit, and
+// Rule 4, the predator: a boid at minimum-image displacement d from it, 0 < |d| < R, flees along d
+// with strength S (1 - |d| / R): S near the predator, fading to 0 at R, so no jump at the radius.
+vec3 flee(vec3 p, StepConstants c) {
+    const vec3 d = minImage(p - vec3(c.predatorX, c.predatorY, c.predatorZ), c.halfDomain);
+    const float dist2 = dot(d, d);
+    if (!(dist2 < c.predatorRadiusSq) || dist2 == 0.0) return vec3(0);
+    const float dist = sqrt(dist2);
+    return d * (c.predatorScale * (1.0 / dist - c.predatorInvRadius));
+}
+
+// New velocity and position of a boid from its neighbour sums: rules 1 to 4, the speed limit, and
 // the step wrapped into the periodic domain.
 void integrate(vec3 p, vec3 v, Neighbours n, StepConstants c, out vec3 pNew, out vec3 vNew) {
     const float alignmentCount = COHESION_IS_ALIGNMENT ? n.cohesionCount : n.alignmentCount;
@@ -52,6 +62,8 @@ void integrate(vec3 p, vec3 v, Neighbours n, StepConstants c, out vec3 pNew, out
     if (n.cohesionCount > 0.0) dv += n.cohesion / n.cohesionCount * c.cohesionScale;
     dv -= n.separation * c.separationScale;
     if (alignmentCount > 0.0) dv += n.alignment / alignmentCount * c.alignmentScale;
+    // Uniform (a push constant): without a predator the step is exactly the three rules'.
+    if (c.predatorOn != 0u) dv += flee(p, c);
     vNew = v + dv;
     float speed = length(vNew);
     if (speed > c.maxSpeed) {

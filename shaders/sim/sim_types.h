@@ -36,6 +36,15 @@ struct StepConstants {
     u32 subCells;            // SUB_CELLS_*: what the key bits below the cell index hold, if any
     u32 slicesPerCell;       // x slices a cell: 8, 16 or 32 (sim::Grid::slicesPerCell)
     u32 cellOrder;           // CELL_ORDER_*: how the key numbers cells (sim::CellOrder)
+    // The predator (sim::Params): boids within its radius flee (rules.glsl: integrate).
+    u32 predatorOn; // 0: no predator, and the step is exactly the one without
+    f32 predatorX;  // its position, wrapped into the domain
+    f32 predatorY;
+    f32 predatorZ;
+    f32 predatorRadiusSq;
+    f32 predatorInvRadius;
+    f32 predatorScale;
+    f32 pad3;
 };
 
 // A cell's range in the sorted arrays is [start, end); empty cells hold CELL_EMPTY in both.
@@ -67,7 +76,7 @@ struct GridStats {
 };
 
 #ifdef __cplusplus
-static_assert(sizeof(StepConstants) == 80);
+static_assert(sizeof(StepConstants) == 112);
 static_assert(sizeof(GridStats) == 16);
 } // namespace gpudata
 #endif

@@ -169,6 +169,23 @@ void refuseDemoOptionsBefore(const CLI::App* command, const std::vector<CLI::Opt
     }
 }
 
+// --predator X,Y,Z: three numbers.
+void parsePredator(const std::string& text, sim::Params& p) {
+    const std::vector<std::string> items = splitList(text);
+    const std::string problem = "--predator: '" + text + "' must be X,Y,Z (three numbers, e.g. 10,0,-5)";
+    if (items.size() != 3) throw InputError(problem);
+    for (int a = 0; a < 3; ++a) {
+        char* end = nullptr;
+        errno = 0;
+        const double v = std::strtod(items[size_t(a)].c_str(), &end);
+        if (items[size_t(a)].empty() || end != items[size_t(a)].c_str() + items[size_t(a)].size() ||
+            errno == ERANGE || !std::isfinite(v))
+            throw InputError(problem);
+        p.predatorPos[a] = float(v);
+    }
+    p.predator = true;
+}
+
 void checkParams(const sim::Params& p) {
     std::string e = sim::validateParams(p);
     if (!e.empty()) throw InputError(e);
@@ -250,6 +267,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     app.add_option("--load-state", demo.loadState, "start from a state file (.npy)");
     app.add_flag("--exercise-window", demo.exerciseWindow, "testing: resize, minimize and restore the window")
         ->group(expertGroup);
+    app.add_option("--input-script", demo.inputScript,
+                   "testing: play the input events of FILE (keys, mouse) through the window's callbacks")
+        ->check(nonEmptyPath)
+        ->group(expertGroup);
     std::string demoDraw = "auto";
     app.add_option("--draw", demoDraw,
                    "how boids are drawn: compute (a compute rasterizer), points (hardware points) or auto "
@@ -284,6 +305,17 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     step->add_option("--grid-build", stepGridBuild, gridBuildHelp)->capture_default_str()->group(expertGroup);
     step->add_option("--cell-order", stepCellOrder, cellOrderHelp)->capture_default_str()->group(expertGroup);
     step->add_flag("--quiet", so.quiet, "print nothing on success");
+    std::string stepPredator;
+    CLI::Option* predatorOption =
+        step->add_option("--predator", stepPredator,
+                         "a predator at X,Y,Z: boids within its radius flee (wrapped into the domain)");
+    CLI::Option* predatorRadius =
+        step->add_option("--predator-radius", so.params.predatorRadius, "with --predator: its radius")
+            ->capture_default_str();
+    CLI::Option* predatorScale =
+        step->add_option("--predator-scale", so.params.predatorScale,
+                         "with --predator: the push a step, S (1 - distance / radius), on boids within it")
+            ->capture_default_str();
     ParamFlags stepParamFlags;
     addParamFlags(step, so.params, stepParamFlags);
 
@@ -355,7 +387,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         {"--save-state", "FILE"}, {"--csv", "FILE"},         {"--json", "FILE"},
         {"--density", "D"},       {"--draw", "PATH"},        {"--present-mode", "MODE"},
         {"--subcells", "ORDER"},  {"--seed", "S"},           {"--device", "N"},
-        {"--window", "WxH"},      {"--grid-build", "BUILD"}, {"--cell-order", "linear|morton"}};
+        {"--window", "WxH"},      {"--grid-build", "BUILD"}, {"--cell-order", "linear|morton"},
+        {"--predator", "X,Y,Z"},  {"--input-script", "FILE"}};
     for (CLI::App* a : {&app, step, sortBench, bench})
         for (CLI::Option* o : a->get_options()) {
             const auto it = valueNames.find(o->get_name());
@@ -397,6 +430,11 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         so.gridBuild = gridBuildFromText(stepGridBuild);
         so.cellOrder = cellOrderFromText(stepCellOrder);
         so.density = densityFrom(stepParamFlags);
+        if (predatorOption->count())
+            parsePredator(stepPredator, so.params);
+        else if (predatorRadius->count() || predatorScale->count())
+            throw InputError(std::string(predatorRadius->count() ? "--predator-radius" : "--predator-scale") +
+                             " needs --predator X,Y,Z (without a predator it has no effect)");
         // With a state file the count is known once it is read (commands.cpp checks L then).
         if (so.loadState.empty()) applyDensity(so.params, so.density, so.boids);
         checkParams(so.params);

@@ -43,6 +43,7 @@ struct DemoOptions {
     std::string screenshot; // PNG of the last frame
     std::string loadState;
     bool exerciseWindow = false;              // testing: resize, minimize and restore during the run
+    std::string inputScript;                  // testing: input events at given frames (input_script.h)
     int width = 1280, height = 800;           // --window
     std::optional<render::DrawPath> drawPath; // empty: the fastest the device has
     double density = 0;                       // boids per unit^3; 0: L from --domain-half

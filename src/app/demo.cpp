@@ -169,19 +169,19 @@ void endCpuFrame(Demo& d, Clock::time_point now) {
 
 // A key that went down since the last frame, unless the panel has the keyboard.
 bool pressed(Demo& d, int key) {
-    const bool down = glfwGetKey(d.window, key) == GLFW_PRESS;
-    const bool edge = down && !d.keyDown[key];
-    d.keyDown[key] = down;
+    const bool edge = d.keyPressed[key];
+    d.keyPressed[key] = false;
     return edge && !ImGui::GetIO().WantCaptureKeyboard;
 }
 
-// Dragging orbits the camera and scrolling zooms, away from the panel; keys toggle and request.
+// Dragging orbits the camera, the right button places the predator and scrolling zooms, away from
+// the panel; keys toggle and request.
 void handleInput(Demo& d) {
     const ImGuiIO& io = ImGui::GetIO();
-    double x = 0, y = 0;
-    glfwGetCursorPos(d.window, &x, &y);
-    if (!io.WantCaptureMouse && glfwGetMouseButton(d.window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS)
+    const double x = d.cursorX, y = d.cursorY;
+    if (!io.WantCaptureMouse && d.buttonDown[GLFW_MOUSE_BUTTON_LEFT])
         orbit(d.camera, float(x - d.lastX), float(y - d.lastY));
+    updatePlay(d);
     d.lastX = x;
     d.lastY = y;
     if (!io.WantCaptureMouse && d.scroll != 0) zoom(d.camera, float(d.scroll), d.panel.params.domainHalf);
@@ -204,6 +204,7 @@ void handleInput(Demo& d) {
     if (pressed(d, GLFW_KEY_R)) st.resetCamera = true;
     if (pressed(d, GLFW_KEY_H)) d.showPanel = !d.showPanel;
     if (pressed(d, GLFW_KEY_M)) st.mode = sim::Mode((int(st.mode) + 1) % 3);
+    if (pressed(d, GLFW_KEY_P)) st.predatorPinned = !st.predatorPinned;
 }
 
 // The panel, showing the grid made after the last frame's requests; ends ImGui's frame.
@@ -212,6 +213,7 @@ void buildPanel(Demo& d) {
     d.panel.captureRemaining = d.capture ? int(d.capture->warmupLeft + d.capture->framesLeft) : 0;
     if (d.showPanel) drawPanel(d.panel);
     if (d.showHelp) drawHelp(&d.showHelp);
+    drawPredatorMarker(d);
     ImGui::Render();
 }
 
@@ -455,6 +457,7 @@ void finishRun(Demo& d) {
     }
     std::printf("%llu frames rendered, swapchain recreated %u times, minimized %u times\n",
                 (unsigned long long)d.frameNumber, d.recreations, d.minimizations);
+    reportInputScript(d);
 }
 
 } // namespace
@@ -464,12 +467,13 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     Demo d;
     d.options = options;
     if (!options.loadState.empty()) d.initial = sim::loadNpy(options.loadState);
+    if (!options.inputScript.empty()) d.script = loadInputScript(options.inputScript);
 
     d.window = openWindow(options.width, options.height);
     glfwSetWindowUserPointer(d.window, &d);
-    glfwSetScrollCallback(d.window, onScroll); // installed before ImGui's, which chains to it
-    // A tap between two polls still reads as pressed: frames can be slow (lavapipe, naive mode).
-    glfwSetInputMode(d.window, GLFW_STICKY_KEYS, GLFW_TRUE);
+    // Installed before ImGui's, which chain to them: a tap between two frames is never lost.
+    glfwSetScrollCallback(d.window, onScroll);
+    installInputCallbacks(d);
     d.ctx = createWindowContext(d.window, global);
     createDemoFlock(d);
     createRendererAndSwapchain(d);
@@ -481,6 +485,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
 
     while (!glfwWindowShouldClose(d.window)) {
         glfwPollEvents();
+        playInputScript(d);
         exerciseWindow(d);
         int width = 0, height = 0;
         glfwGetFramebufferSize(d.window, &width, &height);

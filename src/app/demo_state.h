@@ -6,6 +6,7 @@
 #include "app/commands.h"
 #include "app/help.h"
 #include "app/imgui_backend.h"
+#include "app/input_script.h"
 #include "app/naive_guard.h"
 #include "app/panel.h"
 #include "app/screenshot.h"
@@ -69,7 +70,15 @@ struct Demo {
     bool shotRequested = false;  // F12 this frame
     double scroll = 0;           // scroll steps since the last frame
     double lastX = 0, lastY = 0; // the cursor at the last frame
-    bool keyDown[GLFW_KEY_LAST + 1] = {};
+    // Input as the window's callbacks (play.cpp) report it: keys pressed since the last frame,
+    // buttons held, the cursor.
+    bool keyPressed[GLFW_KEY_LAST + 1] = {};
+    bool buttonDown[GLFW_MOUSE_BUTTON_LAST + 1] = {};
+    double cursorX = 0, cursorY = 0;
+    std::vector<InputEvent> script; // --input-script
+    size_t scriptNext = 0;          // the first event not yet played
+    uint64_t predatorFrames = 0;    // frames with the predator on, for the script's report
+    uint64_t helpFrames = 0;        // frames with the help shown, for the script's report
 
     // The run.
     std::optional<Capture> capture;
@@ -88,6 +97,13 @@ struct Demo {
 };
 
 void onScroll(GLFWwindow* window, double dx, double dy);
+// play.cpp: the window's input callbacks (installed before ImGui's, which chain to them), the input
+// script's events handed to the installed callbacks, and the predator under the mouse.
+void installInputCallbacks(Demo& d);
+void playInputScript(Demo& d);
+void updatePlay(Demo& d);
+void drawPredatorMarker(const Demo& d);
+void reportInputScript(const Demo& d);
 // Refuses unwritable outputs before any work.
 void checkOutputs(const DemoOptions& options);
 void createDemoFlock(Demo& d);

@@ -15,6 +15,8 @@ void drawHelp(bool* open) {
     }
     const char* const controls[][2] = {
         {"left drag", "orbit the camera"},
+        {"right button held", "a predator under the cursor: boids within its radius flee (Play)"},
+        {"P", "the predator stays where it was last placed, or goes"},
         {"scroll", "zoom"},
         {"R", "reset the camera"},
         {"Space", "pause / resume"},

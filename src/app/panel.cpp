@@ -214,6 +214,7 @@ void drawPanel(PanelState& st) {
             st.domainChanged = L != p.domainHalf;
         }
     }
+    drawPlaySection(st);
     if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
         int path = int(st.draw.path);
         ImGui::Text("draw:");

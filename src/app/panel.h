@@ -45,6 +45,7 @@ struct PanelState {
     uint64_t seedInput = 1;
     int captureFrames = 300;
     char capturePath[256] = "vkboids-capture.csv";
+    bool predatorPinned = false; // the predator stays where it was last placed (P)
 
     // Requests for this frame.
     bool stepOnce = false;
@@ -62,6 +63,7 @@ struct PanelState {
     sim::Grid grid;
     bool haveGridStats = false;
     gpudata::GridStats gridStats{};
+    bool predatorHeld = false; // the right button places the predator this frame
     std::string presentModeActual;
     std::string status;        // last message (capture written, errors)
     std::string naiveQuestion; // non-empty: switching to naive waits for Yes or No
@@ -72,5 +74,7 @@ struct PanelState {
 const char* const presentModeNames[3] = {"fifo", "mailbox", "immediate"};
 
 void drawPanel(PanelState& state);
+// The panel's "Play" section (play_panel.cpp): presets and the predator.
+void drawPlaySection(PanelState& state);
 
 } // namespace app

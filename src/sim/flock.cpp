@@ -303,6 +303,15 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // The rows walk and quarter rows need rows of cells to be runs of keys (sim::CellOrder).
     CHECK(grid.cellOrder == CellOrder::Linear || (grid.walk != Walk::Rows && !grid.quarters));
     c.cellOrder = grid.cellOrder == CellOrder::Morton ? CELL_ORDER_MORTON : CELL_ORDER_LINEAR;
+    if (p.predator) {
+        c.predatorOn = 1;
+        c.predatorX = wrapCoordinate(p.predatorPos[0], p.domainHalf);
+        c.predatorY = wrapCoordinate(p.predatorPos[1], p.domainHalf);
+        c.predatorZ = wrapCoordinate(p.predatorPos[2], p.domainHalf);
+        c.predatorRadiusSq = p.predatorRadius * p.predatorRadius;
+        c.predatorInvRadius = 1.0f / p.predatorRadius; // unused at radius 0: no boid is within it
+        c.predatorScale = p.predatorScale;
+    }
     return c;
 }
 

@@ -27,6 +27,14 @@ std::string validateParams(const Params& p) {
         if (!std::isfinite(value) || std::abs(value) > maxScale)
             return std::string(flag) + " must be a number between -1000 and 1000";
     if (p.domainHalf > maxDomainHalf) return "--domain-half must be at most 1e6";
+    if (!std::isfinite(p.predatorRadius) || p.predatorRadius < 0)
+        return "--predator-radius must be a number of at least 0";
+    if (!std::isfinite(p.predatorScale) || std::abs(p.predatorScale) > maxScale)
+        return "--predator-scale must be a number between -1000 and 1000";
+    for (float x : p.predatorPos)
+        if (!std::isfinite(x) || std::abs(x) > 3 * p.domainHalf)
+            return "--predator must be X,Y,Z within three times --domain-half of the centre (it is wrapped "
+                   "into the domain)";
     if (double(p.dt) * p.maxSpeed > p.domainHalf)
         return "--dt times --max-speed must be at most --domain-half (no boid crosses half the domain in a "
                "step)";

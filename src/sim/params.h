@@ -27,6 +27,12 @@ struct Params {
     float maxSpeed = 1.0f;
     float dt = 0.2f;
     float domainHalf = 100.0f; // L: the periodic cube [-L, L)^3
+    // Rule 4: boids within predatorRadius of the predator (the minimum image) flee it, with a push
+    // of predatorScale (1 - distance / radius) a step. Off by default.
+    bool predator = false;
+    float predatorPos[3] = {0, 0, 0}; // wrapped into the domain when packed
+    float predatorRadius = 20.0f;
+    float predatorScale = 0.5f;
 };
 
 // Empty when the parameters are usable, else what is wrong, naming the flag.

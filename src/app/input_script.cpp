@@ -1,0 +1,120 @@
+#include "app/input_script.h"
+
+#include "sim/params.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace app {
+namespace {
+
+int keyFromName(const std::string& name) {
+    if (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z') return GLFW_KEY_A + (name[0] - 'A');
+    if (name.size() == 1 && name[0] >= '0' && name[0] <= '9') return GLFW_KEY_0 + (name[0] - '0');
+    if (name.size() >= 2 && name.size() <= 3 && name[0] == 'F' &&
+        std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        const int n = std::stoi(name.substr(1));
+        if (n >= 1 && n <= 12) return GLFW_KEY_F1 + n - 1;
+    }
+    if (name == "SPACE") return GLFW_KEY_SPACE;
+    if (name == "ESCAPE") return GLFW_KEY_ESCAPE;
+    return -1;
+}
+
+int buttonFromName(const std::string& name) {
+    if (name == "left") return GLFW_MOUSE_BUTTON_LEFT;
+    if (name == "right") return GLFW_MOUSE_BUTTON_RIGHT;
+    if (name == "middle") return GLFW_MOUSE_BUTTON_MIDDLE;
+    return -1;
+}
+
+} // namespace
+
+std::vector<InputEvent> parseInputScript(const std::string& text, const std::string& source) {
+    std::vector<InputEvent> events;
+    std::istringstream lines(text);
+    std::string line;
+    for (int number = 1; std::getline(lines, line); ++number) {
+        line = line.substr(0, line.find('#'));
+        std::istringstream in(line);
+        std::string frameText, action;
+        if (!(in >> frameText)) continue; // blank
+        const auto fail = [&](const std::string& why) {
+            throw sim::InputError("--input-script " + source + ":" + std::to_string(number) + ": " + why);
+        };
+        const auto fraction = [&](float& v) {
+            if (!(in >> v) || !std::isfinite(v)) fail("X and Y must be numbers (fractions of the window)");
+        };
+        if (frameText.empty() ||
+            !std::all_of(frameText.begin(), frameText.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+            frameText.size() > 12)
+            fail("'" + frameText + "' is not a frame number");
+        InputEvent e;
+        e.frame = std::stoull(frameText);
+        std::string arg;
+        in >> action;
+        if (action == "key") {
+            in >> arg;
+            e.code = keyFromName(arg);
+            if (e.code < 0) fail("'" + arg + "' is not a key (A-Z, 0-9, F1-F12, SPACE, ESCAPE)");
+            events.push_back(e);
+        } else if (action == "char") {
+            in >> arg;
+            if (arg.size() != 1) fail("char takes one character");
+            e.type = InputEvent::Type::Char;
+            e.code = static_cast<unsigned char>(arg[0]);
+            events.push_back(e);
+        } else if (action == "move") {
+            e.type = InputEvent::Type::Move;
+            fraction(e.x);
+            fraction(e.y);
+            events.push_back(e);
+        } else if (action == "press" || action == "release" || action == "drag") {
+            in >> arg;
+            e.code = buttonFromName(arg);
+            if (e.code < 0) fail("'" + arg + "' is not a mouse button (left, right, middle)");
+            if (action != "drag") {
+                e.type = action == "press" ? InputEvent::Type::Press : InputEvent::Type::Release;
+                events.push_back(e);
+            } else {
+                float x0, y0, x1, y1;
+                uint64_t frames = 0;
+                fraction(x0);
+                fraction(y0);
+                fraction(x1);
+                fraction(y1);
+                if (!(in >> frames) || frames < 1 || frames > 100000)
+                    fail("drag takes a number of frames, 1 or more");
+                for (uint64_t f = 0; f <= frames; ++f) {
+                    const float t = float(f) / float(frames);
+                    InputEvent move{e.frame + f, InputEvent::Type::Move, 0, x0 + t * (x1 - x0),
+                                    y0 + t * (y1 - y0)};
+                    events.push_back(move);
+                    if (f == 0) events.push_back({e.frame, InputEvent::Type::Press, e.code});
+                }
+                events.push_back({e.frame + frames, InputEvent::Type::Release, e.code});
+            }
+        } else {
+            fail("'" + action + "' is not an action (key, char, move, press, release, drag)");
+        }
+        if (in >> arg) fail("unexpected '" + arg + "'");
+    }
+    std::stable_sort(events.begin(), events.end(),
+                     [](const InputEvent& a, const InputEvent& b) { return a.frame < b.frame; });
+    return events;
+}
+
+std::vector<InputEvent> loadInputScript(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw sim::InputError("--input-script: cannot read " + path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseInputScript(text.str(), path);
+}
+
+} // namespace app

@@ -1,0 +1,32 @@
+#pragma once
+// A testing aid (--input-script FILE): input events at given frames, which the demo hands to the
+// window's own GLFW callbacks (ImGui's, chained to the demo's), as GLFW does with the display's events.
+// Under Xvfb, keys sent with xdotool were often lost (focus); these never are.
+//
+// One event a line, '#' starts a comment; X and Y are fractions of the window's size:
+//   FRAME key NAME                  press and release: A-Z, 0-9, F1-F12, SPACE, ESCAPE
+//   FRAME char C                    a typed character (e.g. ?)
+//   FRAME move X Y                  the cursor
+//   FRAME press|release BUTTON      left, right or middle
+//   FRAME drag BUTTON X0 Y0 X1 Y1 N press at (X0, Y0), move a step a frame to (X1, Y1) over N frames,
+//                                   release
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct InputEvent {
+    enum class Type { Key, Char, Move, Press, Release };
+    uint64_t frame = 0;
+    Type type = Type::Key;
+    int code = 0;       // GLFW key or mouse button, or the character
+    float x = 0, y = 0; // Move: fractions of the window
+};
+
+// Events in frame order. Throws sim::InputError naming `source` and the line.
+std::vector<InputEvent> parseInputScript(const std::string& text, const std::string& source);
+std::vector<InputEvent> loadInputScript(const std::string& path);
+
+} // namespace app

@@ -1,0 +1,124 @@
+// The demo's input callbacks, the input script (input_script.h) played through them, and the
+// predator under the mouse.
+
+#include "app/demo_state.h"
+#include "app/picking.h"
+
+namespace app {
+namespace {
+
+Demo& demoOf(GLFWwindow* window) {
+    return *static_cast<Demo*>(glfwGetWindowUserPointer(window));
+}
+
+void onKey(GLFWwindow* window, int key, int, int action, int) {
+    if (action == GLFW_PRESS && key >= 0 && key <= GLFW_KEY_LAST) demoOf(window).keyPressed[key] = true;
+}
+
+void onMouseButton(GLFWwindow* window, int button, int action, int) {
+    if (button >= 0 && button <= GLFW_MOUSE_BUTTON_LAST)
+        demoOf(window).buttonDown[button] = action == GLFW_PRESS;
+}
+
+void onCursorPos(GLFWwindow* window, double x, double y) {
+    demoOf(window).cursorX = x;
+    demoOf(window).cursorY = y;
+}
+
+// The callback installed now (ImGui's, which chains to the demo's), as GLFW would call it.
+template <typename Callback> Callback installed(GLFWwindow* w, Callback (*set)(GLFWwindow*, Callback)) {
+    const Callback callback = set(w, nullptr);
+    set(w, callback);
+    return callback;
+}
+
+} // namespace
+
+void installInputCallbacks(Demo& d) {
+    glfwSetKeyCallback(d.window, onKey);
+    glfwSetMouseButtonCallback(d.window, onMouseButton);
+    glfwSetCursorPosCallback(d.window, onCursorPos);
+    glfwGetCursorPos(d.window, &d.cursorX, &d.cursorY);
+}
+
+void playInputScript(Demo& d) {
+    GLFWwindow* w = d.window;
+    for (; d.scriptNext < d.script.size() && d.script[d.scriptNext].frame <= d.frameNumber; ++d.scriptNext) {
+        const InputEvent& e = d.script[d.scriptNext];
+        switch (e.type) {
+        case InputEvent::Type::Key:
+            if (const GLFWkeyfun key = installed(w, glfwSetKeyCallback)) {
+                key(w, e.code, glfwGetKeyScancode(e.code), GLFW_PRESS, 0);
+                key(w, e.code, glfwGetKeyScancode(e.code), GLFW_RELEASE, 0);
+            }
+            break;
+        case InputEvent::Type::Char:
+            if (const GLFWcharfun typed = installed(w, glfwSetCharCallback)) typed(w, unsigned(e.code));
+            break;
+        case InputEvent::Type::Move:
+            if (const GLFWcursorposfun move = installed(w, glfwSetCursorPosCallback)) {
+                int width = 0, height = 0;
+                glfwGetWindowSize(w, &width, &height);
+                move(w, double(e.x) * width, double(e.y) * height);
+            }
+            break;
+        case InputEvent::Type::Press:
+        case InputEvent::Type::Release:
+            if (const GLFWmousebuttonfun button = installed(w, glfwSetMouseButtonCallback))
+                button(w, e.code, e.type == InputEvent::Type::Press ? GLFW_PRESS : GLFW_RELEASE, 0);
+            break;
+        }
+    }
+}
+
+// While the right button is held away from the panels, the predator is where the cursor's ray meets
+// the plane through the domain's centre facing the camera (the flock's own centre would need a
+// readback), kept inside the domain; it stays after the release only when pinned.
+void updatePlay(Demo& d) {
+    PanelState& st = d.panel;
+    const uint32_t width = d.swapchain.extent.width, height = d.swapchain.extent.height;
+    int windowWidth = 0, windowHeight = 0;
+    glfwGetWindowSize(d.window, &windowWidth, &windowHeight);
+    st.predatorHeld = d.buttonDown[GLFW_MOUSE_BUTTON_RIGHT] && !ImGui::GetIO().WantCaptureMouse &&
+                      windowWidth > 0 && windowHeight > 0;
+    if (st.predatorHeld) {
+        const float L = st.params.domainHalf;
+        // Cursor positions are in window coordinates, the view in framebuffer pixels.
+        const float x = float(d.cursorX * width / windowWidth), y = float(d.cursorY * height / windowHeight);
+        if (const std::optional<glm::vec3> hit =
+                pickOnPlane(viewProjection(d.camera, width, height, L), x, y, width, height, glm::vec3(0))) {
+            const glm::vec3 p = clampToDomain(*hit, L);
+            for (int a = 0; a < 3; ++a) st.params.predatorPos[a] = p[a];
+        }
+    }
+    st.params.predator = st.predatorHeld || st.predatorPinned;
+    d.predatorFrames += st.params.predator;
+    d.helpFrames += d.showHelp;
+}
+
+// What the script's events did, for the window test.
+void reportInputScript(const Demo& d) {
+    if (d.script.empty()) return;
+    const float* p = d.panel.params.predatorPos;
+    std::printf("input script: %zu of %zu events played, predator on in %llu frames, last at (%.2f, %.2f, "
+                "%.2f), help shown in %llu frames\n",
+                d.scriptNext, d.script.size(), (unsigned long long)d.predatorFrames, p[0], p[1], p[2],
+                (unsigned long long)d.helpFrames);
+}
+
+// A circle of the predator's radius around it, drawn behind the panels.
+void drawPredatorMarker(const Demo& d) {
+    const sim::Params& p = d.panel.params;
+    if (!p.predator) return;
+    const ImVec2 size = ImGui::GetIO().DisplaySize;
+    const glm::vec4 clip = viewProjection(d.camera, uint32_t(size.x), uint32_t(size.y), p.domainHalf) *
+                           glm::vec4(p.predatorPos[0], p.predatorPos[1], p.predatorPos[2], 1.0f);
+    if (clip.w <= 0) return;
+    const ImVec2 centre((clip.x / clip.w * 0.5f + 0.5f) * size.x, (clip.y / clip.w * 0.5f + 0.5f) * size.y);
+    const float radius = p.predatorRadius / (clip.w * std::tan(d.camera.fovY * 0.5f)) * size.y * 0.5f;
+    ImDrawList* draw = ImGui::GetBackgroundDrawList();
+    draw->AddCircle(centre, std::max(radius, 3.0f), IM_COL32(255, 90, 60, 200), 0, 1.5f);
+    draw->AddCircleFilled(centre, 3.0f, IM_COL32(255, 90, 60, 255));
+}
+
+} // namespace app

@@ -1,0 +1,37 @@
+// The panel's "Play" section: presets, and the predator's switch, radius and strength.
+
+#include "app/panel.h"
+#include "app/presets.h"
+
+#include <imgui.h>
+
+namespace app {
+
+void drawPlaySection(PanelState& st) {
+    if (!ImGui::CollapsingHeader("Play")) return;
+    sim::Params& p = st.params;
+    ImGui::SetNextItemWidth(200);
+    if (ImGui::BeginCombo("preset", "choose...")) {
+        for (const Preset& preset : presets()) {
+            if (!ImGui::Selectable(preset.name)) continue;
+            const float L = p.domainHalf;
+            p = applyPreset(preset, p);
+            st.domainChanged = st.domainChanged || p.domainHalf != L;
+            if (preset.boids) { // a fresh flock of that many, at the present density
+                st.boidInput = int(preset.boids);
+                st.keepDensity = true;
+                st.reinitialize = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::Checkbox("predator stays (P)", &st.predatorPinned);
+    ImGui::TextDisabled("hold the right button to place it");
+    ImGui::SliderFloat("predator radius", &p.predatorRadius, 0.0f, 100.0f, "%.1f",
+                       ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderFloat("predator strength", &p.predatorScale, -2.0f, 5.0f, "%.2f",
+                       ImGuiSliderFlags_AlwaysClamp);
+    if (p.predatorScale < 0) ImGui::TextDisabled("(negative: an attractor)");
+}
+
+} // namespace app

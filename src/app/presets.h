@@ -1,0 +1,24 @@
+#pragma once
+// The panel's presets: rule settings to play with, applied without restarting the flock (one changes
+// the count, through the reset that keeps the density).
+
+#include "sim/params.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace app {
+
+struct Preset {
+    const char* name;
+    sim::Params params;      // the rules (and L where setsDomain)
+    uint32_t boids = 0;      // 0: the count stays; else a fresh flock of this many at the same density
+    bool setsDomain = false; // false: L stays the flock's own
+};
+
+const std::vector<Preset>& presets();
+
+// The preset's rules over `current`, keeping its predator (and its L unless the preset sets it).
+sim::Params applyPreset(const Preset& preset, const sim::Params& current);
+
+} // namespace app

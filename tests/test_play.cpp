@@ -1,0 +1,266 @@
+// The demo's play pieces without a window: the predator's flags, picking under the cursor, the
+// presets and the input script's parser.
+
+#include "app/camera.h"
+#include "app/cli.h"
+#include "app/input_script.h"
+#include "app/picking.h"
+#include "app/presets.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+app::CommandLine parse(std::vector<const char*> args) {
+    args.insert(args.begin(), "vkboids");
+    return app::parseCommandLine(int(args.size()), args.data());
+}
+
+std::string parseError(std::vector<const char*> args) {
+    try {
+        parse(args);
+    } catch (const sim::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Predator, Flags) {
+    const sim::Params off = parse({"step"}).step.params;
+    EXPECT_FALSE(off.predator);
+    const sim::Params p =
+        parse({"step", "--predator", "10,-2.5,3e1", "--predator-radius", "12", "--predator-scale", "-0.25"})
+            .step.params;
+    EXPECT_TRUE(p.predator);
+    EXPECT_FLOAT_EQ(p.predatorPos[0], 10);
+    EXPECT_FLOAT_EQ(p.predatorPos[1], -2.5f);
+    EXPECT_FLOAT_EQ(p.predatorPos[2], 30);
+    EXPECT_FLOAT_EQ(p.predatorRadius, 12);
+    EXPECT_FLOAT_EQ(p.predatorScale, -0.25f);
+    EXPECT_TRUE(parse({"step", "--predator", "0,0,0", "--predator-radius", "0"}).step.params.predator);
+}
+
+TEST(Predator, BadFlagsAreOneLineNamingTheProblem) {
+    const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
+        {{"step", "--predator", "1,2"}, "--predator: '1,2' must be X,Y,Z"},
+        {{"step", "--predator", "1,2,3,4"}, "must be X,Y,Z"},
+        {{"step", "--predator", "1,,3"}, "must be X,Y,Z"},
+        {{"step", "--predator", "a,b,c"}, "must be X,Y,Z"},
+        {{"step", "--predator", "1,2,nan"}, "must be X,Y,Z"},
+        {{"step", "--predator", "1,2,1e40"}, "must be X,Y,Z"},
+        {{"step", "--predator", ""}, "must be X,Y,Z"},
+        {{"step", "--predator", "301,0,0"}, "--predator must be X,Y,Z within three times --domain-half"},
+        {{"step", "--predator", "0,0,0", "--predator-radius", "-1"}, "--predator-radius"},
+        {{"step", "--predator", "0,0,0", "--predator-radius", "inf"}, "--predator-radius"},
+        {{"step", "--predator", "0,0,0", "--predator-scale", "2000"}, "--predator-scale"},
+        {{"step", "--predator-radius", "5"}, "--predator-radius needs --predator"},
+        {{"step", "--predator-scale", "5"}, "--predator-scale needs --predator"},
+        {{"--predator", "0,0,0"}, "--predator"}, // the demo places it with the mouse
+    };
+    for (const auto& [args, expect] : cases) {
+        const std::string message = parseError(args);
+        EXPECT_NE(message.find(expect), std::string::npos) << args[1] << ": '" << message << "'";
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+}
+
+// The binary's exit code and its message's lines.
+std::pair<int, std::string> runBinary(const std::string& args) {
+    const std::string errFile =
+        std::filesystem::temp_directory_path() / ("vkboids-play-" + std::to_string(::getpid()) + ".err");
+    const int status =
+        std::system((std::string(VKBOIDS_BINARY) + " " + args + " >/dev/null 2>" + errFile).c_str());
+    std::ifstream in(errFile);
+    std::string text, line;
+    while (std::getline(in, line))
+        if (line.rfind("vkboids: note:", 0) != 0) text += line + "\n";
+    std::filesystem::remove(errFile);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text};
+}
+
+TEST(Predator, TheBinaryRefusesBadValuesInOneLineAndRunsGoodOnes) {
+    for (const char* args :
+         {"step --boids 10 --predator 1,2", "step --boids 10 --predator-scale 3",
+          "step --boids 10 --predator 0,0,0 --predator-radius -2", "--input-script /nonexistent/input.txt"}) {
+        const auto [code, err] = runBinary(args);
+        EXPECT_EQ(code, 2) << args << ": " << err;
+        EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << args << ": " << err;
+    }
+    const auto [code, err] = runBinary("step --boids 300 --steps 2 --quiet --predator 10,-99.5,3 "
+                                       "--predator-radius 30 --predator-scale 2");
+    EXPECT_EQ(code, 0) << err;
+}
+
+TEST(Predator, ValidatedWithTheOtherParameters) {
+    sim::Params p;
+    EXPECT_EQ(sim::validateParams(p), "");
+    p.predatorRadius = -0.5f;
+    EXPECT_NE(sim::validateParams(p).find("--predator-radius"), std::string::npos);
+    p = sim::Params{};
+    p.predatorScale = -1001;
+    EXPECT_NE(sim::validateParams(p).find("--predator-scale"), std::string::npos);
+    p = sim::Params{};
+    p.predatorPos[1] = -300.5f;
+    EXPECT_NE(sim::validateParams(p).find("--predator"), std::string::npos);
+    p.predatorPos[1] = -299;
+    EXPECT_EQ(sim::validateParams(p), "");
+}
+
+// ---- Picking ------------------------------------------------------------------------------------
+
+glm::vec2 toPixel(const glm::mat4& viewProj, const glm::vec3& p, float width, float height) {
+    const glm::vec4 clip = viewProj * glm::vec4(p, 1);
+    return {(clip.x / clip.w * 0.5f + 0.5f) * width, (clip.y / clip.w * 0.5f + 0.5f) * height};
+}
+
+TEST(Picking, TheViewsCentreIsTheDomainsCentre) {
+    const app::OrbitCamera camera = app::defaultCamera(100);
+    const glm::mat4 vp = app::viewProjection(camera, 1280, 800, 100);
+    const std::optional<glm::vec3> hit = app::pickOnPlane(vp, 640, 400, 1280, 800, glm::vec3(0));
+    ASSERT_TRUE(hit);
+    EXPECT_LT(glm::length(*hit), 1e-3f);
+}
+
+TEST(Picking, TheHitIsUnderTheCursorOnThePlaneFacingTheCamera) {
+    for (const glm::vec3& centre : {glm::vec3(0), glm::vec3(10, -20, 5)})
+        for (float yaw : {0.0f, 0.6f, 2.5f}) {
+            app::OrbitCamera camera = app::defaultCamera(50);
+            camera.yaw = yaw;
+            camera.pitch = -0.3f;
+            const glm::mat4 vp = app::viewProjection(camera, 1000, 600, 50);
+            // The camera's eye looks at the origin: the plane's normal is the eye's direction.
+            const glm::vec3 eye =
+                camera.distance * glm::vec3(std::cos(camera.pitch) * std::sin(yaw), std::sin(camera.pitch),
+                                            std::cos(camera.pitch) * std::cos(yaw));
+            for (const glm::vec2 pixel : {glm::vec2(100, 50), glm::vec2(900, 580), glm::vec2(500, 300)}) {
+                const std::optional<glm::vec3> hit =
+                    app::pickOnPlane(vp, pixel.x, pixel.y, 1000, 600, centre);
+                ASSERT_TRUE(hit);
+                const glm::vec2 back = toPixel(vp, *hit, 1000, 600);
+                EXPECT_NEAR(back.x, pixel.x, 0.1f);
+                EXPECT_NEAR(back.y, pixel.y, 0.1f);
+                EXPECT_NEAR(glm::dot(*hit - centre, glm::normalize(eye)), 0.0f, 1e-3f * camera.distance);
+            }
+        }
+    // Top left of the view is up and to the left: y grows downwards in pixels.
+    const app::OrbitCamera front{.yaw = 0, .pitch = 0, .distance = 100};
+    const std::optional<glm::vec3> topLeft =
+        app::pickOnPlane(app::viewProjection(front, 800, 800, 50), 0, 0, 800, 800, glm::vec3(0));
+    ASSERT_TRUE(topLeft);
+    EXPECT_LT(topLeft->x, 0);
+    EXPECT_GT(topLeft->y, 0);
+    EXPECT_NEAR(topLeft->z, 0, 1e-3f);
+    EXPECT_FALSE(app::pickOnPlane(glm::mat4(0), 1, 1, 10, 10, glm::vec3(0)));
+}
+
+TEST(Picking, ClampsIntoTheDomain) {
+    EXPECT_EQ(app::clampToDomain(glm::vec3(150, -3, -400), 100), glm::vec3(100, -3, -100));
+}
+
+// ---- Presets ------------------------------------------------------------------------------------
+
+TEST(Presets, EveryPresetIsValidAndDistinct) {
+    ASSERT_GE(app::presets().size(), 4u);
+    std::set<std::string> names;
+    for (const app::Preset& p : app::presets()) {
+        EXPECT_EQ(sim::validateParams(p.params), "") << p.name;
+        EXPECT_TRUE(names.insert(p.name).second) << p.name;
+    }
+    EXPECT_EQ(app::presets().front().params.cohesionRadius, sim::Params{}.cohesionRadius); // the lab's
+    EXPECT_TRUE(std::any_of(app::presets().begin(), app::presets().end(),
+                            [](const app::Preset& p) { return p.boids > 0; })); // the large flock
+}
+
+TEST(Presets, KeepThePredatorAndTheDomain) {
+    sim::Params current;
+    current.domainHalf = 40;
+    current.predator = true;
+    current.predatorPos[2] = 7;
+    current.predatorRadius = 9;
+    current.predatorScale = 2;
+    for (const app::Preset& preset : app::presets()) {
+        const sim::Params p = app::applyPreset(preset, current);
+        EXPECT_EQ(sim::validateParams(p), "") << preset.name;
+        EXPECT_EQ(p.domainHalf, preset.setsDomain ? preset.params.domainHalf : 40.0f) << preset.name;
+        EXPECT_EQ(p.cohesionRadius, preset.params.cohesionRadius);
+        EXPECT_TRUE(p.predator);
+        EXPECT_EQ(p.predatorPos[2], 7);
+        EXPECT_EQ(p.predatorRadius, 9);
+        EXPECT_EQ(p.predatorScale, 2);
+    }
+}
+
+// ---- The input script ---------------------------------------------------------------------------
+
+TEST(InputScript, Parses) {
+    using Type = app::InputEvent::Type;
+    const std::vector<app::InputEvent> e = app::parseInputScript("# a comment\n"
+                                                                 "\n"
+                                                                 "20 key F12\n"
+                                                                 "10 key M   # mode\n"
+                                                                 "11 char ?\n"
+                                                                 "12 drag right 0.25 0.5 0.75 0.5 2\n"
+                                                                 "30 press left\n"
+                                                                 "31 move 0.1 0.9\n"
+                                                                 "32 release left\n",
+                                                                 "x");
+    ASSERT_EQ(e.size(), 11u);
+    EXPECT_EQ(e[0].frame, 10u);
+    EXPECT_EQ(e[0].type, Type::Key);
+    EXPECT_EQ(e[0].code, GLFW_KEY_M);
+    EXPECT_EQ(e[1].type, Type::Char);
+    EXPECT_EQ(e[1].code, '?');
+    // The drag: to the start, press, two moves a frame apart, release at the end.
+    EXPECT_EQ(e[2].type, Type::Move);
+    EXPECT_EQ(e[2].frame, 12u);
+    EXPECT_FLOAT_EQ(e[2].x, 0.25f);
+    EXPECT_EQ(e[3].type, Type::Press);
+    EXPECT_EQ(e[3].code, GLFW_MOUSE_BUTTON_RIGHT);
+    EXPECT_EQ(e[4].frame, 13u);
+    EXPECT_FLOAT_EQ(e[4].x, 0.5f);
+    EXPECT_EQ(e[5].frame, 14u);
+    EXPECT_FLOAT_EQ(e[5].x, 0.75f);
+    EXPECT_EQ(e[6].type, Type::Release);
+    EXPECT_EQ(e[6].frame, 14u);
+    EXPECT_EQ(e[7].frame, 20u);
+    EXPECT_EQ(e[7].code, GLFW_KEY_F12);
+    EXPECT_EQ(e[8].code, GLFW_MOUSE_BUTTON_LEFT);
+    EXPECT_FLOAT_EQ(e[9].y, 0.9f);
+    EXPECT_EQ(e[10].type, Type::Release);
+}
+
+TEST(InputScript, BadLinesNameTheFileAndLine) {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"1 key\n", "s:1: '' is not a key"},
+        {"\n1 key F13\n", "s:2: 'F13' is not a key"},
+        {"x key M\n", "'x' is not a frame number"},
+        {"-1 key M\n", "'-1' is not a frame number"},
+        {"1 jump\n", "'jump' is not an action"},
+        {"1 press thumb\n", "'thumb' is not a mouse button"},
+        {"1 move 0.5\n", "X and Y must be numbers"},
+        {"1 drag left 0 0 1 1 0\n", "drag takes a number of frames"},
+        {"1 key M M\n", "unexpected 'M'"},
+        {"1 char ab\n", "char takes one character"},
+    };
+    for (const auto& [text, expect] : cases) {
+        try {
+            app::parseInputScript(text, "s");
+            ADD_FAILURE() << text << ": accepted";
+        } catch (const sim::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << text << ": " << e.what();
+        }
+    }
+    EXPECT_THROW(app::loadInputScript("/nonexistent/script.txt"), sim::InputError);
+}
+
+} // namespace
