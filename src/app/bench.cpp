@@ -252,7 +252,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     // Without --render one pass through the loop below draws nothing.
     const std::vector<render::DrawPath> paths =
         !o.render             ? std::vector<render::DrawPath>{render::DrawPath::Points}
-        : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::defaultDrawPath(ctx)}
+        : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::DrawPath::Auto}
                               : o.drawPaths;
     for (uint32_t n : o.boids) {
         sim::Params params = o.params;
@@ -266,7 +266,9 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
             }
             const std::vector<int> shapes = mode == sim::Mode::Naive ? std::vector<int>{0} : o.cells;
             for (int cells : shapes)
-                for (render::DrawPath path : paths) {
+                for (render::DrawPath chosen : paths) {
+                    const render::DrawPath path =
+                        render::resolveDrawPath(chosen, n, render::computePathAvailable(ctx), ctx.isCpu);
                     const sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode);
                     if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
                     // Steps until the GPU's clock has risen from idle (or from a light load), then the

@@ -92,7 +92,7 @@ void applyDensity(sim::Params& p, double density, uint64_t boids) {
 
 render::DrawPath drawPathFromText(const std::string& text, const std::string& flag) {
     std::optional<render::DrawPath> path = render::drawPathFromName(text);
-    if (!path) throw InputError(flag + ": '" + text + "' must be compute or points");
+    if (!path) throw InputError(flag + ": '" + text + "' must be compute, points, glyphs or auto");
     return *path;
 }
 
@@ -231,8 +231,14 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         ->group(expertGroup);
     std::string demoDraw = "auto";
     app.add_option("--draw", demoDraw,
-                   "how boids are drawn: compute (a compute rasterizer), points (hardware points) or auto "
-                   "(the fastest the device has)")
+                   "how boids are drawn: compute (a compute rasterizer), points (hardware points), glyphs "
+                   "(arrowheads along each boid's heading) or auto (glyphs up to " +
+                       std::to_string(render::glyphsUpTo) + " boids, else the fastest the device has)")
+        ->capture_default_str();
+    std::string demoColor = "heading";
+    app.add_option("--color", demoColor,
+                   "colour boids by speed, heading, cell (their grid cell) or order (their slot: in coherent "
+                   "mode, their position in the sorted order)")
         ->capture_default_str();
     std::string demoWindow;
     app.add_option("--window", demoWindow, "the window's size, at least 320x240 (default 1280x800)");
@@ -304,9 +310,11 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_flag("--render", bo.render, "also draw every frame into an offscreen 1280x800 image");
     std::string bDraw = "auto";
     bench
-        ->add_option("--draw", bDraw,
-                     "with --render: drawing paths, comma-separated (compute, points), or auto (the "
-                     "fastest the device has)")
+        ->add_option(
+            "--draw", bDraw,
+            "with --render: drawing paths, comma-separated (compute, points, glyphs, auto: glyphs up "
+            "to " +
+                std::to_string(render::glyphsUpTo) + " boids, else the fastest the device has)")
         ->capture_default_str();
     bench->add_option("--naive-max", bNaiveMax,
                       "skip naive above this many boids [2e6, 5e4 on a CPU device]");
@@ -323,7 +331,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         {"--save-state", "FILE"}, {"--csv", "FILE"},        {"--json", "FILE"},
         {"--density", "D"},       {"--draw", "PATH"},       {"--present-mode", "MODE"},
         {"--subcells", "ORDER"},  {"--seed", "S"},          {"--device", "N"},
-        {"--window", "WxH"}};
+        {"--window", "WxH"},      {"--color", "MODE"}};
     for (CLI::App* a : {&app, step, sortBench, bench})
         for (CLI::Option* o : a->get_options()) {
             const auto it = valueNames.find(o->get_name());
@@ -411,7 +419,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (!demo.capture.empty() && demo.frames == 0)
             throw InputError("--capture needs --frames N (the number of frames to record "
                              "after --warmup)");
-        if (demoDraw != "auto") demo.drawPath = drawPathFromText(demoDraw, "--draw");
+        demo.drawPath = drawPathFromText(demoDraw, "--draw");
+        const std::optional<render::ColorMode> color = render::colorModeFromName(demoColor);
+        if (!color) throw InputError("--color: '" + demoColor + "' must be speed, heading, cell or order");
+        demo.color = *color;
         demo.density = densityFrom(demoParamFlags);
         if (demo.loadState.empty()) applyDensity(demo.params, demo.density, demo.boids);
         checkParams(demo.params);

@@ -40,10 +40,11 @@ struct DemoOptions {
     std::string capture;    // CSV path; a JSON summary goes beside it
     std::string screenshot; // PNG of the last frame
     std::string loadState;
-    bool exerciseWindow = false;              // testing: resize, minimize and restore during the run
-    int width = 1280, height = 800;           // --window
-    std::optional<render::DrawPath> drawPath; // empty: the fastest the device has
-    double density = 0;                       // boids per unit^3; 0: L from --domain-half
+    bool exerciseWindow = false;    // testing: resize, minimize and restore during the run
+    int width = 1280, height = 800; // --window
+    render::DrawPath drawPath = render::DrawPath::Auto;
+    render::ColorMode color = render::ColorMode::Heading;
+    double density = 0; // boids per unit^3; 0: L from --domain-half
     sim::Params params;
 };
 

@@ -60,6 +60,7 @@ struct PanelState {
     sim::Grid grid;
     bool haveGridStats = false;
     gpudata::GridStats gridStats{};
+    render::DrawPath drawn = render::DrawPath::Points; // what the last frame drew the boids with
     std::string presentModeActual;
     std::string status;        // last message (capture written, errors)
     std::string naiveQuestion; // non-empty: switching to naive waits for Yes or No
