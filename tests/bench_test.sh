@@ -8,7 +8,7 @@ source_dir=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$vkboids" bench --validation --modes naive,scattered,coherent --boids 300,1100 --cells 8,27 \
-    --frames 12 --warmup 3 --render --draw compute,points,glyphs --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
+    --frames 12 --warmup 3 --render --draw compute,points,glyphs --color cell --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
 /usr/bin/python3 - "$out/bench.csv" "$out/bench.json" <<'PY'
 import csv, json, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -41,7 +41,7 @@ for run in runs:
     for stat in ("mean", "median", "p95", "p99", "min", "max", "stddev"):
         assert run["columns"]["gpu_total_ms"][stat] >= 0
     assert run["fps"]["average"] > 0 and run["fps"]["one_percent_low"] > 0
-    assert run["render"] and run["draw"] in ("compute", "points", "glyphs"), run
+    assert run["render"] and run["draw"] in ("compute", "points", "glyphs") and run["color"] == "cell", run
 print("bench files check out:", len(rows), "rows,", len(runs), "runs")
 PY
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/bench.csv" --out "$out/charts" --title lavapipe

@@ -355,6 +355,9 @@ TEST(Cli, ColorModes) {
                   std::string::npos)
             << bad;
     EXPECT_NE(parseError({"step", "--color", "cell"}).find("--color"), std::string::npos);
+    EXPECT_EQ(parse({"bench", "--render", "--color", "order"}).bench.color, render::ColorMode::Order);
+    EXPECT_NE(parseError({"bench", "--color", "cell"}).find("--color needs --render"), std::string::npos);
+    EXPECT_NE(parseError({"bench", "--render", "--color", "x"}).find("must be speed"), std::string::npos);
 }
 
 } // namespace

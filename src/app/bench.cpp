@@ -52,13 +52,18 @@ void progress(const std::string& text) {
     if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s", text.c_str());
 }
 
-// The demo's starting camera and style, so that --render draws what a user first sees.
-render::DrawSettings benchView(const sim::Params& params, const render::Offscreen& target,
-                               render::DrawPath path) {
+// The demo's starting camera and style, so that --render draws what a user first sees (in the colours
+// --color asks for).
+render::DrawSettings benchView(const sim::Params& params, const sim::Grid& grid, uint32_t count,
+                               const render::Offscreen& target, render::DrawPath path,
+                               render::ColorMode color) {
     render::DrawStyle style;
     style.path = path;
-    return drawSettings(defaultCamera(params.domainHalf), target.frame.width, target.frame.height, params,
-                        style);
+    style.colorMode = color;
+    render::DrawSettings s = drawSettings(defaultCamera(params.domainHalf), target.frame.width,
+                                          target.frame.height, params, style);
+    showGrid(s, sim::stepConstants(params, grid, count));
+    return s;
 }
 
 void endProgress() {
@@ -297,10 +302,10 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                 sim::recordStep(cmd, flock, params, mode, grid, p);
                                 if (o.render) {
                                     gpu::Scope scope(p, cmd, "draw");
-                                    render::recordOffscreenDraw(cmd, ctx, renderer, offscreen,
-                                                                flock.pos[flock.current],
-                                                                flock.vel[flock.current], flock.count,
-                                                                benchView(params, offscreen, path));
+                                    render::recordOffscreenDraw(
+                                        cmd, ctx, renderer, offscreen, flock.pos[flock.current],
+                                        flock.vel[flock.current], flock.count,
+                                        benchView(params, grid, n, offscreen, path, o.color));
                                 }
                             });
                         if (f < o.warmup) continue;
@@ -329,6 +334,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                  o.warmup,
                                  params};
                     nlohmann::json run = summarizeRun(info, rows);
+                    if (o.render) run["color"] = render::colorModeName(o.color);
                     if (mode != sim::Mode::Naive) {
                         run["slices"] = grid.slices;
                         run["quarters"] = grid.quarters;

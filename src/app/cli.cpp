@@ -96,6 +96,12 @@ render::DrawPath drawPathFromText(const std::string& text, const std::string& fl
     return *path;
 }
 
+render::ColorMode colorModeFromText(const std::string& text) {
+    const std::optional<render::ColorMode> color = render::colorModeFromName(text);
+    if (!color) throw InputError("--color: '" + text + "' must be speed, heading, cell or order");
+    return *color;
+}
+
 // An output given as '' would read as not given, and the run would write nothing without a word.
 const CLI::Validator nonEmptyPath(
     [](std::string& path) { return path.empty() ? std::string("the path is empty") : std::string(); }, "");
@@ -316,6 +322,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
             "to " +
                 std::to_string(render::glyphsUpTo) + " boids, else the fastest the device has)")
         ->capture_default_str();
+    std::string bColor = "heading";
+    CLI::Option* bColorOption =
+        bench->add_option("--color", bColor, "with --render: colour by speed, heading, cell or order")
+            ->capture_default_str();
     bench->add_option("--naive-max", bNaiveMax,
                       "skip naive above this many boids [2e6, 5e4 on a CPU device]");
     ParamFlags benchParamFlags;
@@ -395,6 +405,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
             for (const std::string& d : splitList(bDraw))
                 bo.drawPaths.push_back(drawPathFromText(d, "--draw"));
         }
+        if (bColorOption->count() && !bo.render)
+            throw InputError("--color needs --render (without it nothing is drawn)");
+        bo.color = colorModeFromText(bColor);
         bo.density = densityFrom(benchParamFlags);
         for (uint32_t n : bo.boids) {
             sim::Params p = bo.params;
@@ -420,9 +433,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
             throw InputError("--capture needs --frames N (the number of frames to record "
                              "after --warmup)");
         demo.drawPath = drawPathFromText(demoDraw, "--draw");
-        const std::optional<render::ColorMode> color = render::colorModeFromName(demoColor);
-        if (!color) throw InputError("--color: '" + demoColor + "' must be speed, heading, cell or order");
-        demo.color = *color;
+        demo.color = colorModeFromText(demoColor);
         demo.density = densityFrom(demoParamFlags);
         if (demo.loadState.empty()) applyDensity(demo.params, demo.density, demo.boids);
         checkParams(demo.params);

@@ -80,7 +80,8 @@ struct BenchOptions {
     uint64_t seed = 1;
     std::string csv, json;
     bool render = false;
-    std::vector<render::DrawPath> drawPaths; // with --render; empty: the fastest the device has
+    std::vector<render::DrawPath> drawPaths;              // with --render; empty: auto, per count
+    render::ColorMode color = render::ColorMode::Heading; // with --render
     int width = 1280, height = 800;
     std::optional<double> naiveLimit; // --naive-max; unset: by the device (below)
     double density = 0;               // boids per unit^3, L set for each count; 0: L from --domain-half

@@ -53,10 +53,6 @@ DrawPath resolveDrawPath(DrawPath chosen, uint32_t count, bool computeUsable, bo
     return chosen == DrawPath::Compute && !computeUsable ? DrawPath::Points : chosen;
 }
 
-DrawPath defaultDrawPath(const gpu::Context& ctx, uint32_t count) {
-    return resolveDrawPath(DrawPath::Auto, count, computePathAvailable(ctx), ctx.isCpu);
-}
-
 Renderer createRenderer(const gpu::Context& ctx, VkFormat colorFormat, VkFormat depthFormat,
                         VkImageLayout finalLayout) {
     Renderer r;

@@ -73,8 +73,6 @@ bool computePathAvailable(const gpu::Context& context);
 // compute on GPUs that can, points on CPU drivers); compute falls back to points where the frame or the
 // device cannot take it.
 DrawPath resolveDrawPath(DrawPath chosen, uint32_t count, bool computeUsable, bool cpuDevice);
-// Auto's choice on this device for frames that take the compute path.
-DrawPath defaultDrawPath(const gpu::Context& context, uint32_t count);
 
 Renderer createRenderer(const gpu::Context& context, VkFormat colorFormat, VkFormat depthFormat,
                         VkImageLayout finalLayout);
