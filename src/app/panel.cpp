@@ -134,9 +134,8 @@ void drawStyleControls(PanelState& st) {
     ImGui::Combo("colour by", &color, labels, 4);
     st.draw.colorMode = render::ColorMode(color);
     if (st.draw.colorMode == render::ColorMode::Order)
-        ImGui::TextDisabled(st.mode == sim::Mode::Coherent
-                                ? "red to violet: slot = position in the cell order"
-                                : "red to violet by slot: this mode does not reorder boids");
+        ImGui::TextDisabled(st.mode == sim::Mode::Coherent ? "red to violet along the sorted order"
+                                                           : "red to violet by slot (not reordered)");
 }
 
 } // namespace
