@@ -8,8 +8,8 @@ source_dir=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$vkboids" bench --validation --modes naive,scattered,coherent --boids 300,1100 --cells 8,27 \
-    --cell-order linear,morton --grid-build radix,counting \
-    --frames 12 --warmup 3 --render --draw compute,points --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
+    --cell-order linear,morton --grid-build radix,counting --warmup-ms 0 \
+    --frames 12 --warmup 3 --render --draw compute,points,glyphs --color cell --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
 /usr/bin/python3 - "$out/bench.csv" "$out/bench.json" <<'PY'
 import csv, json, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -20,9 +20,9 @@ expected = ["frame", "t_ms", "mode", "boids", "cells", "cell_order", "present_mo
             "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms", "grid_build"]
 assert header == expected, header
 configs = {(r["mode"], r["boids"], r["cells"], r["cell_order"], r["grid_build"], r["draw"]) for r in rows}
-# naive once per size, grid modes per shape, cell order and build, each with both drawing paths
-assert len(configs) == 2 * (1 + 2 * (2 * 2 * 2)) * 2, configs
-assert {r["draw"] for r in rows} == {"compute", "points"}
+# naive once per size, grid modes per shape, cell order and build, each with every drawing path
+assert len(configs) == 2 * (1 + 2 * (2 * 2 * 2)) * 3, configs
+assert {r["draw"] for r in rows} == {"compute", "points", "glyphs"}
 assert len(rows) == 12 * len(configs), len(rows)
 passes = [c for c in expected if c.startswith("gpu_") and c != "gpu_total_ms"]
 for r in rows:
@@ -48,7 +48,7 @@ for run in runs:
     for stat in ("mean", "median", "p95", "p99", "min", "max", "stddev"):
         assert run["columns"]["gpu_total_ms"][stat] >= 0
     assert run["fps"]["average"] > 0 and run["fps"]["one_percent_low"] > 0
-    assert run["render"] and run["draw"] in ("compute", "points"), run
+    assert run["render"] and run["draw"] in ("compute", "points", "glyphs") and run["color"] == "cell", run
     assert run["cell_order"] in (("linear", "morton") if run["mode"] != "naive" else (None,)), run
 print("bench files check out:", len(rows), "rows,", len(runs), "runs")
 PY

@@ -380,17 +380,36 @@ TEST(Cli, DensityIsRefusedWithTheDomainOrOutOfRange) {
 }
 
 TEST(Cli, DrawPaths) {
-    EXPECT_FALSE(parse({}).demo.drawPath.has_value()); // the fastest the device has
+    EXPECT_EQ(parse({}).demo.drawPath, render::DrawPath::Auto); // glyphs or the fastest the device has
     EXPECT_EQ(parse({"--draw", "points"}).demo.drawPath, render::DrawPath::Points);
     EXPECT_EQ(parse({"--draw", "compute"}).demo.drawPath, render::DrawPath::Compute);
-    EXPECT_NE(parseError({"--draw", "lines"}).find("--draw: 'lines' must be compute or points"),
+    EXPECT_EQ(parse({"--draw", "glyphs"}).demo.drawPath, render::DrawPath::Glyphs);
+    EXPECT_EQ(parse({"--draw", "auto"}).demo.drawPath, render::DrawPath::Auto);
+    EXPECT_NE(parseError({"--draw", "lines"}).find("--draw: 'lines' must be compute, points, glyphs or auto"),
               std::string::npos);
-    app::CommandLine cl = parse({"bench", "--render", "--draw", "compute,points"});
+    app::CommandLine cl = parse({"bench", "--render", "--draw", "compute,points,glyphs,auto"});
     EXPECT_EQ(cl.bench.drawPaths,
-              (std::vector<render::DrawPath>{render::DrawPath::Compute, render::DrawPath::Points}));
+              (std::vector<render::DrawPath>{render::DrawPath::Compute, render::DrawPath::Points,
+                                             render::DrawPath::Glyphs, render::DrawPath::Auto}));
     EXPECT_TRUE(parse({"bench", "--render"}).bench.drawPaths.empty());
     EXPECT_NE(parseError({"bench", "--draw", "points"}).find("--draw needs --render"), std::string::npos);
     EXPECT_NE(parseError({"bench", "--render", "--draw", "compute,"}).find("--draw"), std::string::npos);
+}
+
+TEST(Cli, ColorModes) {
+    EXPECT_EQ(parse({}).demo.color, render::ColorMode::Heading);
+    EXPECT_EQ(parse({"--color", "speed"}).demo.color, render::ColorMode::Speed);
+    EXPECT_EQ(parse({"--color", "heading"}).demo.color, render::ColorMode::Heading);
+    EXPECT_EQ(parse({"--color", "cell"}).demo.color, render::ColorMode::Cell);
+    EXPECT_EQ(parse({"--color", "order"}).demo.color, render::ColorMode::Order);
+    for (const char* bad : {"", "Cell", "cells", "rainbow"})
+        EXPECT_NE(parseError({"--color", bad}).find("must be speed, heading, cell or order"),
+                  std::string::npos)
+            << bad;
+    EXPECT_NE(parseError({"step", "--color", "cell"}).find("--color"), std::string::npos);
+    EXPECT_EQ(parse({"bench", "--render", "--color", "order"}).bench.color, render::ColorMode::Order);
+    EXPECT_NE(parseError({"bench", "--color", "cell"}).find("--color needs --render"), std::string::npos);
+    EXPECT_NE(parseError({"bench", "--render", "--color", "x"}).find("must be speed"), std::string::npos);
 }
 
 } // namespace

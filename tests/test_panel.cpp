@@ -24,6 +24,7 @@ app::TimingHistory fullHistory() {
 struct Layout {
     ImRect timings, panel;
     float timingsScroll = 0, panelScroll = 0;
+    float panelOverflow = 0; // how much wider than the panel its widest line is
     bool found = false;
 };
 
@@ -79,6 +80,7 @@ Layout layoutAt(float width, float height, app::PanelState& state) {
         l.panel = panel->Rect();
         l.timingsScroll = timings->ScrollMax.y;
         l.panelScroll = panel->ScrollMax.y;
+        l.panelOverflow = panel->ContentSize.x - panel->ContentRegionRect.GetWidth();
     }
     ImGui::DestroyContext();
     return l;
@@ -96,6 +98,23 @@ TEST(Panel, EveryTimingFitsAt1280x800) {
     EXPECT_NEAR(l.timings.Max.x, 1280, 20) << "the timings are not at the right edge";
     EXPECT_TRUE(display.Contains(l.panel));
     EXPECT_EQ(l.panelScroll, 0) << "the panel needs a scrollbar";
+}
+
+// The drawing controls at their tallest: auto's line, the glyph size, the order colours' note.
+TEST(Panel, TheDrawingControlsFitToo) {
+    for (sim::Mode mode : {sim::Mode::Coherent, sim::Mode::Scattered}) {
+        app::PanelState state = fullState();
+        state.mode = mode;
+        state.draw.path = render::DrawPath::Auto;
+        state.drawn = render::DrawPath::Glyphs;
+        state.draw.colorMode = render::ColorMode::Order;
+        const Layout l = layoutAt(1280, 800, state);
+        ASSERT_TRUE(l.found);
+        EXPECT_TRUE(ImRect(0, 0, 1280, 800).Contains(l.panel));
+        EXPECT_EQ(l.panelScroll, 0) << "the panel needs a scrollbar";
+        EXPECT_LE(l.panelOverflow, 0) << "a line is clipped at the panel's right edge";
+        EXPECT_GT(l.timings.Min.x, l.panel.Max.x) << "the timings overlap the panel";
+    }
 }
 
 TEST(Panel, APassNotRunRecentlyKeepsNoHistory) {

@@ -1,12 +1,6 @@
 // The compute rasterizer against exact expectations and against the hardware point path.
 
-#include "gpu_test.h"
-#include "render/draw_types.h"
-#include "render/renderer.h"
-
-#include <glm/ext/matrix_clip_space.hpp>
-#include <glm/ext/matrix_transform.hpp>
-#include <glm/glm.hpp>
+#include "render_test.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,104 +9,7 @@
 
 namespace {
 
-using render::DrawPath;
-
-constexpr uint32_t width = 64, height = 48;
-constexpr float fovY = 0.9f, nearPlane = 0.5f, farPlane = 100.0f;
-constexpr uint64_t empty = ~0ull;
-
-// The camera sits at the origin looking down -z (view = identity), Vulkan's y pointing down.
-glm::mat4 projection() {
-    glm::mat4 p = glm::perspectiveRH_ZO(fovY, float(width) / float(height), nearPlane, farPlane);
-    p[1][1] *= -1.0f;
-    return p;
-}
-
-// The world position that projects to pixel coordinates (px, py) at view distance `distance`.
-glm::vec4 atPixel(double px, double py, double distance) {
-    const glm::mat4 p = projection();
-    const double ndcX = 2.0 * px / width - 1.0, ndcY = 2.0 * py / height - 1.0;
-    return glm::vec4(float(ndcX * distance / p[0][0]), float(ndcY * distance / p[1][1]), float(-distance),
-                     0.0f);
-}
-
-struct Scene {
-    std::vector<glm::vec4> pos, vel;
-    void add(glm::vec4 p, glm::vec3 v) {
-        pos.push_back(p);
-        vel.push_back(glm::vec4(v, 0.0f));
-    }
-};
-
-render::DrawSettings settings(DrawPath path, float pointSize, float halfDomain = 1e-3f) {
-    render::DrawSettings s;
-    s.style.path = path;
-    s.style.pointSize = pointSize;
-    s.style.colorMode = 1; // heading: distinct colours for distinct velocities
-    s.style.depthCue = true;
-    s.viewProj = projection();
-    s.width = width;
-    s.height = height;
-    s.maxSpeed = 1.0f;
-    s.halfDomain = halfDomain; // by default the box lies inside the near plane: clipped away
-    s.cueNear = 1.0f;
-    s.cueFar = 50.0f;
-    return s;
-}
-
-class RenderTest : public test::GpuTest {
-  protected:
-    void SetUp() override {
-        test::GpuTest::SetUp();
-        if (!render::computePathAvailable(ctx())) GTEST_SKIP() << "no 64-bit buffer atomics on this device";
-        renderer = render::createRenderer(ctx(), VK_FORMAT_R8G8B8A8_UNORM, gpu::findDepthFormat(ctx()),
-                                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-        offscreen = render::createOffscreen(ctx(), renderer, width, height);
-    }
-    void TearDown() override {
-        render::destroyOffscreen(ctx(), offscreen);
-        render::destroyRenderer(ctx(), renderer);
-        test::GpuTest::TearDown();
-    }
-
-    // The compute path's target after a frame of the scene (poisoned first: the frame clears it).
-    std::vector<uint64_t> rasterize(const Scene& scene, float pointSize) {
-        gpu::Buffer pos = test::makeBuffer(scene.pos, 1), vel = test::makeBuffer(scene.vel, 1);
-        const render::DrawSettings s = settings(DrawPath::Compute, pointSize);
-        // A first frame sizes the target; poison it, then draw again over the poison.
-        test::runCommands([&](VkCommandBuffer cmd) {
-            render::recordOffscreenDraw(cmd, ctx(), renderer, offscreen, pos, vel, 0, s);
-        });
-        gpu::fillBuffer(ctx(), renderer.target, 0xabababab);
-        test::runCommands([&](VkCommandBuffer cmd) {
-            render::recordOffscreenDraw(cmd, ctx(), renderer, offscreen, pos, vel, uint32_t(scene.pos.size()),
-                                        s);
-        });
-        std::vector<uint64_t> words = test::readBuffer<uint64_t>(renderer.target, size_t(width) * height);
-        gpu::destroyBuffer(ctx(), pos);
-        gpu::destroyBuffer(ctx(), vel);
-        return words;
-    }
-
-    // The finished frame, RGBA8, through either path.
-    std::vector<uint8_t> draw(const Scene& scene, DrawPath path, float pointSize, float halfDomain = 1e-3f,
-                              const glm::mat4* viewProj = nullptr) {
-        gpu::Buffer pos = test::makeBuffer(scene.pos, 1), vel = test::makeBuffer(scene.vel, 1);
-        render::DrawSettings s = settings(path, pointSize, halfDomain);
-        if (viewProj) s.viewProj = *viewProj;
-        test::runCommands([&](VkCommandBuffer cmd) {
-            render::recordOffscreenDraw(cmd, ctx(), renderer, offscreen, pos, vel, uint32_t(scene.pos.size()),
-                                        s);
-        });
-        std::vector<uint8_t> rgba = render::readOffscreen(ctx(), offscreen);
-        gpu::destroyBuffer(ctx(), pos);
-        gpu::destroyBuffer(ctx(), vel);
-        return rgba;
-    }
-
-    render::Offscreen offscreen;
-    render::Renderer renderer;
-};
+using namespace drawtest;
 
 // The pixels a point of `size` at pixel coordinates (px, py) covers, clipped to the image.
 std::vector<uint32_t> footprint(double px, double py, int size) {
@@ -130,13 +27,6 @@ std::vector<uint32_t> footprint(double px, double py, int size) {
 
 uint32_t depthBits(uint64_t word) {
     return uint32_t(word >> 32);
-}
-
-// The colour the CPU expects for a boid flying along v at view distance w (heading, darkened).
-glm::vec3 expectedColor(glm::vec3 v, float w) {
-    const float speed = glm::length(v);
-    glm::vec3 c = speed > 0 ? 0.5f + 0.5f * v / speed : glm::vec3(0.5f);
-    return c * glm::mix(1.0f, 0.3f, std::clamp((w - 1.0f) / 49.0f, 0.0f, 1.0f));
 }
 
 void expectColor(uint64_t word, glm::vec3 expected, const std::string& where) {
@@ -273,8 +163,8 @@ TEST_F(RenderTest, BothPathsDrawTheSameScene) {
     }
 }
 
-// The box's edges are hidden behind nearer boids and drawn over farther ones, on both paths: the
-// compute path tests them against the target's depths, the points path against its depth buffer.
+// The box's edges are hidden behind nearer boids and drawn over farther ones, on every path: the
+// compute path tests them against the target's depths, points and glyphs against the depth buffer.
 TEST_F(RenderTest, TheBoxIsHiddenBehindNearerBoidsOnly) {
     const float half = 14.0f;
     // The camera 30 from the box's centre, looking at it: the whole box in view, 16 to 44 away.
@@ -296,7 +186,7 @@ TEST_F(RenderTest, TheBoxIsHiddenBehindNearerBoidsOnly) {
             if (boxOnly[4 * (y * width + x) + 2] > 20) edge = y * int(width) + x;
     ASSERT_GE(edge, 0) << "no edge of the box in the image";
     const double px = edge % int(width) + 0.25, py = edge / int(width) + 0.25;
-    for (DrawPath path : {DrawPath::Compute, DrawPath::Points}) {
+    for (DrawPath path : {DrawPath::Compute, DrawPath::Points, DrawPath::Glyphs}) {
         SCOPED_TRACE(render::drawPathName(path));
         const std::vector<uint8_t> clear = draw(Scene{}, path, 4.0f, half, &viewProj);
         Scene nearScene, farScene;

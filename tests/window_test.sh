@@ -61,7 +61,7 @@ run() {
     [ "$rows" -eq "$frames" ] || { echo "$name: capture has $rows rows, $frames expected"; exit 1; }
     # What the screenshot shows: right of the panel and outside the timings window (top right, about
     # 300x290), the box (about 3,800 pixels at 1280x800, fewer after the resize) and most of 3,000
-    # boids of at most 4 pixels each.
+    # boids of at most 4 pixels each (glyphs: more).
     /usr/bin/python3 - "$out/$name.png" "$out/$name.json" "$frames" "$name" <<'PY'
 import json, sys
 from PIL import Image
@@ -73,15 +73,19 @@ background = (5, 5, 9)
 timings = lambda x, y: x >= width - 330 and y < 320
 lit = sum(1 for y in range(height) for x in range(360, width)
           if not timings(x, y) and sum(abs(a - b) for a, b in zip(pixels[x, y], background)) > 30)
-assert 6000 <= lit <= 16000, f"{name}: {lit} lit pixels right of the panel, 6000 to 16000 expected"
+# Glyphs of 10 pixels cover several times the pixels of points.
+low, high = (20000, 80000) if name == "default" else (6000, 16000)
+assert low <= lit <= high, f"{name}: {lit} lit pixels right of the panel, {low} to {high} expected"
 run = json.load(open(summary))["runs"][0]
 assert run["measured_frames"] == frames, run["measured_frames"]
-assert run["draw"] == ("compute" if name == "compute" else "points"), run["draw"]  # lavapipe: points by default
+# 3,000 boids: auto draws glyphs.
+assert run["draw"] == {"default": "glyphs"}.get(name, name), run["draw"]
 assert run["columns"]["cpu_frame_ms"]["median"] > 0
 print(f"{name}: {lit} lit pixels in a {width}x{height} screenshot")
 PY
 }
 
-run default 240 30        # on lavapipe, hardware points
-run compute 90 10 --draw compute
+run default 240 30 --color cell # glyphs
+run compute 90 10 --draw compute --color order
+run points 60 10 --draw points
 echo "window test passed"

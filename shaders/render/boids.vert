@@ -11,7 +11,8 @@ layout(push_constant) uniform Push { DrawConstants c; };
 layout(location = 0) out vec3 color;
 
 void main() {
-    gl_Position = viewProjection(c) * vec4(pos[gl_VertexIndex].xyz, 1.0);
+    const uint i = uint(gl_VertexIndex);
+    gl_Position = viewProjection(c) * vec4(pos[i].xyz, 1.0);
     gl_PointSize = c.pointSize;
-    color = boidColor(vel[gl_VertexIndex].xyz, gl_Position.w, c);
+    color = boidColor(pos[i].xyz, vel[i].xyz, i, gl_Position.w, c);
 }

@@ -1,4 +1,5 @@
-// A boid's colour, the same on both drawing paths: by speed or heading, darkened with distance.
+// A boid's colour, the same on every drawing path: by speed, heading, grid cell or slot, darkened with
+// distance. tests/test_colors.cpp holds the CPU reference of each.
 
 // A perceptual ramp from deep purple (still) through teal to yellow (at the speed limit).
 vec3 speedRamp(float t) {
@@ -6,12 +7,57 @@ vec3 speedRamp(float t) {
     return t < 0.5 ? mix(a, b, t * 2.0) : mix(b, d, t * 2.0 - 1.0);
 }
 
+// A fully saturated colour of hue h (0: red, 1/3: green, 2/3: blue).
+vec3 hueColor(float h) {
+    return clamp(abs(fract(h + vec3(0.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0) - 1.0, 0.0, 1.0);
+}
+
+// Chris Wellons' lowbias32: every input bit changes about half the output bits.
+uint lowbias32(uint x) {
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+// The cell coordinate along one axis: the simulation's cellCoordinate (shaders/sim/common.glsl), written
+// again because drawing does not depend on the simulation.
+uint drawCellCoordinate(float x, DrawConstants c) {
+    const float f = floor((x + c.halfDomain) * c.invCellWidth);
+    return f > 0.0 ? min(uint(f), c.gridDim - 1u) : 0u;
+}
+
+// From the cell's 3D coordinates, not its index, so that a cell keeps its colour whatever order the
+// grid numbers cells in (row-major or Morton). Cells sharing a face always differ in brightness (a 3D
+// checkerboard); a hash of the coordinates picks the hue.
+vec3 cellColor(vec3 p, DrawConstants c) {
+    const uvec3 cell = uvec3(drawCellCoordinate(p.x, c), drawCellCoordinate(p.y, c), drawCellCoordinate(p.z, c));
+    const uint h = lowbias32(cell.x ^ lowbias32(cell.y ^ lowbias32(cell.z)));
+    const float value = ((cell.x + cell.y + cell.z) & 1u) == 0u ? 1.0 : 0.5;
+    return mix(vec3(1.0), hueColor(float(h >> 8) * (1.0 / 16777216.0)), 0.8) * value;
+}
+
+// Slot `index` of `count` along hues from red to violet: where the simulation keeps boids sorted
+// (coherent mode), the order of the sort.
+vec3 orderColor(uint index, uint count) {
+    return hueColor(0.8 * float(index) / float(max(count, 2u) - 1u));
+}
+
 // clipW: the boid's distance along the view axis (clip space w).
-vec3 boidColor(vec3 v, float clipW, DrawConstants c) {
-    const float speed = length(v);
-    vec3 color = c.colorMode == DRAW_COLOR_SPEED ? speedRamp(clamp(speed / c.maxSpeed, 0.0, 1.0))
-                 : speed > 0.0                   ? 0.5 + 0.5 * v / speed
-                                                 : vec3(0.5);
+vec3 boidColor(vec3 p, vec3 v, uint index, float clipW, DrawConstants c) {
+    vec3 color;
+    if (c.colorMode == DRAW_COLOR_SPEED) {
+        color = speedRamp(clamp(length(v) / c.maxSpeed, 0.0, 1.0));
+    } else if (c.colorMode == DRAW_COLOR_CELL) {
+        color = cellColor(p, c);
+    } else if (c.colorMode == DRAW_COLOR_ORDER) {
+        color = orderColor(index, c.count);
+    } else {
+        const float speed = length(v);
+        color = speed > 0.0 ? 0.5 + 0.5 * v / speed : vec3(0.5);
+    }
     // Far boids fade towards the background, so that a dense flock reads as a volume.
     if (c.depthCue != 0u) color *= mix(1.0, 0.3, clamp((clipW - c.cueNear) / (c.cueFar - c.cueNear), 0.0, 1.0));
     return color;

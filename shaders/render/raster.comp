@@ -18,7 +18,8 @@ layout(push_constant) uniform Push { DrawConstants c; };
 void main() {
     const uint i = linearInvocationIndex();
     if (i >= c.count) return;
-    const vec4 clip = viewProjection(c) * vec4(pos[i].xyz, 1.0);
+    const vec3 position = pos[i].xyz;
+    const vec4 clip = viewProjection(c) * vec4(position, 1.0);
     // Behind the camera, or outside the depth range: not drawn (as the hardware clips it).
     if (!(clip.w > 0.0) || clip.z < 0.0 || clip.z > clip.w) return;
     const vec2 pixel = (clip.xy / clip.w * 0.5 + 0.5) * vec2(c.width, c.height);
@@ -46,7 +47,7 @@ void main() {
             const uint64_t current = target[p];
             if (depth > uint(current >> 32)) continue;
             if (!shaded) {
-                const uint color = packUnorm4x8(vec4(boidColor(vel[i].xyz, clip.w, c), 1.0));
+                const uint color = packUnorm4x8(vec4(boidColor(position, vel[i].xyz, i, clip.w, c), 1.0));
                 word = (uint64_t(depth) << 32) | uint64_t(color);
                 shaded = true;
             }

@@ -52,13 +52,18 @@ void progress(const std::string& text) {
     if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s", text.c_str());
 }
 
-// The demo's starting camera and style, so that --render draws what a user first sees.
-render::DrawSettings benchView(const sim::Params& params, const render::Offscreen& target,
-                               render::DrawPath path) {
+// The demo's starting camera and style, so that --render draws what a user first sees (in the colours
+// --color asks for).
+render::DrawSettings benchView(const sim::Params& params, const sim::Grid& grid, uint32_t count,
+                               const render::Offscreen& target, render::DrawPath path,
+                               render::ColorMode color) {
     render::DrawStyle style;
     style.path = path;
-    return drawSettings(defaultCamera(params.domainHalf), target.frame.width, target.frame.height, params,
-                        style);
+    style.colorMode = color;
+    render::DrawSettings s = drawSettings(defaultCamera(params.domainHalf), target.frame.width,
+                                          target.frame.height, params, style);
+    showGrid(s, sim::stepConstants(params, grid, count));
+    return s;
 }
 
 void endProgress() {
@@ -252,7 +257,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     // Without --render one pass through the loop below draws nothing.
     const std::vector<render::DrawPath> paths =
         !o.render             ? std::vector<render::DrawPath>{render::DrawPath::Points}
-        : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::defaultDrawPath(ctx)}
+        : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::DrawPath::Auto}
                               : o.drawPaths;
     for (uint32_t n : o.boids) {
         sim::Params params = o.params;
@@ -278,7 +283,9 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     for (sim::CellOrder order : o.cellOrders)
                         for (sim::GridBuild build : o.gridBuilds) shapes.push_back({cells, order, build});
             for (const auto& [cells, order, build] : shapes)
-                for (render::DrawPath path : paths) {
+                for (render::DrawPath chosen : paths) {
+                    const render::DrawPath path =
+                        render::resolveDrawPath(chosen, n, render::computePathAvailable(ctx), ctx.isCpu);
                     sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode, order);
                     grid.build = build;
                     const std::string orderName = cells ? sim::cellOrderName(order) : "";
@@ -312,10 +319,10 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                 sim::recordStep(cmd, flock, params, mode, grid, p);
                                 if (o.render) {
                                     gpu::Scope scope(p, cmd, "draw");
-                                    render::recordOffscreenDraw(cmd, ctx, renderer, offscreen,
-                                                                flock.pos[flock.current],
-                                                                flock.vel[flock.current], flock.count,
-                                                                benchView(params, offscreen, path));
+                                    render::recordOffscreenDraw(
+                                        cmd, ctx, renderer, offscreen, flock.pos[flock.current],
+                                        flock.vel[flock.current], flock.count,
+                                        benchView(params, grid, n, offscreen, path, o.color));
                                 }
                             });
                         if (f < o.warmup) continue;
@@ -347,6 +354,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                  params};
                     info.cellOrder = orderName;
                     nlohmann::json run = summarizeRun(info, rows);
+                    if (o.render) run["color"] = render::colorModeName(o.color);
                     if (mode != sim::Mode::Naive) {
                         run["slices"] = grid.slices;
                         run["quarters"] = grid.quarters;

@@ -35,6 +35,11 @@ glm::mat4 viewProjection(const OrbitCamera& c, uint32_t width, uint32_t height, 
     return proj * view;
 }
 
+void showGrid(render::DrawSettings& s, const gpudata::StepConstants& step) {
+    s.gridDim = step.gridDim;
+    s.invCellWidth = step.invCellWidth;
+}
+
 render::DrawSettings drawSettings(const OrbitCamera& c, uint32_t width, uint32_t height, const sim::Params& p,
                                   const render::DrawStyle& style) {
     render::DrawSettings s;

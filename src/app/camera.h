@@ -3,6 +3,7 @@
 
 #include "render/renderer.h"
 #include "sim/params.h"
+#include "sim/sim_types.h"
 
 namespace app {
 
@@ -19,6 +20,9 @@ void zoom(OrbitCamera& camera, float scrollSteps, float halfDomain);
 
 // View and projection (Vulkan clip space: y down, depth in [0, 1]) for a viewport.
 glm::mat4 viewProjection(const OrbitCamera& camera, uint32_t width, uint32_t height, float halfDomain);
+
+// The grid of the step constants, for colouring by cell.
+void showGrid(render::DrawSettings& settings, const gpudata::StepConstants& step);
 
 render::DrawSettings drawSettings(const OrbitCamera& camera, uint32_t width, uint32_t height,
                                   const sim::Params& params, const render::DrawStyle& style);

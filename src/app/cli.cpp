@@ -92,8 +92,14 @@ void applyDensity(sim::Params& p, double density, uint64_t boids) {
 
 render::DrawPath drawPathFromText(const std::string& text, const std::string& flag) {
     std::optional<render::DrawPath> path = render::drawPathFromName(text);
-    if (!path) throw InputError(flag + ": '" + text + "' must be compute or points");
+    if (!path) throw InputError(flag + ": '" + text + "' must be compute, points, glyphs or auto");
     return *path;
+}
+
+render::ColorMode colorModeFromText(const std::string& text) {
+    const std::optional<render::ColorMode> color = render::colorModeFromName(text);
+    if (!color) throw InputError("--color: '" + text + "' must be speed, heading, cell or order");
+    return *color;
 }
 
 // An output given as '' would read as not given, and the run would write nothing without a word.
@@ -273,8 +279,14 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         ->group(expertGroup);
     std::string demoDraw = "auto";
     app.add_option("--draw", demoDraw,
-                   "how boids are drawn: compute (a compute rasterizer), points (hardware points) or auto "
-                   "(the fastest the device has)")
+                   "how boids are drawn: compute (a compute rasterizer), points (hardware points), glyphs "
+                   "(arrowheads along each boid's heading) or auto (glyphs up to " +
+                       std::to_string(render::glyphsUpTo) + " boids, else the fastest the device has)")
+        ->capture_default_str();
+    std::string demoColor = "heading";
+    app.add_option("--color", demoColor,
+                   "colour boids by speed, heading, cell (their grid cell) or order (their slot: in coherent "
+                   "mode, their position in the sorted order)")
         ->capture_default_str();
     std::string demoWindow;
     app.add_option("--window", demoWindow, "the window's size, at least 320x240 (default 1280x800)");
@@ -368,27 +380,52 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_flag("--render", bo.render, "also draw every frame into an offscreen 1280x800 image");
     std::string bDraw = "auto";
     bench
-        ->add_option("--draw", bDraw,
-                     "with --render: drawing paths, comma-separated (compute, points), or auto (the "
-                     "fastest the device has)")
+        ->add_option(
+            "--draw", bDraw,
+            "with --render: drawing paths, comma-separated (compute, points, glyphs, auto: glyphs up "
+            "to " +
+                std::to_string(render::glyphsUpTo) + " boids, else the fastest the device has)")
         ->capture_default_str();
+    std::string bColor = "heading";
+    CLI::Option* bColorOption =
+        bench->add_option("--color", bColor, "with --render: colour by speed, heading, cell or order")
+            ->capture_default_str();
     bench->add_option("--naive-max", bNaiveMax,
                       "skip naive above this many boids [2e6, 5e4 on a CPU device]");
     ParamFlags benchParamFlags;
     addParamFlags(bench, bo.params, benchParamFlags);
 
     // What --help shows for each option's value: counts as numbers, lists as lists.
-    const std::map<std::string, std::string> valueNames = {
-        {"--boids", "N"},         {"--frames", "N"},         {"--warmup", "N"},
-        {"--steps", "N"},         {"--runs", "N"},           {"--warmup-ms", "MS"},
-        {"--naive-max", "N"},     {"--n", "N,..."},          {"--bits", "BITS,..."},
-        {"--modes", "MODE,..."},  {"--mode", "MODE"},        {"--cells", "8|27"},
-        {"--capture", "FILE"},    {"--screenshot", "FILE"},  {"--load-state", "FILE"},
-        {"--save-state", "FILE"}, {"--csv", "FILE"},         {"--json", "FILE"},
-        {"--density", "D"},       {"--draw", "PATH"},        {"--present-mode", "MODE"},
-        {"--subcells", "ORDER"},  {"--seed", "S"},           {"--device", "N"},
-        {"--window", "WxH"},      {"--grid-build", "BUILD"}, {"--cell-order", "linear|morton"},
-        {"--predator", "X,Y,Z"},  {"--input-script", "FILE"}};
+    const std::map<std::string, std::string> valueNames = {{"--boids", "N"},
+                                                           {"--frames", "N"},
+                                                           {"--warmup", "N"},
+                                                           {"--steps", "N"},
+                                                           {"--runs", "N"},
+                                                           {"--warmup-ms", "MS"},
+                                                           {"--naive-max", "N"},
+                                                           {"--n", "N,..."},
+                                                           {"--bits", "BITS,..."},
+                                                           {"--modes", "MODE,..."},
+                                                           {"--mode", "MODE"},
+                                                           {"--cells", "8|27"},
+                                                           {"--capture", "FILE"},
+                                                           {"--screenshot", "FILE"},
+                                                           {"--load-state", "FILE"},
+                                                           {"--save-state", "FILE"},
+                                                           {"--csv", "FILE"},
+                                                           {"--json", "FILE"},
+                                                           {"--density", "D"},
+                                                           {"--draw", "PATH"},
+                                                           {"--present-mode", "MODE"},
+                                                           {"--subcells", "ORDER"},
+                                                           {"--seed", "S"},
+                                                           {"--device", "N"},
+                                                           {"--window", "WxH"},
+                                                           {"--grid-build", "BUILD"},
+                                                           {"--cell-order", "linear|morton"},
+                                                           {"--predator", "X,Y,Z"},
+                                                           {"--input-script", "FILE"},
+                                                           {"--color", "MODE"}};
     for (CLI::App* a : {&app, step, sortBench, bench})
         for (CLI::Option* o : a->get_options()) {
             const auto it = valueNames.find(o->get_name());
@@ -466,6 +503,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
             for (const std::string& d : splitList(bDraw))
                 bo.drawPaths.push_back(drawPathFromText(d, "--draw"));
         }
+        if (bColorOption->count() && !bo.render)
+            throw InputError("--color needs --render (without it nothing is drawn)");
+        bo.color = colorModeFromText(bColor);
         bo.density = densityFrom(benchParamFlags);
         for (uint32_t n : bo.boids) {
             sim::Params p = bo.params;
@@ -492,7 +532,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (!demo.capture.empty() && demo.frames == 0)
             throw InputError("--capture needs --frames N (the number of frames to record "
                              "after --warmup)");
-        if (demoDraw != "auto") demo.drawPath = drawPathFromText(demoDraw, "--draw");
+        demo.drawPath = drawPathFromText(demoDraw, "--draw");
+        demo.color = colorModeFromText(demoColor);
         demo.density = densityFrom(demoParamFlags);
         if (demo.loadState.empty()) applyDensity(demo.params, demo.density, demo.boids);
         checkParams(demo.params);

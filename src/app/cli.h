@@ -42,11 +42,12 @@ struct DemoOptions {
     std::string capture;    // CSV path; a JSON summary goes beside it
     std::string screenshot; // PNG of the last frame
     std::string loadState;
-    bool exerciseWindow = false;              // testing: resize, minimize and restore during the run
-    std::string inputScript;                  // testing: input events at given frames (input_script.h)
-    int width = 1280, height = 800;           // --window
-    std::optional<render::DrawPath> drawPath; // empty: the fastest the device has
-    double density = 0;                       // boids per unit^3; 0: L from --domain-half
+    bool exerciseWindow = false;    // testing: resize, minimize and restore during the run
+    std::string inputScript;        // testing: input events at given frames (input_script.h)
+    int width = 1280, height = 800; // --window
+    render::DrawPath drawPath = render::DrawPath::Auto;
+    render::ColorMode color = render::ColorMode::Heading;
+    double density = 0; // boids per unit^3; 0: L from --domain-half
     sim::Params params;
 };
 
@@ -86,7 +87,8 @@ struct BenchOptions {
     uint64_t seed = 1;
     std::string csv, json;
     bool render = false;
-    std::vector<render::DrawPath> drawPaths; // with --render; empty: the fastest the device has
+    std::vector<render::DrawPath> drawPaths;              // with --render; empty: auto, per count
+    render::ColorMode color = render::ColorMode::Heading; // with --render
     int width = 1280, height = 800;
     std::optional<double> naiveLimit; // --naive-max; unset: by the device (below)
     double density = 0;               // boids per unit^3, L set for each count; 0: L from --domain-half

@@ -338,8 +338,9 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
             }
         }
         const Swapchain& sc = d.swapchain;
-        const render::DrawSettings view =
+        render::DrawSettings view =
             drawSettings(d.camera, sc.extent.width, sc.extent.height, st.params, st.draw);
+        showGrid(view, sim::stepConstants(st.params, st.grid, d.flock.count));
         const gpu::Buffer &pos = d.flock.pos[d.flock.current], &vel = d.flock.vel[d.flock.current];
         const render::FrameTarget frame{sc.images[image], sc.framebuffers[image], sc.views[image],
                                         sc.extent.width,  sc.extent.height,       sc.storage};
@@ -347,8 +348,7 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
             gpu::Scope scope(&d.profiler, cmd, "draw");
             render::beginDraw(cmd, d.ctx, d.renderer, frame, pos, vel, d.flock.count, view);
         }
-        drawn = render::drawsCompute(d.renderer, frame, view) ? render::DrawPath::Compute
-                                                              : render::DrawPath::Points;
+        drawn = render::drawnPath(d.ctx, d.renderer, frame, view, d.flock.count);
         {
             gpu::Scope scope(&d.profiler, cmd, "ui");
             ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
@@ -509,6 +509,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         d.panel.grid = currentGrid(d);
 
         const render::DrawPath drawn = recordFrame(d, slot, image, simulate);
+        d.panel.drawn = drawn;
         submitAndPresent(d, slot, image);
         endFrame(d, slot, start, drawn);
         if (d.totalFrames && d.frameNumber >= d.totalFrames) break;

@@ -70,8 +70,8 @@ void createRendererAndSwapchain(Demo& d) {
                               (d.swapchain.storage
                                    ? " lacks 64-bit atomics on storage buffers or format-free image stores"
                                    : "'s window images take no storage writes"));
-    st.draw.path = st.computeDrawAvailable ? o.drawPath.value_or(render::defaultDrawPath(d.ctx))
-                                           : render::DrawPath::Points;
+    st.draw.path = o.drawPath; // compute, where the frame cannot take it, falls back to points
+    st.draw.colorMode = o.color;
 }
 
 // Per frame in flight a command buffer, a fence, a semaphore and a grid-statistics buffer; and the

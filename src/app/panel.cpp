@@ -103,6 +103,41 @@ void drawTimings(const TimingHistory& t, uint32_t boids) {
     ImGui::End();
 }
 
+// The drawing path, the size of what it draws, and the colouring.
+void drawStyleControls(PanelState& st) {
+    int path = int(st.draw.path);
+    ImGui::Text("draw:");
+    for (render::DrawPath p : {render::DrawPath::Auto, render::DrawPath::Compute, render::DrawPath::Points,
+                               render::DrawPath::Glyphs}) {
+        ImGui::SameLine();
+        ImGui::BeginDisabled(p == render::DrawPath::Compute && !st.computeDrawAvailable);
+        ImGui::RadioButton(render::drawPathName(p), &path, int(p));
+        ImGui::EndDisabled();
+    }
+    st.draw.path = render::DrawPath(path);
+    if (st.draw.path == render::DrawPath::Auto)
+        ImGui::TextDisabled("auto: glyphs up to %u boids; now %s", render::glyphsUpTo,
+                            render::drawPathName(st.drawn));
+    if (st.drawn == render::DrawPath::Glyphs) {
+        ImGui::SliderFloat("glyph size", &st.draw.glyphSize, render::minGlyphSize, render::maxGlyphSize,
+                           "%.0f px", ImGuiSliderFlags_AlwaysClamp);
+    } else {
+        ImGui::SliderFloat("point size", &st.draw.pointSize, render::minPointSize, render::maxPointSize,
+                           "%.0f px", ImGuiSliderFlags_AlwaysClamp);
+        st.draw.pointSize = std::round(st.draw.pointSize);
+    }
+    // What the order colours mean: only coherent mode keeps boids in their sorted order.
+    const char* labels[] = {"speed", "heading", "grid cell",
+                            st.mode == sim::Mode::Coherent ? "sorted order" : "slot (unsorted here)"};
+    int color = int(st.draw.colorMode);
+    ImGui::SetNextItemWidth(160);
+    ImGui::Combo("colour by", &color, labels, 4);
+    st.draw.colorMode = render::ColorMode(color);
+    if (st.draw.colorMode == render::ColorMode::Order)
+        ImGui::TextDisabled(st.mode == sim::Mode::Coherent ? "red to violet along the sorted order"
+                                                           : "red to violet by slot (not reordered)");
+}
+
 } // namespace
 
 void drawPanel(PanelState& st) {
@@ -216,21 +251,7 @@ void drawPanel(PanelState& st) {
     }
     drawPlaySection(st);
     if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
-        int path = int(st.draw.path);
-        ImGui::Text("draw:");
-        ImGui::SameLine();
-        ImGui::BeginDisabled(!st.computeDrawAvailable);
-        ImGui::RadioButton("compute", &path, int(render::DrawPath::Compute));
-        ImGui::EndDisabled();
-        ImGui::SameLine();
-        ImGui::RadioButton("hardware points", &path, int(render::DrawPath::Points));
-        st.draw.path = render::DrawPath(path);
-        ImGui::SliderFloat("point size", &st.draw.pointSize, render::minPointSize, render::maxPointSize,
-                           "%.0f px", ImGuiSliderFlags_AlwaysClamp);
-        st.draw.pointSize = std::round(st.draw.pointSize);
-        ImGui::RadioButton("colour by speed", &st.draw.colorMode, 0);
-        ImGui::SameLine();
-        ImGui::RadioButton("by heading", &st.draw.colorMode, 1);
+        drawStyleControls(st);
         ImGui::Checkbox("darken with distance", &st.draw.depthCue);
         if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) st.presentModeChanged = true;
         ImGui::Text("presenting with %s", st.presentModeActual.c_str());

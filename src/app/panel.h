@@ -63,7 +63,8 @@ struct PanelState {
     sim::Grid grid;
     bool haveGridStats = false;
     gpudata::GridStats gridStats{};
-    bool predatorHeld = false; // the right button places the predator this frame
+    bool predatorHeld = false;                         // the right button places the predator this frame
+    render::DrawPath drawn = render::DrawPath::Points; // what the last frame drew the boids with
     std::string presentModeActual;
     std::string status;        // last message (capture written, errors)
     std::string naiveQuestion; // non-empty: switching to naive waits for Yes or No

@@ -9,13 +9,33 @@
 
 namespace render {
 
+namespace {
+
+const char* const drawPathNames[] = {"compute", "points", "glyphs", "auto"};
+const char* const colorModeNames[] = {"speed", "heading", "cell", "order"};
+static_assert(uint32_t(ColorMode::Speed) == DRAW_COLOR_SPEED &&
+              uint32_t(ColorMode::Heading) == DRAW_COLOR_HEADING &&
+              uint32_t(ColorMode::Cell) == DRAW_COLOR_CELL && uint32_t(ColorMode::Order) == DRAW_COLOR_ORDER);
+
+} // namespace
+
 const char* drawPathName(DrawPath path) {
-    return path == DrawPath::Compute ? "compute" : "points";
+    return drawPathNames[int(path)];
 }
 
 std::optional<DrawPath> drawPathFromName(const std::string& name) {
-    if (name == "compute") return DrawPath::Compute;
-    if (name == "points") return DrawPath::Points;
+    for (int i = 0; i < 4; ++i)
+        if (name == drawPathNames[i]) return DrawPath(i);
+    return std::nullopt;
+}
+
+const char* colorModeName(ColorMode mode) {
+    return colorModeNames[int(mode)];
+}
+
+std::optional<ColorMode> colorModeFromName(const std::string& name) {
+    for (int i = 0; i < 4; ++i)
+        if (name == colorModeNames[i]) return ColorMode(i);
     return std::nullopt;
 }
 
@@ -23,10 +43,14 @@ bool computePathAvailable(const gpu::Context& ctx) {
     return ctx.bufferInt64Atomics && ctx.imageWriteWithoutFormat;
 }
 
-DrawPath defaultDrawPath(const gpu::Context& ctx) {
-    // A CPU driver draws points cheaply but pays for the target's clear and resolve, a pass over
-    // every pixel (lavapipe at 1280x800: 18 ms against 5); GPUs are the other way round.
-    return computePathAvailable(ctx) && !ctx.isCpu ? DrawPath::Compute : DrawPath::Points;
+DrawPath resolveDrawPath(DrawPath chosen, uint32_t count, bool computeUsable, bool cpuDevice) {
+    if (chosen == DrawPath::Auto) {
+        if (count <= glyphsUpTo) return DrawPath::Glyphs;
+        // A CPU driver draws points cheaply but pays for the target's clear and resolve, a pass over
+        // every pixel (lavapipe at 1280x800: 18 ms against 5); GPUs are the other way round.
+        chosen = cpuDevice ? DrawPath::Points : DrawPath::Compute;
+    }
+    return chosen == DrawPath::Compute && !computeUsable ? DrawPath::Points : chosen;
 }
 
 Renderer createRenderer(const gpu::Context& ctx, VkFormat colorFormat, VkFormat depthFormat,
@@ -38,6 +62,10 @@ Renderer createRenderer(const gpu::Context& ctx, VkFormat colorFormat, VkFormat 
     points.renderPass = r.clearPass;
     points.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
     r.points = gpu::createGraphicsProgram(ctx, "boids_vert", "boids_frag", points);
+    gpu::GraphicsDesc glyphs;
+    glyphs.renderPass = r.clearPass;
+    glyphs.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    r.glyphs = gpu::createGraphicsProgram(ctx, "glyph_vert", "glyph_frag", glyphs);
     gpu::GraphicsDesc box;
     box.renderPass = r.clearPass;
     box.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
@@ -58,7 +86,7 @@ Renderer createRenderer(const gpu::Context& ctx, VkFormat colorFormat, VkFormat 
 }
 
 void destroyRenderer(const gpu::Context& ctx, Renderer& r) {
-    for (gpu::Program* p : {&r.points, &r.box, &r.raster, &r.resolve, &r.boxOverTarget})
+    for (gpu::Program* p : {&r.points, &r.glyphs, &r.box, &r.raster, &r.resolve, &r.boxOverTarget})
         gpu::destroyProgram(ctx, *p);
     gpu::destroyBuffer(ctx, r.target);
     if (r.clearPass) vkDestroyRenderPass(ctx.device, r.clearPass, nullptr);
@@ -79,6 +107,9 @@ gpudata::DrawConstants drawConstants(const gpu::Context& ctx, const DrawSettings
     c.maxSpeed = s.maxSpeed;
     c.halfDomain = s.halfDomain;
     c.colorMode = uint32_t(s.style.colorMode);
+    c.glyphSize = std::clamp(s.style.glyphSize, minGlyphSize, maxGlyphSize);
+    c.gridDim = std::max(s.gridDim, 1u);
+    c.invCellWidth = s.invCellWidth;
     c.width = s.width;
     c.height = s.height;
     c.count = count;
@@ -133,14 +164,16 @@ void sizeTarget(const gpu::Context& ctx, Renderer& r, uint32_t width, uint32_t h
     r.targetHeight = height;
 }
 
-bool drawsCompute(const Renderer& r, const FrameTarget& frame, const DrawSettings& s) {
-    return s.style.path == DrawPath::Compute && r.raster.pipeline && frame.storage;
+DrawPath drawnPath(const gpu::Context& ctx, const Renderer& r, const FrameTarget& frame,
+                   const DrawSettings& s, uint32_t count) {
+    return resolveDrawPath(s.style.path, count, r.raster.pipeline && frame.storage, ctx.isCpu);
 }
 
 void beginDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, const FrameTarget& frame,
                const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count, const DrawSettings& s) {
     CHECK(s.width == frame.width && s.height == frame.height);
-    const bool compute = drawsCompute(r, frame, s);
+    const DrawPath path = drawnPath(ctx, r, frame, s, count);
+    const bool compute = path == DrawPath::Compute;
     const gpudata::DrawConstants c = drawConstants(ctx, s, count, compute);
     if (compute) recordCompute(cmd, r, frame, pos, vel, c);
 
@@ -163,9 +196,15 @@ void beginDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, 
         gpu::pushConstantsRaw(cmd, r.boxOverTarget, &c, sizeof c);
     } else {
         if (count) {
-            gpu::bindProgram(cmd, r.points, {pos, vel});
-            gpu::pushConstantsRaw(cmd, r.points, &c, sizeof c);
-            vkCmdDraw(cmd, count, 1, 0, 0);
+            const bool glyphs = path == DrawPath::Glyphs;
+            const gpu::Program& boids = glyphs ? r.glyphs : r.points;
+            gpu::bindProgram(cmd, boids, {pos, vel});
+            gpu::pushConstantsRaw(cmd, boids, &c, sizeof c);
+            // A glyph is an instance: its vertices' index stays small whatever the count.
+            if (glyphs)
+                vkCmdDraw(cmd, GLYPH_VERTICES, count, 0, 0);
+            else
+                vkCmdDraw(cmd, count, 1, 0, 0);
         }
         gpu::bindProgram(cmd, r.box, {});
         gpu::pushConstantsRaw(cmd, r.box, &c, sizeof c);

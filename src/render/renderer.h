@@ -1,8 +1,8 @@
 #pragma once
 // Boids drawn straight from the simulation's position and velocity buffers (no copy through the
-// CPU), and the domain's box. Two paths: a compute rasterizer that writes each boid's pixels with
-// 64-bit atomics and resolves them into the frame in a compute pass; or hardware points, one
-// vertex a boid.
+// CPU), and the domain's box. Three paths: a compute rasterizer that writes each boid's pixels with
+// 64-bit atomics and resolves them into the frame in a compute pass; hardware points, one vertex a
+// boid; or glyphs, an arrowhead a boid pointing along its heading.
 
 #include "gpu/buffer.h"
 #include "gpu/image.h"
@@ -16,19 +16,32 @@
 
 namespace render {
 
-enum class DrawPath { Compute, Points };
+// Auto: glyphs up to glyphsUpTo boids, above that the fastest point path the device has.
+enum class DrawPath { Compute, Points, Glyphs, Auto };
 
 const char* drawPathName(DrawPath path);
 std::optional<DrawPath> drawPathFromName(const std::string& name);
 
+// Auto draws glyphs up to this many boids: a glyph costs two triangles, a point one pixel write.
+constexpr uint32_t glyphsUpTo = 20000;
+
+// The values of draw_types.h's DRAW_COLOR_*.
+enum class ColorMode { Speed, Heading, Cell, Order };
+
+const char* colorModeName(ColorMode mode);
+std::optional<ColorMode> colorModeFromName(const std::string& name);
+
 constexpr float minPointSize = 1.0f, maxPointSize = 4.0f;
+constexpr float minGlyphSize = 4.0f, maxGlyphSize = 16.0f;
 
 // What the user chooses: the panel's drawing section and the command line.
 struct DrawStyle {
-    DrawPath path = DrawPath::Compute;
-    float pointSize = 2.0f; // diameter in pixels, 1 to 4
-    int colorMode = 1;      // 0: speed, 1: heading (most boids fly at the speed limit: one colour)
-    bool depthCue = true;   // darken with distance
+    DrawPath path = DrawPath::Auto;
+    float pointSize = 2.0f;  // diameter in pixels, 1 to 4
+    float glyphSize = 10.0f; // a glyph's length in pixels, 4 to 16
+    // Heading by default: most boids fly at the speed limit, one colour by speed.
+    ColorMode colorMode = ColorMode::Heading;
+    bool depthCue = true; // darken with distance
 };
 
 struct DrawSettings {
@@ -39,13 +52,16 @@ struct DrawSettings {
     float halfDomain = 100.0f;
     float cueNear = 0.0f; // view distance where darkening starts
     float cueFar = 1.0f;  // and where it is strongest
+    // ColorMode::Cell: the simulation's grid, as its step constants hold it (gridDim, invCellWidth).
+    uint32_t gridDim = 1;
+    float invCellWidth = 0.0f;
 };
 
 struct Renderer {
     // Over one colour and one depth attachment, colour ending in the layout given at creation.
     VkRenderPass clearPass = VK_NULL_HANDLE; // clears colour: the points path
     VkRenderPass keepPass = VK_NULL_HANDLE;  // keeps the resolve's colour: the compute path
-    gpu::Program points, box;
+    gpu::Program points, glyphs, box;
     gpu::Program raster, resolve, boxOverTarget; // the compute path, where the device has it
     gpu::Buffer target;                          // its (depth, colour) words, one a pixel
     uint32_t targetWidth = 0, targetHeight = 0;
@@ -53,8 +69,10 @@ struct Renderer {
 
 // The compute path needs 64-bit atomics on storage buffers and stores to images of any format.
 bool computePathAvailable(const gpu::Context& context);
-// The fastest path the device has: compute on GPUs that can, points on CPU drivers.
-DrawPath defaultDrawPath(const gpu::Context& context);
+// The path `chosen` draws `count` boids with: Auto's choice (glyphs up to glyphsUpTo boids, then
+// compute on GPUs that can, points on CPU drivers); compute falls back to points where the frame or the
+// device cannot take it.
+DrawPath resolveDrawPath(DrawPath chosen, uint32_t count, bool computeUsable, bool cpuDevice);
 
 Renderer createRenderer(const gpu::Context& context, VkFormat colorFormat, VkFormat depthFormat,
                         VkImageLayout finalLayout);
@@ -74,8 +92,9 @@ struct FrameTarget {
 // Waits for the device to idle when the size changes: call it where the frames' images are (re)made.
 void sizeTarget(const gpu::Context& context, Renderer& renderer, uint32_t width, uint32_t height);
 
-// Whether a frame with these settings is drawn by the compute path (else by points).
-bool drawsCompute(const Renderer& renderer, const FrameTarget& frame, const DrawSettings& settings);
+// The path that draws `count` boids into the frame with these settings (never Auto).
+DrawPath drawnPath(const gpu::Context& context, const Renderer& renderer, const FrameTarget& frame,
+                   const DrawSettings& settings, uint32_t count);
 
 // Draws `count` boids and the box into the frame and leaves its render pass open for overlays (the
 // panel): the caller ends it. The compute path's work runs before the pass, in a target sized for the
