@@ -76,6 +76,13 @@ TEST(Cli, CommandsAndOptions) {
     cl = parse({"sort-bench", "--n", "1e6,16e6", "--bits", "21"});
     EXPECT_EQ(cl.command, app::Command::SortBench);
     EXPECT_EQ(cl.sortBench.sizes, (std::vector<uint32_t>{1000000, 16000000}));
+    EXPECT_EQ(cl.sortBench.algorithms, std::vector<sort::SortAlgorithm>{sort::SortAlgorithm::Auto});
+    cl = parse({"sort-bench", "--algorithm", "onesweep,reduce-then-scan,auto"});
+    EXPECT_EQ(cl.sortBench.algorithms, (std::vector<sort::SortAlgorithm>{sort::SortAlgorithm::Onesweep,
+                                                                         sort::SortAlgorithm::ReduceThenScan,
+                                                                         sort::SortAlgorithm::Auto}));
+    EXPECT_EQ(parse({"sort-bench", "--algorithm", "reduce-then-scan"}).sortBench.algorithms,
+              std::vector<sort::SortAlgorithm>{sort::SortAlgorithm::ReduceThenScan});
     EXPECT_EQ(parse({"--list-devices"}).command, app::Command::ListDevices);
     cl = parse({"--subcells", "quarters", "--cells", "8"});
     EXPECT_EQ(cl.demo.subCells, sim::SubCells::Quarters);
@@ -141,6 +148,11 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"bench", "--json", ""}, "--json: the path is empty"},
         {{"sort-bench", "--bits", "33"}, "--bits"},
         {{"sort-bench", "--runs", "5"}, ""}, // accepted by the parser; the command refuses it
+        {{"sort-bench", "--algorithm", "radix"},
+         "--algorithm: 'radix' must be onesweep, reduce-then-scan or auto"},
+        {{"sort-bench", "--algorithm", "onesweep,"}, "--algorithm: '' must be"},
+        {{"sort-bench", "--algorithm", ""}, "--algorithm: the list is empty"},
+        {{"sort-bench", "--algorithm", "Onesweep"}, "--algorithm"},
         {{"bench", "--modes", "naive,,coherent"}, "not a mode"},
         {{"bench", "--cells", "8,64"}, "8 or 27"},
         {{"--mode", "coherent", "step"}, "--mode before 'step' is an option of the demo: put it after"},
@@ -218,6 +230,7 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("step --boids 4e9", "boids");
     expectBadInput("sort-bench --n 2e9 --bits 21", "--n");
     expectBadInput("sort-bench --runs 3", "--runs");
+    expectBadInput("sort-bench --algorithm fastest", "--algorithm");
     // Requests the device cannot meet as asked.
     expectBadInput("step --device 7 --boids 10", "--device 7");
     expectBadInput("--device -1", "--device: must be a whole number");

@@ -121,6 +121,12 @@ sim::SubCells subCellsFromText(const std::string& text) {
     return *s;
 }
 
+sort::SortAlgorithm algorithmFromText(const std::string& text) {
+    std::optional<sort::SortAlgorithm> a = sort::parseAlgorithm(text);
+    if (!a) throw InputError("--algorithm: '" + text + "' must be onesweep, reduce-then-scan or auto");
+    return *a;
+}
+
 int cellsFromText(const std::string& text, const std::string& flag) {
     if (text == "8") return 8;
     if (text == "27") return 27;
@@ -266,9 +272,16 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     // sort-bench
     CLI::App* sortBench = app.add_subcommand("sort-bench", "check and time the GPU radix sort");
     addGlobalFlags(sortBench, cl.global, listDevices);
-    std::string sbSizes = "1e6,4e6,16e6,64e6", sbBits = "21,32", sbRuns = "20", sbWarmupMs = "1000";
+    std::string sbSizes = "1e6,4e6,16e6,64e6", sbBits = "21,32", sbRuns = "20", sbWarmupMs = "1000",
+                sbAlgorithms = "auto";
     sortBench->add_option("--n", sbSizes, "pair counts, comma-separated")->capture_default_str();
     sortBench->add_option("--bits", sbBits, "key widths in bits, comma-separated")->capture_default_str();
+    sortBench
+        ->add_option(
+            "--algorithm", sbAlgorithms,
+            "sort algorithms, comma-separated: onesweep, reduce-then-scan, or auto (by the pair count "
+            "and key width, as the simulation chooses)")
+        ->capture_default_str();
     sortBench
         ->add_option("--warmup-ms", sbWarmupMs,
                      "untimed sorts, back to back, for this long before each configuration's timed runs, so "
@@ -314,16 +327,32 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     addParamFlags(bench, bo.params, benchParamFlags);
 
     // What --help shows for each option's value: counts as numbers, lists as lists.
-    const std::map<std::string, std::string> valueNames = {
-        {"--boids", "N"},         {"--frames", "N"},        {"--warmup", "N"},
-        {"--steps", "N"},         {"--runs", "N"},          {"--warmup-ms", "MS"},
-        {"--naive-max", "N"},     {"--n", "N,..."},         {"--bits", "BITS,..."},
-        {"--modes", "MODE,..."},  {"--mode", "MODE"},       {"--cells", "8|27"},
-        {"--capture", "FILE"},    {"--screenshot", "FILE"}, {"--load-state", "FILE"},
-        {"--save-state", "FILE"}, {"--csv", "FILE"},        {"--json", "FILE"},
-        {"--density", "D"},       {"--draw", "PATH"},       {"--present-mode", "MODE"},
-        {"--subcells", "ORDER"},  {"--seed", "S"},          {"--device", "N"},
-        {"--window", "WxH"}};
+    const std::map<std::string, std::string> valueNames = {{"--boids", "N"},
+                                                           {"--frames", "N"},
+                                                           {"--warmup", "N"},
+                                                           {"--steps", "N"},
+                                                           {"--runs", "N"},
+                                                           {"--warmup-ms", "MS"},
+                                                           {"--naive-max", "N"},
+                                                           {"--n", "N,..."},
+                                                           {"--bits", "BITS,..."},
+                                                           {"--modes", "MODE,..."},
+                                                           {"--mode", "MODE"},
+                                                           {"--cells", "8|27"},
+                                                           {"--capture", "FILE"},
+                                                           {"--screenshot", "FILE"},
+                                                           {"--load-state", "FILE"},
+                                                           {"--save-state", "FILE"},
+                                                           {"--csv", "FILE"},
+                                                           {"--json", "FILE"},
+                                                           {"--density", "D"},
+                                                           {"--draw", "PATH"},
+                                                           {"--present-mode", "MODE"},
+                                                           {"--subcells", "ORDER"},
+                                                           {"--seed", "S"},
+                                                           {"--device", "N"},
+                                                           {"--window", "WxH"},
+                                                           {"--algorithm", "ALGORITHM,..."}};
     for (CLI::App* a : {&app, step, sortBench, bench})
         for (CLI::Option* o : a->get_options()) {
             const auto it = valueNames.find(o->get_name());
@@ -368,6 +397,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         cl.command = Command::SortBench;
         cl.sortBench.sizes = parseCountList(sbSizes, "--n", 0xffffffffu);
         cl.sortBench.bits = parseCountList(sbBits, "--bits", 32);
+        cl.sortBench.algorithms.clear();
+        for (const std::string& a : splitList(sbAlgorithms))
+            cl.sortBench.algorithms.push_back(algorithmFromText(a));
+        if (cl.sortBench.algorithms.empty()) throw InputError("--algorithm: the list is empty");
         cl.sortBench.runs = uint32_t(parseCount(sbRuns, "--runs", 100000));
         cl.sortBench.warmupMs = parseCountOrZero(sbWarmupMs, "--warmup-ms", 600000);
     } else if (bench->parsed()) {
