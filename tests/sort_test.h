@@ -81,7 +81,7 @@ class SortTest : public GpuTest {
     // Splits every dispatch of the sorter's over x and y at `groupsX` groups a row.
     static void setMaxGroupsX(sort::Sorter& sorter, uint32_t groupsX) {
         for (gpu::Program* p : {&sorter.onesweep, &sorter.onesweepHalf, &sorter.histogram, &sorter.upsweep,
-                                &sorter.spine, &sorter.downsweep})
+                                &sorter.spine, &sorter.downsweep, &sorter.upsweepHalf, &sorter.downsweepHalf})
             p->maxGroupsX = groupsX;
     }
 

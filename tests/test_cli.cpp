@@ -284,6 +284,36 @@ TEST(Binary, PipelineStatisticsOrAClearRefusal) {
     EXPECT_NE(r.err.find("vkboids: pipeline sort_onesweep"), std::string::npos) << r.err;
 }
 
+// Both algorithms and auto in one run, each checked against the CPU (exit code 4 otherwise), a CSV
+// row for each naming what ran.
+TEST(Binary, SortBenchComparesAlgorithms) {
+    const fs::path dir = fs::temp_directory_path() / ("vkboids-sortbench-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string csv = (dir / "sort.csv").string();
+    const Result r = run("sort-bench --validation --n 5003,20011 --bits 8,21 --runs 20 --warmup-ms 0 "
+                         "--algorithm onesweep,reduce-then-scan,auto --csv " +
+                         csv);
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::ifstream in(csv);
+    std::string header, line;
+    std::getline(in, header);
+    EXPECT_EQ(header.rfind("pairs,key_bits,algorithm,passes,", 0), 0u) << header;
+    EXPECT_NE(header.find(",upsweep_us,spine_us,downsweep_us,"), std::string::npos) << header;
+    std::vector<std::string> expected, got;
+    for (uint32_t n : {5003u, 20011u})
+        for (uint32_t bits : {8u, 21u})
+            for (const std::string& name :
+                 {std::string("onesweep"), std::string("reduce-then-scan"),
+                  "auto:" + std::string(sort::algorithmName(sort::chooseAlgorithm(n, bits)))})
+                expected.push_back(std::to_string(n) + "," + std::to_string(bits) + "," + name + ",");
+    while (std::getline(in, line)) {
+        const size_t third = line.find(',', line.find(',', line.find(',') + 1) + 1);
+        got.push_back(line.substr(0, third + 1));
+    }
+    EXPECT_EQ(got, expected);
+    fs::remove_all(dir);
+}
+
 TEST(Binary, StepWritesAStateThatLoadsBack) {
     const fs::path dir = fs::temp_directory_path() / ("vkboids-step-" + std::to_string(::getpid()));
     fs::create_directories(dir);

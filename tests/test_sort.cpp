@@ -137,12 +137,15 @@ TEST_F(SortTest, LookbackWindowsWithAndWithoutWaiting) {
 }
 
 // With the default shape, sorts from halfGroupsFrom pairs take groups half as wide, two of which must
-// fit the per-group shared-memory limit (lavapipe: 64 x 15 beside 128 x 15). Each shape sorts.
+// fit the per-group shared-memory limit (lavapipe: 64 x 15 beside 128 x 15), in either algorithm.
+// Each shape sorts.
 // OneSorterSortsAgainAndAgain sorts just below and at the threshold with one sorter.
-TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
+TEST_P(SortAlgorithmTest, HalfWideGroupsFromTheirThreshold) {
     const sort::SortOptions options{.halfGroupsFrom = 10007};
     sort::Sorter probe = sort::createSorter(ctx(), 30011, options);
     ASSERT_NE(probe.onesweepHalf.pipeline, VK_NULL_HANDLE) << "two half-wide groups fit this device";
+    ASSERT_NE(probe.upsweepHalf.pipeline, VK_NULL_HANDLE);
+    ASSERT_NE(probe.downsweepHalf.pipeline, VK_NULL_HANDLE);
     EXPECT_EQ(probe.halfFrom, 10007u);
     EXPECT_EQ(sort::tileSizeFor(probe, 10006), probe.tileSize);
     EXPECT_EQ(sort::tileSizeFor(probe, 10007), probe.tileSize / 2);
@@ -151,6 +154,7 @@ TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
     // A capacity below the threshold builds no second pipeline.
     sort::Sorter below = sort::createSorter(ctx(), 10006, options);
     EXPECT_EQ(below.onesweepHalf.pipeline, VK_NULL_HANDLE);
+    EXPECT_EQ(below.downsweepHalf.pipeline, VK_NULL_HANDLE);
     EXPECT_EQ(below.halfFrom, UINT32_MAX);
     sort::destroySorter(ctx(), below);
     // An explicit shape is kept as asked at every size.

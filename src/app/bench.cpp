@@ -172,9 +172,9 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
         }
         csvLine += "," + (sum ? std::to_string(*sum) : std::string());
     }
-    const bool half = algorithm == sort::SortAlgorithm::Onesweep && sort::takesHalfGroups(sorter, n);
+    const bool half = sort::takesHalfGroups(sorter, n);
     const uint32_t groupSize = half ? sorter.workgroupSize / 2 : sorter.workgroupSize;
-    const uint32_t tile = half ? sort::tileSizeFor(sorter, n) : sorter.tileSize;
+    const uint32_t tile = sort::tileSizeFor(sorter, n);
     if (half) { // the CSV says so too
         std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", groupSize, tile);
         line += row;

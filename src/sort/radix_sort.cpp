@@ -166,20 +166,27 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{0, s.workgroupSize}});
     const uint32_t smallestTile = tileSizeFor(s, capacity);
 
-    // Reduce-then-scan takes Onesweep's full-width shape, which leaves it shared memory to spare (it
-    // keeps no look-back state). The upsweep reads tiles 16 bytes at a time from their start.
-    CHECK(s.tileSize % 4 == 0);
-    s.tileRowStride = tileRowStride(tileCountFor(capacity, s.tileSize));
+    // Reduce-then-scan takes Onesweep's shapes (full-width groups and, from halfFrom pairs, half-wide
+    // ones), which leave it shared memory to spare: it keeps no look-back state. The upsweep reads
+    // tiles 16 bytes at a time from their start.
+    CHECK(smallestTile % 4 == 0);
+    s.tileRowStride = tileRowStride(tileCountFor(capacity, smallestTile));
     // A word a tile and digit: a quarter of the status words statusFits bounds, and 4 KB more.
     CHECK(tileCountsBytes(s.tileRowStride) <= limits.maxStorageBufferRange);
-    const uint32_t subgroups = s.workgroupSize / s.subgroupSize;
-    s.upsweep = gpu::createComputeProgram(ctx, "sort_upsweep", {{0, s.workgroupSize}, {1, s.keysPerThread}},
-                                          s.subgroupSize);
-    s.spine =
-        gpu::createComputeProgram(ctx, "sort_spine", {{0, s.workgroupSize}, {1, subgroups}}, s.subgroupSize);
-    s.downsweep = gpu::createComputeProgram(
-        ctx, "sort_downsweep",
-        {{0, s.workgroupSize}, {1, s.keysPerThread}, {2, subgroups}, {3, s.subgroupSize}}, s.subgroupSize);
+    const auto createSweeps = [&](uint32_t workgroupSize, gpu::Program& upsweep, gpu::Program& downsweep) {
+        upsweep = gpu::createComputeProgram(ctx, "sort_upsweep", {{0, workgroupSize}, {1, s.keysPerThread}},
+                                            s.subgroupSize);
+        downsweep = gpu::createComputeProgram(ctx, "sort_downsweep",
+                                              {{0, workgroupSize},
+                                               {1, s.keysPerThread},
+                                               {2, workgroupSize / s.subgroupSize},
+                                               {3, s.subgroupSize}},
+                                              s.subgroupSize);
+    };
+    createSweeps(s.workgroupSize, s.upsweep, s.downsweep);
+    if (s.halfFrom != UINT32_MAX) createSweeps(half, s.upsweepHalf, s.downsweepHalf);
+    s.spine = gpu::createComputeProgram(
+        ctx, "sort_spine", {{0, s.workgroupSize}, {1, s.workgroupSize / s.subgroupSize}}, s.subgroupSize);
 
     const VkBufferUsageFlags usage = gpu::storageUsage;
     s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
@@ -197,6 +204,8 @@ void destroySorter(const gpu::Context& ctx, Sorter& s) {
     gpu::destroyProgram(ctx, s.upsweep);
     gpu::destroyProgram(ctx, s.spine);
     gpu::destroyProgram(ctx, s.downsweep);
+    gpu::destroyProgram(ctx, s.upsweepHalf);
+    gpu::destroyProgram(ctx, s.downsweepHalf);
     gpu::destroyBuffer(ctx, s.tileCounts);
     gpu::destroyBuffer(ctx, s.tempKeys);
     gpu::destroyBuffer(ctx, s.tempValues);
@@ -297,8 +306,12 @@ void recordReduceThenScan(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffe
     static const char* const downsweepNames[SORT_MAX_PASSES] = {"sort/downsweep0", "sort/downsweep1",
                                                                 "sort/downsweep2", "sort/downsweep3"};
     const uint32_t passes = sortPassCount(keyBits);
-    const uint32_t tiles = tileCountFor(count, s.tileSize);
+    const uint32_t tiles = tileCountFor(count, tileSizeFor(s, count));
     const uint32_t stride = tileRowStride(tiles);
+    const bool half = takesHalfGroups(s, count);
+    const gpu::Program& upsweep = half ? s.upsweepHalf : s.upsweep;
+    const gpu::Program& downsweep = half ? s.downsweepHalf : s.downsweep;
+    CHECK(upsweep.pipeline != VK_NULL_HANDLE && downsweep.pipeline != VK_NULL_HANDLE);
     const gpu::BufferRange offsets(s.tileCounts, 0, 4ull * SORT_RADIX * stride);
     const gpu::BufferRange digitTotals(s.tileCounts, 4ull * SORT_RADIX * s.tileRowStride, 4ull * SORT_RADIX);
     for (uint32_t p = 0; p < passes; ++p) {
@@ -307,8 +320,8 @@ void recordReduceThenScan(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffe
         const SortSweepConstants push{count, p * radixBits, tiles, sortKeyMask(keyBits), stride, 0, 0, 0};
         {
             gpu::Scope scope(detail, cmd, upsweepNames[p]);
-            gpu::bindProgram(cmd, s.upsweep, {b.srcKeys, b.srcKeys, offsets});
-            gpu::dispatchGroups(cmd, s.upsweep, tiles, push);
+            gpu::bindProgram(cmd, upsweep, {b.srcKeys, b.srcKeys, offsets});
+            gpu::dispatchGroups(cmd, upsweep, tiles, push);
             // The tiles' counts are complete before the spine scans them.
             gpu::computeBarrier(cmd);
         }
@@ -321,9 +334,9 @@ void recordReduceThenScan(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffe
         }
         {
             gpu::Scope scope(detail, cmd, downsweepNames[p]);
-            gpu::bindProgram(cmd, s.downsweep,
+            gpu::bindProgram(cmd, downsweep,
                              {b.srcKeys, b.srcValues, b.dstKeys, b.dstValues, offsets, digitTotals});
-            gpu::dispatchGroups(cmd, s.downsweep, tiles, push);
+            gpu::dispatchGroups(cmd, downsweep, tiles, push);
             // This pass's output is the next pass's (or the caller's) input, and the next upsweep
             // rewrites the offsets read here.
             gpu::computeBarrier(cmd);

@@ -62,9 +62,10 @@ struct Sorter {
     uint32_t halfFrom = UINT32_MAX;
     gpu::Buffer tempKeys, tempValues;
     gpu::Buffer scratch; // histogram totals and accumulator (zero between sorts), counters, tile status words
-    // Reduce-then-scan, in tiles of tileSize (full-width groups): per digit and tile a count and then
-    // an offset ([digit][tile], rows of tileRowStride words), then each digit's total.
+    // Reduce-then-scan, in Onesweep's tiles (tileSizeFor): per digit and tile a count and then an
+    // offset ([digit][tile], rows of tileRowStride words or fewer), then each digit's total.
     gpu::Program upsweep, spine, downsweep;
+    gpu::Program upsweepHalf, downsweepHalf; // as onesweepHalf
     gpu::Buffer tileCounts;
     uint32_t tileRowStride = 0;
     SortAlgorithm algorithm = SortAlgorithm::Auto;
@@ -101,7 +102,7 @@ constexpr SortAlgorithm resolveAlgorithm(SortAlgorithm algorithm, uint32_t count
 // The most pairs one sort can take on this device (storage buffer range, 30-bit tile counts).
 uint32_t maxSortPairs(const gpu::Context& context);
 
-// Whether a sort of `count` pairs takes the half-wide groups.
+// Whether a sort of `count` pairs takes the half-wide groups (either algorithm).
 inline bool takesHalfGroups(const Sorter& sorter, uint32_t count) {
     return count >= sorter.halfFrom;
 }
