@@ -295,16 +295,52 @@ void recordOnesweep(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& key
     }
 }
 
+// Reduce-then-scan's buffers of one sort: per digit and tile a count, then an offset, and each
+// digit's total.
+struct Sweep {
+    gpu::BufferRange offsets, digitTotals;
+    SortSweepConstants push;
+};
+
+void recordUpsweep(VkCommandBuffer cmd, const gpu::Program& upsweep, const Sweep& w, const gpu::Buffer& keys,
+                   uint32_t p, gpu::Profiler* detail) {
+    static const char* const names[SORT_MAX_PASSES] = {"sort/upsweep0", "sort/upsweep1", "sort/upsweep2",
+                                                       "sort/upsweep3"};
+    gpu::Scope scope(detail, cmd, names[p]);
+    gpu::bindProgram(cmd, upsweep, {keys, keys, w.offsets});
+    gpu::dispatchGroups(cmd, upsweep, w.push.tileCount, w.push);
+    // The tiles' counts are complete before the spine scans them.
+    gpu::computeBarrier(cmd);
+}
+
+void recordSpine(VkCommandBuffer cmd, const gpu::Program& spine, const Sweep& w, uint32_t p,
+                 gpu::Profiler* detail) {
+    static const char* const names[SORT_MAX_PASSES] = {"sort/spine0", "sort/spine1", "sort/spine2",
+                                                       "sort/spine3"};
+    gpu::Scope scope(detail, cmd, names[p]);
+    gpu::bindProgram(cmd, spine, {w.offsets, w.digitTotals});
+    gpu::dispatchGroups(cmd, spine, SORT_RADIX, w.push); // a group a digit
+    // The offsets and totals are complete before the downsweep reads them.
+    gpu::computeBarrier(cmd);
+}
+
+void recordDownsweep(VkCommandBuffer cmd, const gpu::Program& downsweep, const Sweep& w, const PassBuffers& b,
+                     uint32_t p, gpu::Profiler* detail) {
+    static const char* const names[SORT_MAX_PASSES] = {"sort/downsweep0", "sort/downsweep1",
+                                                       "sort/downsweep2", "sort/downsweep3"};
+    gpu::Scope scope(detail, cmd, names[p]);
+    gpu::bindProgram(cmd, downsweep,
+                     {b.srcKeys, b.srcValues, b.dstKeys, b.dstValues, w.offsets, w.digitTotals});
+    gpu::dispatchGroups(cmd, downsweep, w.push.tileCount, w.push);
+    // This pass's output is the next pass's (or the caller's) input, and the next upsweep rewrites
+    // the offsets read here.
+    gpu::computeBarrier(cmd);
+}
+
 void recordReduceThenScan(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
                           const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut,
                           const gpu::Buffer& valuesOut, uint32_t count, uint32_t keyBits,
                           gpu::Profiler* detail) {
-    static const char* const upsweepNames[SORT_MAX_PASSES] = {"sort/upsweep0", "sort/upsweep1",
-                                                              "sort/upsweep2", "sort/upsweep3"};
-    static const char* const spineNames[SORT_MAX_PASSES] = {"sort/spine0", "sort/spine1", "sort/spine2",
-                                                            "sort/spine3"};
-    static const char* const downsweepNames[SORT_MAX_PASSES] = {"sort/downsweep0", "sort/downsweep1",
-                                                                "sort/downsweep2", "sort/downsweep3"};
     const uint32_t passes = sortPassCount(keyBits);
     const uint32_t tiles = tileCountFor(count, tileSizeFor(s, count));
     const uint32_t stride = tileRowStride(tiles);
@@ -312,35 +348,16 @@ void recordReduceThenScan(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffe
     const gpu::Program& upsweep = half ? s.upsweepHalf : s.upsweep;
     const gpu::Program& downsweep = half ? s.downsweepHalf : s.downsweep;
     CHECK(upsweep.pipeline != VK_NULL_HANDLE && downsweep.pipeline != VK_NULL_HANDLE);
-    const gpu::BufferRange offsets(s.tileCounts, 0, 4ull * SORT_RADIX * stride);
-    const gpu::BufferRange digitTotals(s.tileCounts, 4ull * SORT_RADIX * s.tileRowStride, 4ull * SORT_RADIX);
+    Sweep w{gpu::BufferRange(s.tileCounts, 0, 4ull * SORT_RADIX * stride),
+            gpu::BufferRange(s.tileCounts, 4ull * SORT_RADIX * s.tileRowStride, 4ull * SORT_RADIX),
+            {count, 0, tiles, sortKeyMask(keyBits), stride, 0, 0, 0}};
     for (uint32_t p = 0; p < passes; ++p) {
         gpu::Scope pass(detail, cmd, passNames[p]);
         const PassBuffers b = passBuffers(s, keysIn, valuesIn, keysOut, valuesOut, p, passes);
-        const SortSweepConstants push{count, p * radixBits, tiles, sortKeyMask(keyBits), stride, 0, 0, 0};
-        {
-            gpu::Scope scope(detail, cmd, upsweepNames[p]);
-            gpu::bindProgram(cmd, upsweep, {b.srcKeys, b.srcKeys, offsets});
-            gpu::dispatchGroups(cmd, upsweep, tiles, push);
-            // The tiles' counts are complete before the spine scans them.
-            gpu::computeBarrier(cmd);
-        }
-        {
-            gpu::Scope scope(detail, cmd, spineNames[p]);
-            gpu::bindProgram(cmd, s.spine, {offsets, digitTotals});
-            gpu::dispatchGroups(cmd, s.spine, SORT_RADIX, push);
-            // The offsets and totals are complete before the downsweep reads them.
-            gpu::computeBarrier(cmd);
-        }
-        {
-            gpu::Scope scope(detail, cmd, downsweepNames[p]);
-            gpu::bindProgram(cmd, downsweep,
-                             {b.srcKeys, b.srcValues, b.dstKeys, b.dstValues, offsets, digitTotals});
-            gpu::dispatchGroups(cmd, downsweep, tiles, push);
-            // This pass's output is the next pass's (or the caller's) input, and the next upsweep
-            // rewrites the offsets read here.
-            gpu::computeBarrier(cmd);
-        }
+        w.push.shift = p * radixBits;
+        recordUpsweep(cmd, upsweep, w, b.srcKeys, p, detail);
+        recordSpine(cmd, s.spine, w, p, detail);
+        recordDownsweep(cmd, downsweep, w, b, p, detail);
     }
 }
 
