@@ -66,6 +66,9 @@ void main() {
         keys[k] = i < c.count ? keysIn[i] : 0u;
         values[k] = i < c.count ? valuesIn[i] : 0u;
     }
+    // The spine's words for this tile, loaded before the ranking so that their latency hides behind it.
+    const uint firstOffset = tid < SORT_RADIX ? tileOffsets[tid * c.rowStride + tile] : 0u;
+    const uint firstTotal = tid < SORT_RADIX ? digitTotals[tid] : 0u;
     for (uint i = tid; i < gl_NumSubgroups * SORT_RADIX; i += groupSize) sSubgroupCounts[i] = 0;
     barrier();
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
@@ -82,8 +85,8 @@ void main() {
             total += n;
         }
         sTotal[d] = total;
-        sScan[d] = digitTotals[d];
-        sBase[d] = tileOffsets[d * c.rowStride + tile];
+        sScan[d] = d == tid ? firstTotal : digitTotals[d];
+        sBase[d] = d == tid ? firstOffset : tileOffsets[d * c.rowStride + tile];
     }
     exclusiveScanDigits();  // where each digit's run starts in the output
     for (uint d = tid; d < SORT_RADIX; d += groupSize) {
