@@ -13,9 +13,9 @@
 // runs after the keys are placed in shared memory. Each digit publishes its inclusive prefix as soon
 // as it is known.
 //
-// Ranking is stable (rank.glsl): subgroup g owns keys [g*S*K, (g+1)*S*K) of the tile, row k of lane l is key
-// k*S + l, rows are ranked in order, and lanes with equal digits are ranked by lane index. Every
-// loop over a thread's keys is unrolled, so its arrays stay in registers.
+// Ranking is stable (rank.glsl): subgroup g owns keys [g*S*K, (g+1)*S*K) of the tile, row k of
+// lane l is key k*S + l, rows are ranked in order, and lanes with equal digits are ranked by lane
+// index. Every loop over a thread's keys is unrolled, so its arrays stay in registers.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require

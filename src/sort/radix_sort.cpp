@@ -44,9 +44,9 @@ uint64_t scratchBytes(uint32_t capacity, uint32_t tileSize) {
 }
 
 uint32_t sharedBytes(uint32_t workgroupSize, uint32_t subgroups, uint32_t keysPerThread) {
-    // Mirrors the shared declarations of onesweep.comp: per-subgroup counters sharing an array with
-    // the tile, 7 arrays of one word per digit, a word per subgroup, and 3 words. Exact, so that
-    // 1,024 x 10 fits NVIDIA's 48 KB with 884 bytes to spare.
+    // Mirrors the shared declarations of onesweep.comp and rank.glsl: per-subgroup counters sharing
+    // an array with the tile, 7 arrays of one word per digit, a word per subgroup, and 3 words.
+    // Exact, so that 1,024 x 10 fits NVIDIA's 48 KB with 884 bytes to spare.
     return std::max(subgroups * SORT_RADIX, workgroupSize * keysPerThread) * 4 + 7 * SORT_RADIX * 4 +
            subgroups * 4 + 12;
 }
