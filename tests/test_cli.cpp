@@ -76,6 +76,13 @@ TEST(Cli, CommandsAndOptions) {
     cl = parse({"sort-bench", "--n", "1e6,16e6", "--bits", "21"});
     EXPECT_EQ(cl.command, app::Command::SortBench);
     EXPECT_EQ(cl.sortBench.sizes, (std::vector<uint32_t>{1000000, 16000000}));
+    EXPECT_EQ(cl.sortBench.algorithms, std::vector<sort::SortAlgorithm>{sort::SortAlgorithm::Auto});
+    cl = parse({"sort-bench", "--algorithm", "onesweep,reduce-then-scan,auto"});
+    EXPECT_EQ(cl.sortBench.algorithms, (std::vector<sort::SortAlgorithm>{sort::SortAlgorithm::Onesweep,
+                                                                         sort::SortAlgorithm::ReduceThenScan,
+                                                                         sort::SortAlgorithm::Auto}));
+    EXPECT_EQ(parse({"sort-bench", "--algorithm", "reduce-then-scan"}).sortBench.algorithms,
+              std::vector<sort::SortAlgorithm>{sort::SortAlgorithm::ReduceThenScan});
     EXPECT_EQ(parse({"--list-devices"}).command, app::Command::ListDevices);
     cl = parse({"--subcells", "quarters", "--cells", "8"});
     EXPECT_EQ(cl.demo.subCells, sim::SubCells::Quarters);
@@ -161,6 +168,11 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"bench", "--json", ""}, "--json: the path is empty"},
         {{"sort-bench", "--bits", "33"}, "--bits"},
         {{"sort-bench", "--runs", "5"}, ""}, // accepted by the parser; the command refuses it
+        {{"sort-bench", "--algorithm", "radix"},
+         "--algorithm: 'radix' must be onesweep, reduce-then-scan or auto"},
+        {{"sort-bench", "--algorithm", "onesweep,"}, "--algorithm: '' must be"},
+        {{"sort-bench", "--algorithm", ""}, "--algorithm: the list is empty"},
+        {{"sort-bench", "--algorithm", "Onesweep"}, "--algorithm"},
         {{"bench", "--modes", "naive,,coherent"}, "not a mode"},
         {{"bench", "--cells", "8,64"}, "8 or 27"},
         {{"--mode", "coherent", "step"}, "--mode before 'step' is an option of the demo: put it after"},
@@ -240,6 +252,7 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("step --boids 4e9", "boids");
     expectBadInput("sort-bench --n 2e9 --bits 21", "--n");
     expectBadInput("sort-bench --runs 3", "--runs");
+    expectBadInput("sort-bench --algorithm fastest", "--algorithm");
     // Requests the device cannot meet as asked.
     expectBadInput("step --device 7 --boids 10", "--device 7");
     expectBadInput("--device -1", "--device: must be a whole number");
@@ -320,6 +333,36 @@ TEST(Binary, CountingBuildStepsAreDeterministic) {
         EXPECT_TRUE(files[0] == files[1]) << mode << ": two counting runs differ";
         EXPECT_TRUE(files[0] == files[2]) << mode << ": the counting and radix builds differ";
     }
+    fs::remove_all(dir);
+}
+
+// Both algorithms and auto in one run, each checked against the CPU (exit code 4 otherwise), a CSV
+// row for each naming what ran.
+TEST(Binary, SortBenchComparesAlgorithms) {
+    const fs::path dir = fs::temp_directory_path() / ("vkboids-sortbench-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string csv = (dir / "sort.csv").string();
+    const Result r = run("sort-bench --validation --n 5003,20011 --bits 8,21 --runs 20 --warmup-ms 0 "
+                         "--algorithm onesweep,reduce-then-scan,auto --csv " +
+                         csv);
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::ifstream in(csv);
+    std::string header, line;
+    std::getline(in, header);
+    EXPECT_EQ(header.rfind("pairs,key_bits,algorithm,passes,", 0), 0u) << header;
+    EXPECT_NE(header.find(",upsweep_us,spine_us,downsweep_us,"), std::string::npos) << header;
+    std::vector<std::string> expected, got;
+    for (uint32_t n : {5003u, 20011u})
+        for (uint32_t bits : {8u, 21u})
+            for (const std::string& name :
+                 {std::string("onesweep"), std::string("reduce-then-scan"),
+                  "auto:" + std::string(sort::algorithmName(sort::chooseAlgorithm(n, bits)))})
+                expected.push_back(std::to_string(n) + "," + std::to_string(bits) + "," + name + ",");
+    while (std::getline(in, line)) {
+        const size_t third = line.find(',', line.find(',', line.find(',') + 1) + 1);
+        got.push_back(line.substr(0, third + 1));
+    }
+    EXPECT_EQ(got, expected);
     fs::remove_all(dir);
 }
 

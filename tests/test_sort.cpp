@@ -1,120 +1,15 @@
 // The radix sort against std::stable_sort of the pairs by masked key, on lavapipe.
 
-#include "gpu_test.h"
-#include "sim/state.h"
-#include "sort/radix_sort.h"
-#include "sort/sort_types.h"
-
-#include <algorithm>
-#include <numeric>
+#include "sort_test.h"
 
 namespace {
 
-using test::GpuTest;
-
-enum class Layout { Uniform, AllEqual, Sorted, Reversed, FewDistinct, TopBitOnly, HighGarbage };
-
-const char* layoutName(Layout l) {
-    switch (l) {
-    case Layout::Uniform: return "uniform";
-    case Layout::AllEqual: return "all-equal";
-    case Layout::Sorted: return "sorted";
-    case Layout::Reversed: return "reversed";
-    case Layout::FewDistinct: return "few-distinct";
-    case Layout::TopBitOnly: return "top-bit-only";
-    case Layout::HighGarbage: return "high-garbage";
-    }
-    return "?";
-}
-
-uint32_t maskOf(uint32_t bits) {
-    return bits == 32 ? 0xffffffffu : (1u << bits) - 1;
-}
-
-std::vector<uint32_t> makeKeys(uint32_t n, uint32_t bits, Layout layout, uint64_t seed) {
-    sim::Random rng(seed);
-    const uint32_t mask = maskOf(bits);
-    std::vector<uint32_t> keys(n);
-    for (uint32_t i = 0; i < n; ++i) {
-        switch (layout) {
-        case Layout::Uniform: keys[i] = rng.next32() & mask; break;
-        case Layout::AllEqual: keys[i] = 0x5a5a5a5au & mask; break;
-        case Layout::Sorted:
-            keys[i] = uint32_t(uint64_t(i) * (uint64_t(mask) + 1) / std::max(n, 1u)) & mask;
-            break;
-        case Layout::Reversed:
-            keys[i] = uint32_t(uint64_t(n - 1 - i) * (uint64_t(mask) + 1) / std::max(n, 1u)) & mask;
-            break;
-        case Layout::FewDistinct: keys[i] = (rng.next32() % 3 * 0x9e3779b9u) & mask; break;
-        case Layout::TopBitOnly: keys[i] = (rng.next32() & 1) ? 1u << (bits - 1) : 0; break;
-        // Bits above keyBits must not change the result: the sort masks them.
-        case Layout::HighGarbage: keys[i] = rng.next32(); break;
-        }
-    }
-    return keys;
-}
-
-struct Sorted {
-    std::vector<uint32_t> keys, values;
-};
-
-Sorted referenceSort(const std::vector<uint32_t>& keys, const std::vector<uint32_t>& values, uint32_t bits) {
-    const uint32_t mask = maskOf(bits);
-    std::vector<uint32_t> order(keys.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint32_t a, uint32_t b) { return (keys[a] & mask) < (keys[b] & mask); });
-    Sorted s;
-    for (uint32_t i : order) {
-        s.keys.push_back(keys[i]);
-        s.values.push_back(values[i]);
-    }
-    return s;
-}
-
-class SortTest : public GpuTest {
-  protected:
-    // Groups per dispatch row; small values split dispatches over x and y, as on devices whose x
-    // limit is below the group count, and launch a few groups too many.
-    uint32_t maxGroupsX = 0;
-
-    Sorted gpuSort(const std::vector<uint32_t>& keys, const std::vector<uint32_t>& values, uint32_t bits,
-                   const sort::SortOptions& options = {}) {
-        const uint32_t n = uint32_t(keys.size());
-        gpu::Buffer keysIn = test::makeBuffer(keys, 1), valuesIn = test::makeBuffer(values, 1);
-        gpu::Buffer keysOut = test::makePoisoned<uint32_t>(std::max(n, 1u));
-        gpu::Buffer valuesOut = test::makePoisoned<uint32_t>(std::max(n, 1u));
-        sort::Sorter sorter = sort::createSorter(ctx(), n, options);
-        if (maxGroupsX)
-            sorter.onesweep.maxGroupsX = sorter.onesweepHalf.maxGroupsX = sorter.histogram.maxGroupsX =
-                maxGroupsX;
-        test::runCommands([&](VkCommandBuffer cmd) {
-            sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, n, bits);
-        });
-        Sorted out{test::readBuffer<uint32_t>(keysOut, n), test::readBuffer<uint32_t>(valuesOut, n)};
-        // The input is never written.
-        EXPECT_EQ(test::readBuffer<uint32_t>(keysIn, n), keys);
-        EXPECT_EQ(test::readBuffer<uint32_t>(valuesIn, n), values);
-        sort::destroySorter(ctx(), sorter);
-        for (gpu::Buffer* b : {&keysIn, &valuesIn, &keysOut, &valuesOut}) gpu::destroyBuffer(ctx(), *b);
-        return out;
-    }
-
-    void check(uint32_t n, uint32_t bits, Layout layout, uint64_t seed,
-               const sort::SortOptions& options = {}) {
-        SCOPED_TRACE(testing::Message() << "n=" << n << " bits=" << bits << " layout=" << layoutName(layout));
-        const std::vector<uint32_t> keys = makeKeys(n, bits, layout, seed);
-        std::vector<uint32_t> values(n);
-        std::iota(values.begin(), values.end(), 0); // the original index: stability shows in the values
-        const Sorted expected = referenceSort(keys, values, bits);
-        const Sorted got = gpuSort(keys, values, bits, options);
-        ASSERT_EQ(got.values.size(), expected.values.size());
-        for (uint32_t i = 0; i < n; ++i) {
-            ASSERT_EQ(got.values[i], expected.values[i]) << "value at " << i;
-            ASSERT_EQ(got.keys[i], expected.keys[i]) << "key at " << i;
-        }
-    }
-};
+using test::Layout;
+using test::makeKeys;
+using test::referenceSort;
+using test::SortAlgorithmTest;
+using test::Sorted;
+using test::SortTest;
 
 TEST_F(SortTest, PassCountComesFromTheKeyBits) {
     EXPECT_EQ(sort::sortPassCount(1), 1u);
@@ -126,13 +21,13 @@ TEST_F(SortTest, PassCountComesFromTheKeyBits) {
 }
 
 // No pairs: the sort records nothing, so outputs poisoned before it stay poisoned.
-TEST_F(SortTest, EmptyInputRecordsNothing) {
+TEST_P(SortAlgorithmTest, EmptyInputRecordsNothing) {
     gpu::Buffer keysIn = test::makeBuffer(std::vector<uint32_t>{7}),
                 valuesIn = test::makeBuffer(std::vector<uint32_t>{9});
     gpu::Buffer keysOut = test::makePoisoned<uint32_t>(4), valuesOut = test::makePoisoned<uint32_t>(4);
     sort::Sorter sorter = sort::createSorter(ctx(), 1);
     test::runCommands([&](VkCommandBuffer cmd) {
-        sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, 0, 21);
+        sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, 0, 21, GetParam());
     });
     EXPECT_EQ(test::readBuffer<uint32_t>(keysOut, 4), std::vector<uint32_t>(4, 0xababababu));
     EXPECT_EQ(test::readBuffer<uint32_t>(valuesOut, 4), std::vector<uint32_t>(4, 0xababababu));
@@ -140,7 +35,7 @@ TEST_F(SortTest, EmptyInputRecordsNothing) {
     for (gpu::Buffer* b : {&keysIn, &valuesIn, &keysOut, &valuesOut}) gpu::destroyBuffer(ctx(), *b);
 }
 
-TEST_F(SortTest, SizesAroundSubgroupWorkgroupAndTile) {
+TEST_P(SortAlgorithmTest, SizesAroundSubgroupWorkgroupAndTile) {
     sort::Sorter probe = sort::createSorter(ctx(), 1);
     const uint32_t s = probe.subgroupSize, wg = probe.workgroupSize, tile = probe.tileSize;
     sort::destroySorter(ctx(), probe);
@@ -149,13 +44,13 @@ TEST_F(SortTest, SizesAroundSubgroupWorkgroupAndTile) {
         for (uint32_t bits : {1u, 4u, 8u, 13u, 21u, 24u, 32u}) check(n, bits, Layout::Uniform, n * 7 + bits);
 }
 
-TEST_F(SortTest, AdversarialLayouts) {
+TEST_P(SortAlgorithmTest, AdversarialLayouts) {
     for (Layout layout : {Layout::AllEqual, Layout::Sorted, Layout::Reversed, Layout::FewDistinct,
                           Layout::TopBitOnly, Layout::HighGarbage})
         for (uint32_t bits : {1u, 8u, 13u, 21u, 32u}) check(20011, bits, layout, bits);
 }
 
-TEST_F(SortTest, SeveralHundredThousandPairs) {
+TEST_P(SortAlgorithmTest, SeveralHundredThousandPairs) {
     check(300007, 21, Layout::Uniform, 3);
     check(300007, 32, Layout::Uniform, 4);
     check(300007, 13, Layout::FewDistinct, 5);
@@ -185,7 +80,7 @@ TEST_F(SortTest, LookbackSixteenTilesAtATime) {
 // The sizing mirrors the pass's shared declarations exactly (1,024 x 10 fits NVIDIA's 48 KB by 884
 // bytes): the largest tile it admits must stay within the device's limit (validation checks the
 // pipeline) and sort correctly.
-TEST_F(SortTest, LargestTileTheSharedMemoryAdmits) {
+TEST_P(SortAlgorithmTest, LargestTileTheSharedMemoryAdmits) {
     sort::Sorter probe = sort::createSorter(ctx(), 1);
     const uint32_t wg = probe.workgroupSize;
     sort::destroySorter(ctx(), probe);
@@ -205,14 +100,14 @@ TEST_F(SortTest, LargestTileTheSharedMemoryAdmits) {
     check(2 * wg * fits + 5, 21, Layout::Uniform, 11, options);
 }
 
-TEST_F(SortTest, SmallestWorkgroup) {
+TEST_P(SortAlgorithmTest, SmallestWorkgroup) {
     const sort::SortOptions options{.workgroupSize = 64, .keysPerThread = 3};
     for (uint32_t bits : {8u, 21u}) check(70001, bits, Layout::Uniform, bits, options);
 }
 
 // Five subgroups a group, a count that is not a power of two: the scans over subgroups' counts and
 // totals must not assume one.
-TEST_F(SortTest, FiveSubgroupsAGroup) {
+TEST_P(SortAlgorithmTest, FiveSubgroupsAGroup) {
     sort::Sorter probe = sort::createSorter(ctx(), 1);
     const sort::SortOptions options{.workgroupSize = 5 * probe.subgroupSize, .keysPerThread = 3};
     sort::destroySorter(ctx(), probe);
@@ -220,7 +115,7 @@ TEST_F(SortTest, FiveSubgroupsAGroup) {
     check(30011, 13, Layout::FewDistinct, 5, options);
 }
 
-TEST_F(SortTest, DispatchesSplitOverTwoDimensions) {
+TEST_P(SortAlgorithmTest, DispatchesSplitOverTwoDimensions) {
     maxGroupsX = 7; // e.g. 33 tiles become 7 x 5 = 35 groups: the 2 spare groups must do nothing
     const sort::SortOptions options{.keysPerThread = 1};
     for (uint32_t bits : {8u, 21u, 32u}) check(20011, bits, Layout::Uniform, bits, options);
@@ -242,12 +137,15 @@ TEST_F(SortTest, LookbackWindowsWithAndWithoutWaiting) {
 }
 
 // With the default shape, sorts from halfGroupsFrom pairs take groups half as wide, two of which must
-// fit the per-group shared-memory limit (lavapipe: 64 x 15 beside 128 x 15). Each shape sorts.
+// fit the per-group shared-memory limit (lavapipe: 64 x 15 beside 128 x 15), in either algorithm.
+// Each shape sorts.
 // OneSorterSortsAgainAndAgain sorts just below and at the threshold with one sorter.
-TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
+TEST_P(SortAlgorithmTest, HalfWideGroupsFromTheirThreshold) {
     const sort::SortOptions options{.halfGroupsFrom = 10007};
     sort::Sorter probe = sort::createSorter(ctx(), 30011, options);
     ASSERT_NE(probe.onesweepHalf.pipeline, VK_NULL_HANDLE) << "two half-wide groups fit this device";
+    ASSERT_NE(probe.upsweepHalf.pipeline, VK_NULL_HANDLE);
+    ASSERT_NE(probe.downsweepHalf.pipeline, VK_NULL_HANDLE);
     EXPECT_EQ(probe.halfFrom, 10007u);
     EXPECT_EQ(sort::tileSizeFor(probe, 10006), probe.tileSize);
     EXPECT_EQ(sort::tileSizeFor(probe, 10007), probe.tileSize / 2);
@@ -256,6 +154,7 @@ TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
     // A capacity below the threshold builds no second pipeline.
     sort::Sorter below = sort::createSorter(ctx(), 10006, options);
     EXPECT_EQ(below.onesweepHalf.pipeline, VK_NULL_HANDLE);
+    EXPECT_EQ(below.downsweepHalf.pipeline, VK_NULL_HANDLE);
     EXPECT_EQ(below.halfFrom, UINT32_MAX);
     sort::destroySorter(ctx(), below);
     // An explicit shape is kept as asked at every size.
@@ -279,7 +178,7 @@ TEST_F(SortTest, HalfWideGroupsFromTheirThreshold) {
 // tiles too) and without: each sort must match, whatever the sorts before it left in the scratch.
 // With half-wide groups from 10,007 pairs, the sorts switch between the two shapes and their tile
 // counts.
-TEST_F(SortTest, OneSorterSortsAgainAndAgain) {
+TEST_P(SortAlgorithmTest, OneSorterSortsAgainAndAgain) {
     const std::pair<uint32_t, uint32_t> sizeAndBits[] = {{30011, 21}, {5, 8},      {20011, 32},
                                                          {1, 1},      {10006, 21}, {10007, 8},
                                                          {30011, 13}, {777, 21},   {30011, 32}};
@@ -292,9 +191,7 @@ TEST_F(SortTest, OneSorterSortsAgainAndAgain) {
                              << " command buffer" << (oneBuffer ? "" : "s") << ", half-wide groups from "
                              << options.halfGroupsFrom);
                 sort::Sorter sorter = sort::createSorter(ctx(), 30011, options);
-                if (groupsX)
-                    sorter.onesweep.maxGroupsX = sorter.onesweepHalf.maxGroupsX =
-                        sorter.histogram.maxGroupsX = groupsX;
+                if (groupsX) setMaxGroupsX(sorter, groupsX);
                 struct Run {
                     std::vector<uint32_t> keys, values;
                     gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
@@ -313,7 +210,8 @@ TEST_F(SortTest, OneSorterSortsAgainAndAgain) {
                 }
                 const auto record = [&](VkCommandBuffer cmd, size_t i) {
                     sort::recordSort(cmd, sorter, runs[i].keysIn, runs[i].valuesIn, runs[i].keysOut,
-                                     runs[i].valuesOut, sizeAndBits[i].first, sizeAndBits[i].second);
+                                     runs[i].valuesOut, sizeAndBits[i].first, sizeAndBits[i].second,
+                                     GetParam());
                 };
                 if (oneBuffer) {
                     test::runCommands([&](VkCommandBuffer cmd) {
@@ -357,5 +255,9 @@ TEST_F(SortTest, LookbackWindowOutOfRangeIsRefused) {
     EXPECT_THROW(sort::createSorter(ctx(), 1000, {.lookbackWindow = SORT_MAX_LOOKBACK_WINDOW + 1}),
                  gpu::Unsupported);
 }
+
+INSTANTIATE_TEST_SUITE_P(Sort, SortAlgorithmTest,
+                         testing::Values(sort::SortAlgorithm::Onesweep, sort::SortAlgorithm::ReduceThenScan),
+                         test::algorithmTestName);
 
 } // namespace

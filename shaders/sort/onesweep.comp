@@ -13,9 +13,9 @@
 // runs after the keys are placed in shared memory. Each digit publishes its inclusive prefix as soon
 // as it is known.
 //
-// Ranking is stable: subgroup g owns keys [g*S*K, (g+1)*S*K) of the tile, row k of lane l is key
-// k*S + l, rows are ranked in order, and lanes with equal digits are ranked by lane index. Every
-// loop over a thread's keys is unrolled, so its arrays stay in registers.
+// Ranking is stable (rank.glsl): subgroup g owns keys [g*S*K, (g+1)*S*K) of the tile, row k of
+// lane l is key k*S + l, rows are ranked in order, and lanes with equal digits are ranked by lane
+// index. Every loop over a thread's keys is unrolled, so its arrays stay in registers.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -55,15 +55,13 @@ const uint SHARED_WORDS = MAX_SUBGROUPS * SORT_RADIX > TILE ? MAX_SUBGROUPS * SO
 shared uint sWork[SHARED_WORDS];
 #define sSubgroupCounts sWork
 #define sTile sWork
-shared uint sScan[SORT_RADIX];                            // what exclusiveScanDigits() scans
 shared uint sTotal[SORT_RADIX];                           // the tile's count of each digit
 shared uint sStart[SORT_RADIX];                           // where each digit's run starts in the tile
 shared uint sBase[SORT_RADIX];                            // output index of a digit's slot 0
 shared uint sLookback[SORT_RADIX];                        // this tile's exclusive prefix, per digit
 shared uint sNext[SORT_RADIX];                            // tiles below this are still to add; 0: done
 shared uint sFallbackCounts[SORT_RADIX];
-shared uint sScanTotals[MAX_SUBGROUPS];
-shared uint sTileIndex, sStallTile, sCarry;
+shared uint sTileIndex, sStallTile;
 
 uint loadStatus(uint i) {
     return atomicLoad(status[i], gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
@@ -75,50 +73,7 @@ void storeStatus(uint i, uint word) {
 
 uint digitOf(uint key) { return ((key & c.keyMask) >> c.shift) & (SORT_RADIX - 1); }
 
-// Lanes (among the valid ones) holding the same digit.
-uvec4 matchDigit(uint digit, bool valid) {
-    if (SUBGROUP_SIZE <= 32) {  // one word: no work on the three that are always zero
-        uint peers = subgroupBallot(valid).x;
-        [[unroll]] for (uint b = 0; b < SORT_RADIX_BITS; ++b) {
-            const bool bit = ((digit >> b) & 1u) != 0;
-            const uint vote = subgroupBallot(bit).x;
-            peers &= bit ? vote : ~vote;
-        }
-        return uvec4(peers, 0, 0, 0);
-    }
-    uvec4 peers = subgroupBallot(valid);
-    [[unroll]] for (uint b = 0; b < SORT_RADIX_BITS; ++b) {
-        const bool bit = ((digit >> b) & 1u) != 0;
-        const uvec4 vote = subgroupBallot(bit);
-        peers &= bit ? vote : ~vote;
-    }
-    return peers;
-}
-
-// Exclusive prefix sums of sScan[0..RADIX) in place, for any work group and subgroup size.
-void exclusiveScanDigits() {
-    uint carry = 0;
-    for (uint base = 0; base < SORT_RADIX; base += gl_WorkGroupSize.x) {
-        const uint d = base + gl_LocalInvocationID.x;
-        const uint x = d < SORT_RADIX ? sScan[d] : 0u;
-        const uint inclusive = subgroupInclusiveAdd(x);
-        if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) sScanTotals[gl_SubgroupID] = inclusive;
-        barrier();
-        if (gl_LocalInvocationID.x == 0) {
-            uint run = carry;
-            for (uint s = 0; s < gl_NumSubgroups; ++s) {
-                const uint t = sScanTotals[s];
-                sScanTotals[s] = run;
-                run += t;
-            }
-            sCarry = run;
-        }
-        barrier();
-        if (d < SORT_RADIX) sScan[d] = inclusive - x + sScanTotals[gl_SubgroupID];
-        carry = sCarry;
-        barrier();
-    }
-}
+#include "rank.glsl"
 
 // Digit d's exclusive prefix sLookback[d] is complete: publish the inclusive one at once, not after
 // the group's barrier, so that later tiles can stop here sooner.
@@ -188,28 +143,8 @@ void main() {
         values[k] = i < c.count ? valuesIn[i] : 0u;
     }
 
-    // Rank within the subgroup: the lowest lane of each group of equal digits moves the subgroup's
-    // counter for that digit by the group's size, and tells the others where the group starts.
-    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
-        const bool valid = chunk + k * S + lane < c.count;
-        const uint digit = digitOf(keys[k]);
-        const uvec4 peers = matchDigit(digit, valid);
-        uint below, size, leader;
-        if (SUBGROUP_SIZE <= 32) {
-            below = bitCount(peers.x & gl_SubgroupLtMask.x);
-            size = bitCount(peers.x);
-            leader = findLSB(peers.x);
-        } else {
-            below = subgroupBallotExclusiveBitCount(peers);
-            size = subgroupBallotBitCount(peers);
-            leader = subgroupBallotFindLSB(peers);
-        }
-        uint prior = 0;
-        if (valid && below == 0) prior = atomicAdd(sSubgroupCounts[counters + digit], size);
-        // All lanes take part; lanes without a key pass and read lane 0's value and ignore it.
-        prior = subgroupShuffle(prior, valid ? leader : 0u);
-        ranks[k] = prior + below;
-    }
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)
+        ranks[k] = rankInSubgroup(digitOf(keys[k]), chunk + k * S + lane < c.count, counters);
     barrier();
 
     // Per digit: offsets of the subgroups within the tile and the tile's count, published at once

@@ -37,6 +37,19 @@ struct SortPassConstants {
     u32 pad2;
 };
 
+// The reduce-then-scan passes (upsweep.comp, spine.comp, downsweep.comp): per tile and digit a
+// count, then its offset, at [digit * rowStride + tile].
+struct SortSweepConstants {
+    u32 count;
+    u32 shift; // bit offset of this pass's digit
+    u32 tileCount;
+    u32 keyMask;
+    u32 rowStride; // tileCount rounded up to a multiple of 4
+    u32 pad0;
+    u32 pad1;
+    u32 pad2;
+};
+
 // The sort's counters: one per pass that hands out its tiles, then the histogram's finished groups.
 #define SORT_HISTOGRAM_FINISHED SORT_MAX_PASSES
 #define SORT_COUNTER_WORDS (SORT_MAX_PASSES + 1)
@@ -61,6 +74,7 @@ struct ScanConstants {
 static_assert(sizeof(SortHistogramConstants) == 32);
 static_assert(sizeof(ScanConstants) == 16);
 static_assert(sizeof(SortPassConstants) == 32);
+static_assert(sizeof(SortSweepConstants) == 32);
 } // namespace gpudata
 #endif
 

@@ -13,6 +13,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
 #include <unistd.h>
 
 namespace app {
@@ -80,14 +83,121 @@ template <typename Work> void keepBusy(uint64_t ms, Work work) {
     } while (std::chrono::steady_clock::now() < until);
 }
 
+struct SortBuffers {
+    const gpu::Buffer &keysIn, &valuesIn, &keysOut, &valuesOut;
+};
+
+// One configuration of sort-bench: checks the sort of `keys` (in keysIn; valuesIn holds the
+// indices) against the CPU before and after the timed runs, prints the table's row, and returns the
+// CSV's. `name` is what the rows call the algorithm.
+std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o,
+                         const sort::Sorter& sorter, const SortBuffers& buffers,
+                         const std::vector<uint32_t>& keys, uint32_t n, uint32_t bits,
+                         sort::SortAlgorithm algorithm, const std::string& name, bool& allMatch) {
+    const auto& [keysIn, valuesIn, keysOut, valuesOut] = buffers;
+    const VkDeviceSize bytes = 4ull * n;
+    const uint32_t mask = sort::sortKeyMask(bits);
+    const auto record = [&](VkCommandBuffer cmd, gpu::Profiler* p) {
+        sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, n, bits, algorithm, p,
+                         p != nullptr);
+    };
+    std::vector<double> total;
+    std::map<std::string, std::vector<double>> dispatches;
+    for (uint32_t run = 0; run <= o.runs; ++run) {
+        const bool check = run == 0 || run == o.runs;
+        if (check) {
+            gpu::fillBuffer(ctx, keysOut, 0xdeadbeef);
+            gpu::fillBuffer(ctx, valuesOut, 0xdeadbeef);
+        }
+        progress("sorting " + std::to_string(n) + " pairs, " + std::to_string(bits) + " bits, " + name +
+                 ": run " + std::to_string(run) + "/" + std::to_string(o.runs));
+        std::vector<gpu::ScopeTime> times = runHeadlessFrame(ctx, headless, record);
+        if (run > 0) // run 0 is the warm-up
+            for (const gpu::ScopeTime& t : times)
+                if (t.valid) (t.name == "sort" ? total : dispatches[t.name]).push_back(t.ms * 1000);
+        if (check) {
+            std::vector<uint32_t> outKeys(n), outValues(n);
+            gpu::downloadBuffer(ctx, keysOut, outKeys.data(), bytes);
+            gpu::downloadBuffer(ctx, valuesOut, outValues.data(), bytes);
+            std::string why;
+            if (!isStableSortOf(keys, outKeys, outValues, mask, why)) {
+                endProgress();
+                std::fprintf(stderr, "vkboids: error: sort of %u pairs, %u bits, %s, run %u: %s\n", n, bits,
+                             name.c_str(), run, why.c_str());
+                allMatch = false;
+            }
+        }
+        // The GPU idled through the check on the CPU, and its clock with it: sorts back to back
+        // until it has risen (on the H200 it took seconds from idle to its top rate).
+        if (run == 0)
+            keepBusy(o.warmupMs, [&] {
+                runHeadlessFrame(ctx, headless,
+                                 [&](VkCommandBuffer cmd, gpu::Profiler*) { record(cmd, nullptr); });
+            });
+    }
+    endProgress();
+    const uint32_t passes = sort::sortPassCount(bits);
+    const Summary s = summarize(total);
+    const double seconds = s.median * 1e-6;
+    // The same bytes for both algorithms, so that the column ranks them: each pass reads and writes
+    // pairs, and one histogram read.
+    const double gbytes = (16.0 * passes + 4.0) * n * 1e-9;
+    char row[512];
+    std::snprintf(row, sizeof row, "%12u %5u %-30s %6u %11.2f %11.2f %11.2f %10.2f %9.1f  ", n, bits,
+                  name.c_str(), passes, s.median, s.p95, s.min, seconds > 0 ? n / seconds * 1e-9 : 0,
+                  seconds > 0 ? gbytes / seconds : 0);
+    std::string line = row;
+    std::string csvLine = std::to_string(n) + "," + std::to_string(bits) + "," + name + "," +
+                          std::to_string(passes) + "," + std::to_string(o.runs) + "," +
+                          std::to_string(s.median) + "," + std::to_string(s.p95) + "," +
+                          std::to_string(s.min) + "," + std::to_string(seconds > 0 ? n / seconds * 1e-9 : 0) +
+                          "," + std::to_string(seconds > 0 ? gbytes / seconds : 0);
+    const auto median = [&](const std::string& scope) {
+        auto it = dispatches.find(scope);
+        return it != dispatches.end() && !it->second.empty() ? std::optional(summarize(it->second).median)
+                                                             : std::nullopt;
+    };
+    for (const char* scope : {"sort/histogram", "sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"}) {
+        const std::optional<double> m = median(scope);
+        if (m) {
+            std::snprintf(row, sizeof row, " %s %.1f", scope + 5, *m);
+            line += row;
+        }
+        csvLine += "," + (m ? std::to_string(*m) : std::string());
+    }
+    // Reduce-then-scan: each step's time, summed over the passes.
+    for (const char* step : {"upsweep", "spine", "downsweep"}) {
+        std::optional<double> sum;
+        for (uint32_t p = 0; p < passes; ++p)
+            if (const std::optional<double> m = median("sort/" + std::string(step) + std::to_string(p)))
+                sum = sum.value_or(0) + *m;
+        if (sum) {
+            std::snprintf(row, sizeof row, " %s %.1f", step, *sum);
+            line += row;
+        }
+        csvLine += "," + (sum ? std::to_string(*sum) : std::string());
+    }
+    const bool half = sort::takesHalfGroups(sorter, n);
+    const uint32_t groupSize = half ? sorter.workgroupSize / 2 : sorter.workgroupSize;
+    const uint32_t tile = sort::tileSizeFor(sorter, n);
+    if (half) { // the CSV says so too
+        std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", groupSize, tile);
+        line += row;
+    }
+    std::printf("%s%s\n", line.c_str(), total.empty() ? " (timestamps unavailable)" : "");
+    std::fflush(stdout);
+    return csvLine + "," + std::to_string(groupSize) + "," + std::to_string(tile) + "\n";
+}
+
 } // namespace
 
 int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
     if (o.runs < 20) throw sim::InputError("--runs must be at least 20 (medians of fewer runs are noise)");
     for (uint32_t b : o.bits)
         if (b < 1 || b > 32) throw sim::InputError("--bits: key widths must be between 1 and 32");
-    std::string csv = "pairs,key_bits,passes,runs,median_us,p95_us,min_us,gpairs_per_s,gb_per_s,histogram_us,"
-                      "pass0_us,pass1_us,pass2_us,pass3_us,workgroup,tile_keys\n";
+    std::string csv = "pairs,key_bits,algorithm,passes,runs,median_us,p95_us,min_us,gpairs_per_s,gb_per_s,"
+                      "histogram_us,pass0_us,pass1_us,pass2_us,pass3_us,upsweep_us,spine_us,downsweep_us,"
+                      "workgroup,tile_keys\n";
     if (!o.csv.empty()) sim::checkOutputPath(o.csv, ".csv");
 
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
@@ -119,8 +229,8 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
         if (!printedConfig) {
             std::printf("work group %u, %u keys per invocation (tile %u)\n", sorter.workgroupSize,
                         sorter.keysPerThread, sorter.tileSize);
-            std::printf("%12s %5s %6s %11s %11s %11s %10s %9s   per dispatch (median us)\n", "pairs", "bits",
-                        "passes", "median us", "p95 us", "min us", "Gpairs/s", "GB/s");
+            std::printf("%12s %5s %-30s %6s %11s %11s %11s %10s %9s   per dispatch (median us)\n", "pairs",
+                        "bits", "algorithm", "passes", "median us", "p95 us", "min us", "Gpairs/s", "GB/s");
             printedConfig = true;
         }
         std::vector<uint32_t> values(n);
@@ -133,82 +243,14 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
             std::vector<uint32_t> keys(n);
             for (uint32_t& k : keys) k = rng.next32() & mask;
             gpu::uploadBuffer(ctx, keysIn, keys.data(), bytes);
-
-            std::vector<double> total;
-            std::map<std::string, std::vector<double>> dispatches;
-            for (uint32_t run = 0; run <= o.runs; ++run) {
-                const bool check = run == 0 || run == o.runs;
-                if (check) {
-                    gpu::fillBuffer(ctx, keysOut, 0xdeadbeef);
-                    gpu::fillBuffer(ctx, valuesOut, 0xdeadbeef);
-                }
-                progress("sorting " + std::to_string(n) + " pairs, " + std::to_string(bits) + " bits: run " +
-                         std::to_string(run) + "/" + std::to_string(o.runs));
-                std::vector<gpu::ScopeTime> times =
-                    runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-                        sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, n, bits, p, true);
-                    });
-                if (run > 0) // run 0 is the warm-up
-                    for (const gpu::ScopeTime& t : times)
-                        if (t.valid) (t.name == "sort" ? total : dispatches[t.name]).push_back(t.ms * 1000);
-                if (check) {
-                    std::vector<uint32_t> outKeys(n), outValues(n);
-                    gpu::downloadBuffer(ctx, keysOut, outKeys.data(), bytes);
-                    gpu::downloadBuffer(ctx, valuesOut, outValues.data(), bytes);
-                    std::string why;
-                    if (!isStableSortOf(keys, outKeys, outValues, mask, why)) {
-                        endProgress();
-                        std::fprintf(stderr, "vkboids: error: sort of %u pairs, %u bits, run %u: %s\n", n,
-                                     bits, run, why.c_str());
-                        allMatch = false;
-                    }
-                }
-                // The GPU idled through the check on the CPU, and its clock with it: sorts back to back
-                // until it has risen (on the H200 it took seconds from idle to its top rate).
-                if (run == 0)
-                    keepBusy(o.warmupMs, [&] {
-                        runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler*) {
-                            sort::recordSort(cmd, sorter, keysIn, valuesIn, keysOut, valuesOut, n, bits);
-                        });
-                    });
+            for (sort::SortAlgorithm asked : o.algorithms) {
+                const sort::SortAlgorithm algorithm = sort::resolveAlgorithm(asked, n, bits);
+                const std::string name = asked == sort::SortAlgorithm::Auto
+                                             ? std::string("auto:") + sort::algorithmName(algorithm)
+                                             : sort::algorithmName(algorithm);
+                csv += sortBenchRow(ctx, headless, o, sorter, {keysIn, valuesIn, keysOut, valuesOut}, keys, n,
+                                    bits, algorithm, name, allMatch);
             }
-            endProgress();
-            const uint32_t passes = sort::sortPassCount(bits);
-            const Summary s = summarize(total);
-            const double seconds = s.median * 1e-6;
-            const double gbytes =
-                (16.0 * passes + 4.0) * n * 1e-9; // each pass reads and writes pairs; one histogram read
-            char row[512];
-            std::snprintf(row, sizeof row, "%12u %5u %6u %11.2f %11.2f %11.2f %10.2f %9.1f  ", n, bits,
-                          passes, s.median, s.p95, s.min, seconds > 0 ? n / seconds * 1e-9 : 0,
-                          seconds > 0 ? gbytes / seconds : 0);
-            std::string line = row;
-            std::string csvLine =
-                std::to_string(n) + "," + std::to_string(bits) + "," + std::to_string(passes) + "," +
-                std::to_string(o.runs) + "," + std::to_string(s.median) + "," + std::to_string(s.p95) + "," +
-                std::to_string(s.min) + "," + std::to_string(seconds > 0 ? n / seconds * 1e-9 : 0) + "," +
-                std::to_string(seconds > 0 ? gbytes / seconds : 0);
-            for (const char* name :
-                 {"sort/histogram", "sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"}) {
-                auto it = dispatches.find(name);
-                const bool has = it != dispatches.end() && !it->second.empty();
-                const double median = has ? summarize(it->second).median : 0;
-                if (has) {
-                    std::snprintf(row, sizeof row, " %s %.1f", name + 5, median);
-                    line += row;
-                }
-                csvLine += "," + (has ? std::to_string(median) : std::string());
-            }
-            const bool half = sort::takesHalfGroups(sorter, n);
-            const uint32_t groupSize = half ? sorter.workgroupSize / 2 : sorter.workgroupSize;
-            const uint32_t tile = sort::tileSizeFor(sorter, n);
-            if (half) { // the CSV says so too
-                std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", groupSize, tile);
-                line += row;
-            }
-            std::printf("%s%s\n", line.c_str(), total.empty() ? " (timestamps unavailable)" : "");
-            std::fflush(stdout);
-            csv += csvLine + "," + std::to_string(groupSize) + "," + std::to_string(tile) + "\n";
         }
         for (gpu::Buffer* b : {&keysIn, &valuesIn, &keysOut, &valuesOut}) gpu::destroyBuffer(ctx, *b);
         sort::destroySorter(ctx, sorter);

@@ -139,6 +139,12 @@ sim::CellOrder cellOrderFromText(const std::string& text) {
     return *o;
 }
 
+sort::SortAlgorithm algorithmFromText(const std::string& text) {
+    std::optional<sort::SortAlgorithm> a = sort::parseAlgorithm(text);
+    if (!a) throw InputError("--algorithm: '" + text + "' must be onesweep, reduce-then-scan or auto");
+    return *a;
+}
+
 int cellsFromText(const std::string& text, const std::string& flag) {
     if (text == "8") return 8;
     if (text == "27") return 27;
@@ -334,9 +340,16 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     // sort-bench
     CLI::App* sortBench = app.add_subcommand("sort-bench", "check and time the GPU radix sort");
     addGlobalFlags(sortBench, cl.global, listDevices);
-    std::string sbSizes = "1e6,4e6,16e6,64e6", sbBits = "21,32", sbRuns = "20", sbWarmupMs = "1000";
+    std::string sbSizes = "1e6,4e6,16e6,64e6", sbBits = "21,32", sbRuns = "20", sbWarmupMs = "1000",
+                sbAlgorithms = "auto";
     sortBench->add_option("--n", sbSizes, "pair counts, comma-separated")->capture_default_str();
     sortBench->add_option("--bits", sbBits, "key widths in bits, comma-separated")->capture_default_str();
+    sortBench
+        ->add_option(
+            "--algorithm", sbAlgorithms,
+            "sort algorithms, comma-separated: onesweep, reduce-then-scan, or auto (by the pair count "
+            "and key width, as the simulation chooses)")
+        ->capture_default_str();
     sortBench
         ->add_option("--warmup-ms", sbWarmupMs,
                      "untimed sorts, back to back, for this long before each configuration's timed runs, so "
@@ -425,7 +438,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                                                            {"--cell-order", "linear|morton"},
                                                            {"--predator", "X,Y,Z"},
                                                            {"--input-script", "FILE"},
-                                                           {"--color", "MODE"}};
+                                                           {"--color", "MODE"},
+                                                           {"--algorithm", "ALGORITHM,..."}};
     for (CLI::App* a : {&app, step, sortBench, bench})
         for (CLI::Option* o : a->get_options()) {
             const auto it = valueNames.find(o->get_name());
@@ -479,6 +493,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         cl.command = Command::SortBench;
         cl.sortBench.sizes = parseCountList(sbSizes, "--n", 0xffffffffu);
         cl.sortBench.bits = parseCountList(sbBits, "--bits", 32);
+        cl.sortBench.algorithms.clear();
+        for (const std::string& a : splitList(sbAlgorithms))
+            cl.sortBench.algorithms.push_back(algorithmFromText(a));
+        if (cl.sortBench.algorithms.empty()) throw InputError("--algorithm: the list is empty");
         cl.sortBench.runs = uint32_t(parseCount(sbRuns, "--runs", 100000));
         cl.sortBench.warmupMs = parseCountOrZero(sbWarmupMs, "--warmup-ms", 600000);
     } else if (bench->parsed()) {

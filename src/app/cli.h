@@ -4,6 +4,7 @@
 #include "render/renderer.h"
 #include "sim/grid.h"
 #include "sim/params.h"
+#include "sort/radix_sort.h"
 
 #include <cstdint>
 #include <optional>
@@ -69,6 +70,7 @@ struct StepOptions {
 struct SortBenchOptions {
     std::vector<uint32_t> sizes = {1000000, 4000000, 16000000, 64000000};
     std::vector<uint32_t> bits = {21, 32};
+    std::vector<sort::SortAlgorithm> algorithms = {sort::SortAlgorithm::Auto};
     uint32_t runs = 20;
     uint64_t seed = 1;
     std::string csv;

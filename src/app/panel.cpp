@@ -214,7 +214,7 @@ void drawPanel(PanelState& st) {
                                : st.grid.slices ? "cell, x slice"
                                                 : "cell";
         if (st.grid.cellOrder == sim::CellOrder::Morton)
-            ImGui::Text("Morton order: %u cell keys (%.2fx the cells)", st.grid.keyCells,
+            ImGui::Text("Morton keys: %u (%.2fx the cells)", st.grid.keyCells,
                         double(st.grid.keyCells) / st.grid.cellCount);
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
         if (st.gridBuild == sim::GridBuild::Counting)

@@ -10,6 +10,7 @@ namespace {
 
 using gpudata::SortHistogramConstants;
 using gpudata::SortPassConstants;
+using gpudata::SortSweepConstants;
 
 // Scratch layout, in 32-bit words: the histogram totals the passes read, the histogram pass's
 // accumulator (zero between sorts: created so, and left so by the histogram pass), the counters
@@ -43,14 +44,47 @@ uint64_t scratchBytes(uint32_t capacity, uint32_t tileSize) {
 }
 
 uint32_t sharedBytes(uint32_t workgroupSize, uint32_t subgroups, uint32_t keysPerThread) {
-    // Mirrors the shared declarations of onesweep.comp: per-subgroup counters sharing an array with
-    // the tile, 7 arrays of one word per digit, a word per subgroup, and 3 words. Exact, so that
-    // 1,024 x 10 fits NVIDIA's 48 KB with 884 bytes to spare.
+    // Mirrors the shared declarations of onesweep.comp and rank.glsl: per-subgroup counters sharing
+    // an array with the tile, 7 arrays of one word per digit, a word per subgroup, and 3 words.
+    // Exact, so that 1,024 x 10 fits NVIDIA's 48 KB with 884 bytes to spare.
     return std::max(subgroups * SORT_RADIX, workgroupSize * keysPerThread) * 4 + 7 * SORT_RADIX * 4 +
            subgroups * 4 + 12;
 }
 
+// Reduce-then-scan's [digit][tile] words, rows padded to whole 16-byte loads of the spine, then a
+// total per digit.
+uint32_t tileRowStride(uint32_t tiles) {
+    return (tiles + 3) / 4 * 4;
+}
+
+uint64_t tileCountsBytes(uint32_t rowStride) {
+    return 4ull * (uint64_t(SORT_RADIX) * rowStride + SORT_RADIX);
+}
+
+void recordOnesweep(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
+                    const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut,
+                    uint32_t count, uint32_t keyBits, gpu::Profiler* detail);
+void recordReduceThenScan(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
+                          const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut,
+                          const gpu::Buffer& valuesOut, uint32_t count, uint32_t keyBits,
+                          gpu::Profiler* detail);
+
 } // namespace
+
+const char* algorithmName(SortAlgorithm algorithm) {
+    switch (algorithm) {
+    case SortAlgorithm::Onesweep: return "onesweep";
+    case SortAlgorithm::ReduceThenScan: return "reduce-then-scan";
+    case SortAlgorithm::Auto: return "auto";
+    }
+    return "?";
+}
+
+std::optional<SortAlgorithm> parseAlgorithm(const std::string& name) {
+    for (SortAlgorithm a : {SortAlgorithm::Onesweep, SortAlgorithm::ReduceThenScan, SortAlgorithm::Auto})
+        if (name == algorithmName(a)) return a;
+    return std::nullopt;
+}
 
 uint32_t maxSortPairs(const gpu::Context& ctx) {
     const uint64_t byRange = ctx.properties.limits.maxStorageBufferRange / 4;
@@ -64,6 +98,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
                                " pairs");
     Sorter s;
     s.capacity = capacity;
+    s.algorithm = options.algorithm;
     s.subgroupSize = gpu::preferredSubgroupSize(ctx);
     CHECK(s.subgroupSize > 0); // Vulkan 1.3 guarantees subgroup size control in compute
     if (options.lookbackWindow < 1 || options.lookbackWindow > SORT_MAX_LOOKBACK_WINDOW)
@@ -131,10 +166,33 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{0, s.workgroupSize}});
     const uint32_t smallestTile = tileSizeFor(s, capacity);
 
+    // Reduce-then-scan takes Onesweep's shapes (full-width groups and, from halfFrom pairs, half-wide
+    // ones), which leave it shared memory to spare: it keeps no look-back state. The upsweep reads
+    // tiles 16 bytes at a time from their start.
+    CHECK(smallestTile % 4 == 0);
+    s.tileRowStride = tileRowStride(tileCountFor(capacity, smallestTile));
+    // A word a tile and digit: a quarter of the status words statusFits bounds, and 4 KB more.
+    CHECK(tileCountsBytes(s.tileRowStride) <= limits.maxStorageBufferRange);
+    const auto createSweeps = [&](uint32_t workgroupSize, gpu::Program& upsweep, gpu::Program& downsweep) {
+        upsweep = gpu::createComputeProgram(ctx, "sort_upsweep", {{0, workgroupSize}, {1, s.keysPerThread}},
+                                            s.subgroupSize);
+        downsweep = gpu::createComputeProgram(ctx, "sort_downsweep",
+                                              {{0, workgroupSize},
+                                               {1, s.keysPerThread},
+                                               {2, workgroupSize / s.subgroupSize},
+                                               {3, s.subgroupSize}},
+                                              s.subgroupSize);
+    };
+    createSweeps(s.workgroupSize, s.upsweep, s.downsweep);
+    if (s.halfFrom != UINT32_MAX) createSweeps(half, s.upsweepHalf, s.downsweepHalf);
+    s.spine = gpu::createComputeProgram(
+        ctx, "sort_spine", {{0, s.workgroupSize}, {1, s.workgroupSize / s.subgroupSize}}, s.subgroupSize);
+
     const VkBufferUsageFlags usage = gpu::storageUsage;
     s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
     s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, smallestTile), usage, gpu::MemoryUse::Device);
+    s.tileCounts = gpu::createBuffer(ctx, tileCountsBytes(s.tileRowStride), usage, gpu::MemoryUse::Device);
     gpu::fillBuffer(ctx, s.scratch, 0);
     return s;
 }
@@ -143,6 +201,12 @@ void destroySorter(const gpu::Context& ctx, Sorter& s) {
     gpu::destroyProgram(ctx, s.histogram);
     gpu::destroyProgram(ctx, s.onesweep);
     gpu::destroyProgram(ctx, s.onesweepHalf);
+    gpu::destroyProgram(ctx, s.upsweep);
+    gpu::destroyProgram(ctx, s.spine);
+    gpu::destroyProgram(ctx, s.downsweep);
+    gpu::destroyProgram(ctx, s.upsweepHalf);
+    gpu::destroyProgram(ctx, s.downsweepHalf);
+    gpu::destroyBuffer(ctx, s.tileCounts);
     gpu::destroyBuffer(ctx, s.tempKeys);
     gpu::destroyBuffer(ctx, s.tempValues);
     gpu::destroyBuffer(ctx, s.scratch);
@@ -151,13 +215,50 @@ void destroySorter(const gpu::Context& ctx, Sorter& s) {
 
 void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn, const gpu::Buffer& valuesIn,
                 const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut, uint32_t count, uint32_t keyBits,
-                gpu::Profiler* profiler, bool detailed) {
+                SortAlgorithm algorithm, gpu::Profiler* profiler, bool detailed) {
     CHECK(keyBits >= 1 && keyBits <= 32);
     CHECK(count <= s.capacity);
     CHECK(keysIn.buffer != keysOut.buffer && valuesIn.buffer != valuesOut.buffer);
     if (count == 0) return;
     gpu::Scope total(profiler, cmd, "sort");
     gpu::Profiler* detail = detailed ? profiler : nullptr;
+    // The sort before this one and the caller's work before it (which may read the outputs, or
+    // write the input) are done.
+    gpu::computeBarrier(cmd);
+    if (resolveAlgorithm(algorithm, count, keyBits) == SortAlgorithm::ReduceThenScan)
+        recordReduceThenScan(cmd, s, keysIn, valuesIn, keysOut, valuesOut, count, keyBits, detail);
+    else
+        recordOnesweep(cmd, s, keysIn, valuesIn, keysOut, valuesOut, count, keyBits, detail);
+}
+
+void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn, const gpu::Buffer& valuesIn,
+                const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut, uint32_t count, uint32_t keyBits,
+                gpu::Profiler* profiler, bool detailed) {
+    recordSort(cmd, s, keysIn, valuesIn, keysOut, valuesOut, count, keyBits, s.algorithm, profiler, detailed);
+}
+
+namespace {
+
+// Pass p of `passes` reads the input (p = 0) or the buffers the pass before wrote, and writes the
+// output (the last pass) or alternates backwards from it.
+struct PassBuffers {
+    const gpu::Buffer &srcKeys, &srcValues, &dstKeys, &dstValues;
+};
+
+PassBuffers passBuffers(const Sorter& s, const gpu::Buffer& keysIn, const gpu::Buffer& valuesIn,
+                        const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut, uint32_t p,
+                        uint32_t passes) {
+    const bool toOutput = (passes - 1 - p) % 2 == 0;
+    return {p == 0 ? keysIn : (toOutput ? s.tempKeys : keysOut),
+            p == 0 ? valuesIn : (toOutput ? s.tempValues : valuesOut), toOutput ? keysOut : s.tempKeys,
+            toOutput ? valuesOut : s.tempValues};
+}
+
+const char* const passNames[SORT_MAX_PASSES] = {"sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"};
+
+void recordOnesweep(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
+                    const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut,
+                    uint32_t count, uint32_t keyBits, gpu::Profiler* detail) {
     const uint32_t passes = sortPassCount(keyBits);
     const uint32_t tiles = tileCountFor(count, tileSizeFor(s, count));
     const gpu::Program& onesweep = takesHalfGroups(s, count) ? s.onesweepHalf : s.onesweep;
@@ -167,9 +268,6 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
 
     const gpu::BufferRange histogram(s.scratch, 0, histogramWords * 4);
     const gpu::BufferRange counters(s.scratch, countersOffsetWords * 4, SORT_COUNTER_WORDS * 4);
-    // The sort before this one and the caller's work before it (which may read the outputs, or
-    // write the input) are done.
-    gpu::computeBarrier(cmd);
     {
         gpu::Scope scope(detail, cmd, "sort/histogram");
         gpu::bindProgram(cmd, s.histogram,
@@ -184,23 +282,85 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
         // The histogram is complete before any pass reads it.
         gpu::computeBarrier(cmd);
     }
-    static const char* passNames[SORT_MAX_PASSES] = {"sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"};
     for (uint32_t p = 0; p < passes; ++p) {
         gpu::Scope scope(detail, cmd, passNames[p]);
-        // The last pass writes the output; earlier ones alternate backwards from it.
-        const bool toOutput = (passes - 1 - p) % 2 == 0;
-        const gpu::Buffer& srcKeys = p == 0 ? keysIn : (toOutput ? s.tempKeys : keysOut);
-        const gpu::Buffer& srcValues = p == 0 ? valuesIn : (toOutput ? s.tempValues : valuesOut);
-        const gpu::Buffer& dstKeys = toOutput ? keysOut : s.tempKeys;
-        const gpu::Buffer& dstValues = toOutput ? valuesOut : s.tempValues;
+        const PassBuffers b = passBuffers(s, keysIn, valuesIn, keysOut, valuesOut, p, passes);
         const gpu::BufferRange status(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes);
         gpu::bindProgram(cmd, onesweep,
-                         {srcKeys, srcValues, dstKeys, dstValues, histogram, counters, status});
+                         {b.srcKeys, b.srcValues, b.dstKeys, b.dstValues, histogram, counters, status});
         SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
         gpu::dispatchGroups(cmd, onesweep, tiles, push);
         // This pass's output is the next pass's (or the caller's) input.
         gpu::computeBarrier(cmd);
     }
 }
+
+// Reduce-then-scan's buffers of one sort: per digit and tile a count, then an offset, and each
+// digit's total.
+struct Sweep {
+    gpu::BufferRange offsets, digitTotals;
+    SortSweepConstants push;
+};
+
+void recordUpsweep(VkCommandBuffer cmd, const gpu::Program& upsweep, const Sweep& w, const gpu::Buffer& keys,
+                   uint32_t p, gpu::Profiler* detail) {
+    static const char* const names[SORT_MAX_PASSES] = {"sort/upsweep0", "sort/upsweep1", "sort/upsweep2",
+                                                       "sort/upsweep3"};
+    gpu::Scope scope(detail, cmd, names[p]);
+    gpu::bindProgram(cmd, upsweep, {keys, keys, w.offsets});
+    gpu::dispatchGroups(cmd, upsweep, w.push.tileCount, w.push);
+    // The tiles' counts are complete before the spine scans them.
+    gpu::computeBarrier(cmd);
+}
+
+void recordSpine(VkCommandBuffer cmd, const gpu::Program& spine, const Sweep& w, uint32_t p,
+                 gpu::Profiler* detail) {
+    static const char* const names[SORT_MAX_PASSES] = {"sort/spine0", "sort/spine1", "sort/spine2",
+                                                       "sort/spine3"};
+    gpu::Scope scope(detail, cmd, names[p]);
+    gpu::bindProgram(cmd, spine, {w.offsets, w.digitTotals});
+    gpu::dispatchGroups(cmd, spine, SORT_RADIX, w.push); // a group a digit
+    // The offsets and totals are complete before the downsweep reads them.
+    gpu::computeBarrier(cmd);
+}
+
+void recordDownsweep(VkCommandBuffer cmd, const gpu::Program& downsweep, const Sweep& w, const PassBuffers& b,
+                     uint32_t p, gpu::Profiler* detail) {
+    static const char* const names[SORT_MAX_PASSES] = {"sort/downsweep0", "sort/downsweep1",
+                                                       "sort/downsweep2", "sort/downsweep3"};
+    gpu::Scope scope(detail, cmd, names[p]);
+    gpu::bindProgram(cmd, downsweep,
+                     {b.srcKeys, b.srcValues, b.dstKeys, b.dstValues, w.offsets, w.digitTotals});
+    gpu::dispatchGroups(cmd, downsweep, w.push.tileCount, w.push);
+    // This pass's output is the next pass's (or the caller's) input, and the next upsweep rewrites
+    // the offsets read here.
+    gpu::computeBarrier(cmd);
+}
+
+void recordReduceThenScan(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
+                          const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut,
+                          const gpu::Buffer& valuesOut, uint32_t count, uint32_t keyBits,
+                          gpu::Profiler* detail) {
+    const uint32_t passes = sortPassCount(keyBits);
+    const uint32_t tiles = tileCountFor(count, tileSizeFor(s, count));
+    const uint32_t stride = tileRowStride(tiles);
+    const bool half = takesHalfGroups(s, count);
+    const gpu::Program& upsweep = half ? s.upsweepHalf : s.upsweep;
+    const gpu::Program& downsweep = half ? s.downsweepHalf : s.downsweep;
+    CHECK(upsweep.pipeline != VK_NULL_HANDLE && downsweep.pipeline != VK_NULL_HANDLE);
+    Sweep w{gpu::BufferRange(s.tileCounts, 0, 4ull * SORT_RADIX * stride),
+            gpu::BufferRange(s.tileCounts, 4ull * SORT_RADIX * s.tileRowStride, 4ull * SORT_RADIX),
+            {count, 0, tiles, sortKeyMask(keyBits), stride, 0, 0, 0}};
+    for (uint32_t p = 0; p < passes; ++p) {
+        gpu::Scope pass(detail, cmd, passNames[p]);
+        const PassBuffers b = passBuffers(s, keysIn, valuesIn, keysOut, valuesOut, p, passes);
+        w.push.shift = p * radixBits;
+        recordUpsweep(cmd, upsweep, w, b.srcKeys, p, detail);
+        recordSpine(cmd, s.spine, w, p, detail);
+        recordDownsweep(cmd, downsweep, w, b, p, detail);
+    }
+}
+
+} // namespace
 
 } // namespace sort

@@ -1,21 +1,39 @@
 #pragma once
 // GPU LSD radix sort of (key, value) pairs of 32-bit unsigned integers, stable, over the low
-// keyBits bits of the keys: ceil(keyBits / 8) passes of 8 bits, after one pass that histograms
-// every digit at once. Each pass ranks tiles with subgroup ballots and finds its output place with
-// a chained scan over tiles (see shaders/sort/onesweep.comp).
+// keyBits bits of the keys: ceil(keyBits / 8) passes of 8 bits, by one of two algorithms.
+//
+// Onesweep: one pass that histograms every digit at once, then per digit one dispatch that ranks
+// tiles with subgroup ballots and finds its output place with a chained scan over tiles
+// (shaders/sort/onesweep.comp). Reduce-then-scan: per digit an upsweep (each tile's digit counts,
+// written [digit][tile]), a spine (their exclusive scan) and a downsweep (the same ranking, and the
+// scatter to the scanned offsets); no group waits for another (shaders/sort/upsweep.comp,
+// spine.comp, downsweep.comp).
 //
 // Keys are compared on their low keyBits bits only: higher bits are ignored (masked), and carried
 // to the output unchanged, so they cannot change the order.
 //
-// Buffers: the caller owns the input and output pairs; the sorter owns a ping-pong pair and a
-// scratch buffer. The input is never written. Passes alternate between the output and the
+// Buffers: the caller owns the input and output pairs; the sorter owns a ping-pong pair and
+// scratch buffers. The input is never written. Passes alternate between the output and the
 // sorter's pair so that the last pass always lands in the output. The sort records into the
 // caller's command buffer (no submission, no waiting) and ends with a compute-to-compute barrier.
 
 #include "gpu/commands.h"
 #include "gpu/profiler.h"
 
+#include <optional>
+#include <string>
+
 namespace sort {
+
+enum class SortAlgorithm { Onesweep, ReduceThenScan, Auto };
+
+// "onesweep", "reduce-then-scan", "auto".
+const char* algorithmName(SortAlgorithm algorithm);
+std::optional<SortAlgorithm> parseAlgorithm(const std::string& name);
+
+// Auto takes reduce-then-scan from this many pairs, per pass count (1 to 4 passes: 8, 16, 24, 32-bit
+// keys), and Onesweep below.
+constexpr uint32_t reduceThenScanFrom[4] = {4000000, 4000000, 4000000, 4000000};
 
 // Pairs from which the default shape's passes take half-wide groups (SortOptions::halfGroupsFrom): on
 // the H200, 512 x 8 is 1% slower than 1,024 x 8 at 2M and 4 to 6% faster from 3M to 64M.
@@ -35,6 +53,7 @@ struct SortOptions {
     // That is a proxy, measured on the H200 only: there a group of 1,024 x 8 holds an SM alone and
     // two of 512 x 8 share one. Above the capacity: never.
     uint32_t halfGroupsFrom = defaultHalfGroupsFrom;
+    SortAlgorithm algorithm = SortAlgorithm::Auto; // what recordSort uses where not told
 };
 
 struct Sorter {
@@ -43,6 +62,13 @@ struct Sorter {
     uint32_t halfFrom = UINT32_MAX;
     gpu::Buffer tempKeys, tempValues;
     gpu::Buffer scratch; // histogram totals and accumulator (zero between sorts), counters, tile status words
+    // Reduce-then-scan, in Onesweep's tiles (tileSizeFor): per digit and tile a count and then an
+    // offset ([digit][tile], rows of tileRowStride words or fewer), then each digit's total.
+    gpu::Program upsweep, spine, downsweep;
+    gpu::Program upsweepHalf, downsweepHalf; // as onesweepHalf
+    gpu::Buffer tileCounts;
+    uint32_t tileRowStride = 0;
+    SortAlgorithm algorithm = SortAlgorithm::Auto;
     uint32_t capacity = 0;
     uint32_t workgroupSize = 0;
     uint32_t keysPerThread = 0;
@@ -62,10 +88,21 @@ constexpr uint32_t sortKeyMask(uint32_t keyBits) {
     return keyBits == 32 ? 0xffffffffu : (1u << keyBits) - 1;
 }
 
+// Onesweep or ReduceThenScan for a sort of `count` pairs of keyBits-bit keys (reduceThenScanFrom).
+constexpr SortAlgorithm chooseAlgorithm(uint32_t count, uint32_t keyBits) {
+    return count >= reduceThenScanFrom[sortPassCount(keyBits) - 1] ? SortAlgorithm::ReduceThenScan
+                                                                   : SortAlgorithm::Onesweep;
+}
+
+// `algorithm`, with Auto resolved by chooseAlgorithm.
+constexpr SortAlgorithm resolveAlgorithm(SortAlgorithm algorithm, uint32_t count, uint32_t keyBits) {
+    return algorithm == SortAlgorithm::Auto ? chooseAlgorithm(count, keyBits) : algorithm;
+}
+
 // The most pairs one sort can take on this device (storage buffer range, 30-bit tile counts).
 uint32_t maxSortPairs(const gpu::Context& context);
 
-// Whether a sort of `count` pairs takes the half-wide groups.
+// Whether a sort of `count` pairs takes the half-wide groups (either algorithm).
 inline bool takesHalfGroups(const Sorter& sorter, uint32_t count) {
     return count >= sorter.halfFrom;
 }
@@ -79,9 +116,15 @@ inline uint32_t tileSizeFor(const Sorter& sorter, uint32_t count) {
 Sorter createSorter(const gpu::Context& context, uint32_t capacity, const SortOptions& options = {});
 void destroySorter(const gpu::Context& context, Sorter& sorter);
 
-// Records the sort of `count` pairs (count <= capacity). Profiler scopes: "sort" and, inside it,
-// "sort/histogram", "sort/pass0".. when `detailed`. It begins with a compute-to-compute barrier:
+// Records the sort of `count` pairs (count <= capacity) by `algorithm` (the sorter's where not
+// given). Profiler scopes: "sort" and, inside it when `detailed`, for Onesweep "sort/histogram",
+// "sort/pass0".., for reduce-then-scan "sort/pass0".. each holding "sort/upsweep0", "sort/spine0",
+// "sort/downsweep0" (the digit's number at the end). It begins with a compute-to-compute barrier:
 // the scratch is the sort before's, and the caller's compute work before it is done.
+void recordSort(VkCommandBuffer cmd, const Sorter& sorter, const gpu::Buffer& keysIn,
+                const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut,
+                uint32_t count, uint32_t keyBits, SortAlgorithm algorithm, gpu::Profiler* profiler = nullptr,
+                bool detailed = false);
 void recordSort(VkCommandBuffer cmd, const Sorter& sorter, const gpu::Buffer& keysIn,
                 const gpu::Buffer& valuesIn, const gpu::Buffer& keysOut, const gpu::Buffer& valuesOut,
                 uint32_t count, uint32_t keyBits, gpu::Profiler* profiler = nullptr, bool detailed = false);
