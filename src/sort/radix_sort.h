@@ -32,8 +32,12 @@ const char* algorithmName(SortAlgorithm algorithm);
 std::optional<SortAlgorithm> parseAlgorithm(const std::string& name);
 
 // Auto takes reduce-then-scan from this many pairs, per pass count (1 to 4 passes: 8, 16, 24, 32-bit
-// keys), and Onesweep below.
-constexpr uint32_t reduceThenScanFrom[4] = {4000000, 4000000, 4000000, 4000000};
+// keys), and Onesweep below. Measured on NVIDIA's H100 (docs/PERFORMANCE.md), reduce-then-scan is
+// slower at every size for 21- and 32-bit keys: its downsweep alone (rank and scatter) takes about as
+// long as a whole Onesweep pass, so Onesweep's look-back is not what bounds it there. Hence never.
+constexpr uint32_t reduceThenScanNever = UINT32_MAX;
+constexpr uint32_t reduceThenScanFrom[4] = {reduceThenScanNever, reduceThenScanNever, reduceThenScanNever,
+                                            reduceThenScanNever};
 
 // Pairs from which the default shape's passes take half-wide groups (SortOptions::halfGroupsFrom): on
 // the H200, 512 x 8 is 1% slower than 1,024 x 8 at 2M and 4 to 6% faster from 3M to 64M.
