@@ -87,5 +87,5 @@ PY
 
 run default 240 30 --color cell # glyphs
 run compute 90 10 --draw compute --color order
-run points 60 10 --draw points
+run points 90 10 --draw points
 echo "window test passed"
