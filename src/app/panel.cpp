@@ -210,19 +210,23 @@ void drawPanel(PanelState& st) {
         }
         ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
                     st.grid.cellWidth);
-        const char* keyParts = st.grid.quarters ? "quarter row, cell x, x slice"
-                               : st.grid.slices ? "cell, x slice"
-                                                : "cell";
+        const std::string keyParts =
+            st.grid.quarters ? "quarter rows, " + std::to_string(st.grid.slicesPerCell) + " x slices"
+            : st.grid.slices ? "cell, " + std::to_string(st.grid.slicesPerCell) + " x slices"
+                             : std::string("cell");
         if (st.grid.cellOrder == sim::CellOrder::Morton)
             ImGui::Text("Morton keys: %u (%.2fx the cells)", st.grid.keyCells,
                         double(st.grid.keyCells) / st.grid.cellCount);
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
+        ImGui::Text("key bits %u (%s)", st.grid.keyBits, keyParts.c_str());
+        // The build and the sort in use, whose passes the timings list.
         if (st.gridBuild == sim::GridBuild::Counting)
-            ImGui::Text("%u keys counted (%s)", sim::keyCount(st.grid), keyParts);
+            ImGui::Text("counting sort: %u keys", sim::keyCount(st.grid));
         else
-            ImGui::Text("key bits %u: %u sort pass%s (%s)", st.grid.keyBits, passes, passes > 1 ? "es" : "",
-                        keyParts);
-        if (st.grid.slices) ImGui::Text("%u x slices a cell", st.grid.slicesPerCell);
+            ImGui::Text("radix sort: %s, %u pass%s",
+                        sort::algorithmName(
+                            sort::resolveAlgorithm(sort::SortAlgorithm::Auto, st.boids, st.grid.keyBits)),
+                        passes, passes > 1 ? "es" : "");
         if (st.haveGridStats && st.mode != sim::Mode::Naive) {
             const double mean = double(st.boids) / st.grid.cellCount;
             const double meanOccupied =
