@@ -294,11 +294,11 @@ class CountingStepTest : public GpuTest {
         std::vector<uint32_t> ids;
     };
     Run steps(const State& in, const Params& p, Mode mode, int cells, sim::SubCells sub, GridBuild how,
-              int count, uint32_t maxGroupsX = 0) {
+              int count, uint32_t maxGroupsX = 0, sim::CellOrder order = sim::CellOrder::Linear) {
         sim::Flock f = sim::createFlock(ctx(), in.count(), {.halfFilter = false});
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx(), *b, 0xffffffffu);
-        sim::Grid grid = sim::makeGrid(p, cells, f.count, sub, mode);
+        sim::Grid grid = sim::makeGrid(p, cells, f.count, sub, mode, order);
         grid.build = how;
         sim::prepareGrid(ctx(), f, grid);
         if (maxGroupsX)
@@ -354,9 +354,12 @@ TEST_F(CountingStepTest, EverySearchPipelineStepsAsTheRadixBuildBitForBit) {
         const std::optional<test::SearchSetup> setup = test::setupFor(v);
         ASSERT_TRUE(setup.has_value());
         const State in = test::clusteredState(setup->boids, 193, setup->params, 4, 10.0f);
-        const Run counting =
-            steps(in, setup->params, v.mode, setup->cells, setup->order, GridBuild::Counting, 3);
-        const Run radix = steps(in, setup->params, v.mode, setup->cells, setup->order, GridBuild::Radix, 3);
+        // Each variant on the grid that reaches it, Morton's included.
+        ASSERT_EQ(sim::searchVariant(setup->grid, setup->params), v);
+        const auto run = [&](GridBuild how) {
+            return steps(in, setup->params, v.mode, setup->cells, setup->order, how, 3, 0, setup->cellOrder);
+        };
+        const Run counting = run(GridBuild::Counting), radix = run(GridBuild::Radix);
         EXPECT_TRUE(sameBits(counting.state.data, radix.state.data));
         EXPECT_TRUE(sameBits(counting.pos, radix.pos) && sameBits(counting.vel, radix.vel));
         EXPECT_EQ(counting.ids, radix.ids);
