@@ -91,13 +91,15 @@ TEST(Cli, CommandsAndOptions) {
     cl = parse({"step", "--subcells", "off"});
     EXPECT_EQ(cl.step.subCells, sim::SubCells::Off);
     EXPECT_EQ(cl.step.gridBuild, sim::GridBuild::Radix);
-    EXPECT_EQ(parse({"step", "--grid-build", "counting"}).step.gridBuild, sim::GridBuild::Counting);
+    EXPECT_EQ(parse({"step", "--mode", "coherent", "--grid-build", "counting"}).step.gridBuild,
+              sim::GridBuild::Counting);
     EXPECT_EQ(parse({"--grid-build", "counting"}).demo.gridBuild, sim::GridBuild::Counting);
     EXPECT_EQ(parse({"bench"}).bench.gridBuilds, std::vector<sim::GridBuild>{sim::GridBuild::Radix});
     EXPECT_EQ(parse({"bench", "--grid-build", "counting,radix"}).bench.gridBuilds,
               (std::vector<sim::GridBuild>{sim::GridBuild::Counting, sim::GridBuild::Radix}));
     EXPECT_EQ(cl.step.cellOrder, sim::CellOrder::Linear);
-    EXPECT_EQ(parse({"step", "--cell-order", "morton"}).step.cellOrder, sim::CellOrder::Morton);
+    EXPECT_EQ(parse({"step", "--mode", "scattered", "--cell-order", "morton"}).step.cellOrder,
+              sim::CellOrder::Morton);
     EXPECT_EQ(parse({"--cell-order", "morton"}).demo.cellOrder, sim::CellOrder::Morton);
     EXPECT_EQ(parse({}).demo.cellOrder, sim::CellOrder::Linear);
     EXPECT_EQ(parse({"bench"}).bench.cellOrders, std::vector<sim::CellOrder>{sim::CellOrder::Linear});
@@ -153,6 +155,12 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"bench", "--grid-build", "radix,"}, "must be radix or counting"},
         {{"bench", "--grid-build", ""}, "--grid-build"},
         {{"--cell-order", "hilbert"}, "--cell-order: 'hilbert' must be linear or morton"},
+        {{"step", "--grid-build", "counting"}, "--grid-build has no effect in naive mode"},
+        {{"bench", "--modes", "naive", "--cell-order", "morton"}, "--cell-order has no effect in naive mode"},
+        {{"step", "--mode", "coherent", "--cell-order", "morton", "--subcells", "quarters"},
+         "--subcells quarters needs --cell-order linear"},
+        {{"--cell-order", "morton", "--subcells", "quarters"},
+         "--subcells quarters needs --cell-order linear"},
         {{"step", "--cell-order", "z"}, "--cell-order: 'z' must be linear or morton"},
         {{"bench", "--cell-order", "linear,"}, "--cell-order: '' must be linear or morton"},
         {{"bench", "--x-slices", "16"}, "--x-slices"},

@@ -111,6 +111,8 @@ TEST(Predator, ValidatedWithTheOtherParameters) {
     EXPECT_NE(sim::validateParams(p).find("--predator-scale"), std::string::npos);
     p = sim::Params{};
     p.predatorPos[1] = -300.5f;
+    EXPECT_EQ(sim::validateParams(p), "") << "a predator that is off keeps any last position";
+    p.predator = true;
     EXPECT_NE(sim::validateParams(p).find("--predator"), std::string::npos);
     p.predatorPos[1] = -299;
     EXPECT_EQ(sim::validateParams(p), "");

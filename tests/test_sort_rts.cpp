@@ -13,18 +13,20 @@ using test::Sorted;
 using test::SortTest;
 
 TEST(SortAlgorithmChoice, AutoPicksPerItsTable) {
-    for (uint32_t bits = 1; bits <= 32; ++bits) {
-        const uint32_t from = sort::reduceThenScanFrom[sort::sortPassCount(bits) - 1];
-        ASSERT_GT(from, 1u);
-        EXPECT_EQ(sort::chooseAlgorithm(1, bits), SortAlgorithm::Onesweep) << bits;
-        EXPECT_EQ(sort::chooseAlgorithm(from - 1, bits), SortAlgorithm::Onesweep) << bits;
-        if (from != sort::reduceThenScanNever) {
-            EXPECT_EQ(sort::chooseAlgorithm(from, bits), SortAlgorithm::ReduceThenScan) << bits;
-            EXPECT_EQ(sort::resolveAlgorithm(SortAlgorithm::Auto, from, bits), SortAlgorithm::ReduceThenScan);
+    // The product's table: Onesweep at every size and width.
+    for (uint32_t bits = 1; bits <= 32; ++bits)
+        for (uint32_t count : {1u, 1000000u, 64000000u, uint32_t(SORT_VALUE_MASK)}) {
+            EXPECT_EQ(sort::chooseAlgorithm(count, bits), SortAlgorithm::Onesweep) << bits;
+            EXPECT_EQ(sort::resolveAlgorithm(SortAlgorithm::Auto, count, bits), SortAlgorithm::Onesweep);
+            EXPECT_EQ(sort::resolveAlgorithm(SortAlgorithm::ReduceThenScan, count, bits),
+                      SortAlgorithm::ReduceThenScan);
         }
-        EXPECT_EQ(sort::resolveAlgorithm(SortAlgorithm::Onesweep, from, bits), SortAlgorithm::Onesweep);
-        EXPECT_EQ(sort::resolveAlgorithm(SortAlgorithm::ReduceThenScan, 1, bits),
-                  SortAlgorithm::ReduceThenScan);
+    // A table with a threshold per pass count picks by count and by the key's passes.
+    const uint32_t table[4] = {10, 200, 3000, 40000};
+    for (uint32_t bits = 1; bits <= 32; ++bits) {
+        const uint32_t from = table[sort::sortPassCount(bits) - 1];
+        EXPECT_EQ(sort::chooseAlgorithm(from - 1, bits, table), SortAlgorithm::Onesweep) << bits;
+        EXPECT_EQ(sort::chooseAlgorithm(from, bits, table), SortAlgorithm::ReduceThenScan) << bits;
     }
 }
 

@@ -344,7 +344,6 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     std::vector<FrameRow> rows;
                     const std::string label =
                         std::string(sim::modeName(mode)) + " " + std::to_string(n) +
-                        (cells ? " cells " + std::to_string(cells) : "") +
                         (cells ? " cells " + std::to_string(cells) + " " + orderName + " " +
                                      sim::gridBuildName(build)
                                : "") +

@@ -145,6 +145,21 @@ sort::SortAlgorithm algorithmFromText(const std::string& text) {
     return *a;
 }
 
+// A grid build or cell order given where no step builds a grid has no effect: refused.
+void refuseGridOptionsWithoutGrid(const CLI::App* command, bool naiveOnly) {
+    if (!naiveOnly) return;
+    for (const char* flag : {"--grid-build", "--cell-order"})
+        if (command->get_option(flag)->count())
+            throw InputError(std::string(flag) + " has no effect in naive mode (it builds no grid)");
+}
+
+// Morton keys break the rows that quarter rows are made of (sim::CellOrder).
+void refuseMortonQuarters(const std::vector<sim::CellOrder>& orders, sim::SubCells subCells) {
+    if (subCells == sim::SubCells::Quarters &&
+        std::ranges::find(orders, sim::CellOrder::Morton) != orders.end())
+        throw InputError("--subcells quarters needs --cell-order linear (Morton order has no quarter rows)");
+}
+
 int cellsFromText(const std::string& text, const std::string& flag) {
     if (text == "8") return 8;
     if (text == "27") return 27;
@@ -480,6 +495,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         so.subCells = subCellsFromText(stepSubCells);
         so.gridBuild = gridBuildFromText(stepGridBuild);
         so.cellOrder = cellOrderFromText(stepCellOrder);
+        refuseGridOptionsWithoutGrid(step, so.mode == sim::Mode::Naive);
+        refuseMortonQuarters({so.cellOrder}, so.subCells);
         so.density = densityFrom(stepParamFlags);
         if (predatorOption->count())
             parsePredator(stepPredator, so.params);
@@ -512,6 +529,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (bo.gridBuilds.empty()) throw InputError("--grid-build: the list is empty");
         bo.cellOrders.clear();
         for (const std::string& c : splitList(benchCellOrders)) bo.cellOrders.push_back(cellOrderFromText(c));
+        refuseGridOptionsWithoutGrid(
+            bench, std::ranges::all_of(bo.modes, [](sim::Mode m) { return m == sim::Mode::Naive; }));
+        refuseMortonQuarters(bo.cellOrders, bo.subCells);
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
         bo.warmup = parseCountOrZero(bWarmup, "--warmup", 1ull << 32);
         bo.warmupMs = parseCountOrZero(bWarmupMs, "--warmup-ms", 600000);
@@ -540,6 +560,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         demo.subCells = subCellsFromText(demoSubCells);
         demo.gridBuild = gridBuildFromText(demoGridBuild);
         demo.cellOrder = cellOrderFromText(demoCellOrder);
+        refuseMortonQuarters({demo.cellOrder}, demo.subCells);
         if (!demoFrames.empty()) demo.frames = parseCount(demoFrames, "--frames", 1ull << 40);
         demo.warmup = parseCountOrZero(demoWarmup, "--warmup", 1ull << 40);
         if (demoWarmupOption->count() && demo.capture.empty())

@@ -92,6 +92,11 @@ void updatePlay(Demo& d) {
         }
     }
     st.params.predator = st.predatorHeld || st.predatorPinned;
+    // A pinned predator stays inside a domain that the panel has since shrunk.
+    const glm::vec3 kept =
+        clampToDomain(glm::vec3(st.params.predatorPos[0], st.params.predatorPos[1], st.params.predatorPos[2]),
+                      st.params.domainHalf);
+    for (int a = 0; a < 3; ++a) st.params.predatorPos[a] = kept[a];
     d.predatorFrames += st.params.predator;
     d.helpFrames += d.showHelp;
 }

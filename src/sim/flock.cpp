@@ -59,10 +59,12 @@ uint64_t flockBytes(uint32_t count) {
     const uint64_t state = 2 * (2 * vec4Bytes + 4) * n; // pos, vel, ids, twice
     const uint64_t pairs = 4 * 4 * n;                   // keys and slots, unsorted and sorted
     const uint64_t sorter =
-        2 * 4 * n + 8 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 512 keys
+        2 * 4 * n + 8 * n + 4 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 512
+                                          // keys; reduce-then-scan's tile counts, 1 KB per tile
     const uint64_t cells = 8ull * maxGridCells(count);
     const uint64_t subCells = 8ull * (maxSubCells(count) + 1); // each sub-key's [start, end) or start
-    // The counting build: counts and starts of every key, and the scattered slots.
+    // The counting build (the panel switches to it live): counts and starts of every key, and the
+    // scattered slots.
     const uint64_t counting =
         8ull * (std::max<uint64_t>(maxGridCells(count), maxSubCells(count)) + 1) + 4 * n;
     return state + pairs + sorter + cells + subCells + counting;

@@ -31,8 +31,9 @@ std::string validateParams(const Params& p) {
         return "--predator-radius must be a number of at least 0";
     if (!std::isfinite(p.predatorScale) || std::abs(p.predatorScale) > maxScale)
         return "--predator-scale must be a number between -1000 and 1000";
+    // A predator that is off keeps its last position unchecked: the demo remembers where it was.
     for (float x : p.predatorPos)
-        if (!std::isfinite(x) || std::abs(x) > 3 * p.domainHalf)
+        if (p.predator && (!std::isfinite(x) || std::abs(x) > 3 * p.domainHalf))
             return "--predator must be X,Y,Z within three times --domain-half of the centre (it is wrapped "
                    "into the domain)";
     if (double(p.dt) * p.maxSpeed > p.domainHalf)

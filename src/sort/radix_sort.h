@@ -32,9 +32,9 @@ const char* algorithmName(SortAlgorithm algorithm);
 std::optional<SortAlgorithm> parseAlgorithm(const std::string& name);
 
 // Auto takes reduce-then-scan from this many pairs, per pass count (1 to 4 passes: 8, 16, 24, 32-bit
-// keys), and Onesweep below. Measured on NVIDIA's H100 (docs/PERFORMANCE.md), reduce-then-scan is
-// slower at every size for 21- and 32-bit keys: its downsweep alone (rank and scatter) takes about as
-// long as a whole Onesweep pass, so Onesweep's look-back is not what bounds it there. Hence never.
+// keys), and Onesweep below. On the GPU measured (docs/PERFORMANCE.md) reduce-then-scan's downsweep
+// alone, ranking and scattering a tile as Onesweep does, takes about as long as a whole Onesweep pass:
+// Onesweep's look-back is not what bounds it, so reading the keys twice never pays. Hence never.
 constexpr uint32_t reduceThenScanNever = UINT32_MAX;
 constexpr uint32_t reduceThenScanFrom[4] = {reduceThenScanNever, reduceThenScanNever, reduceThenScanNever,
                                             reduceThenScanNever};
@@ -93,9 +93,11 @@ constexpr uint32_t sortKeyMask(uint32_t keyBits) {
 }
 
 // Onesweep or ReduceThenScan for a sort of `count` pairs of keyBits-bit keys (reduceThenScanFrom).
-constexpr SortAlgorithm chooseAlgorithm(uint32_t count, uint32_t keyBits) {
-    return count >= reduceThenScanFrom[sortPassCount(keyBits) - 1] ? SortAlgorithm::ReduceThenScan
-                                                                   : SortAlgorithm::Onesweep;
+// Tests pass their own table.
+constexpr SortAlgorithm chooseAlgorithm(uint32_t count, uint32_t keyBits,
+                                        const uint32_t (&from)[4] = reduceThenScanFrom) {
+    return count >= from[sortPassCount(keyBits) - 1] ? SortAlgorithm::ReduceThenScan
+                                                     : SortAlgorithm::Onesweep;
 }
 
 // `algorithm`, with Auto resolved by chooseAlgorithm.
