@@ -7,6 +7,16 @@
 
 namespace test {
 
+void expectSubKeyStarts(const sim::Flock& f, const sim::Grid& grid, const std::vector<uint32_t>& sortedKeys,
+                        uint32_t total) {
+    ASSERT_EQ(sim::subRangeCount(grid), total + 1);
+    const std::vector<uint32_t> got = readBuffer<uint32_t>(f.subRanges, 2 * (total + 1));
+    for (uint32_t sub = 0; sub <= total; ++sub) {
+        const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
+        ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "sub-key " << sub;
+    }
+}
+
 void checkGridPasses(const gpu::Context& ctx, const sim::State& s, const sim::Params& p,
                      const sim::Grid& grid, const gpudata::StepConstants& c, const KeyOf& keyOf,
                      const CheckRanges& checkRanges) {

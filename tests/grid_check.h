@@ -22,6 +22,11 @@ struct SortedCells {
 // what the ranges pass wrote over 0xAB poison.
 using CheckRanges = std::function<void(const sim::Flock& f, const SortedCells& cpu)>;
 
+// The sub-key starts of a sliced grid: every one of `total` sub-keys starts where its keys are or would
+// go (in empty cells and keys of no cell too), and one more entry holds n.
+void expectSubKeyStarts(const sim::Flock& f, const sim::Grid& grid, const std::vector<uint32_t>& sortedKeys,
+                        uint32_t total);
+
 // Runs grid index, sort, ranges, statistics, reorder and the search on `s`, checking each against the
 // CPU: keys and slots, sorted pairs, `checkRanges`, occupied and largest cell, the gathered state, and
 // the next step's keys and slots.

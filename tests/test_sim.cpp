@@ -207,14 +207,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                         // Every sub-key starts where its keys are or would go, in empty cells too, and one
                         // more entry holds n.
                         const uint32_t per = sim::subKeysPerCell(grid), total = per * grid.cellCount;
-                        ASSERT_EQ(sim::subRangeCount(grid), total + 1);
-                        const std::vector<uint32_t> got =
-                            test::readBuffer<uint32_t>(f.subRanges, 2 * (total + 1));
-                        for (uint32_t sub = 0; sub <= total; ++sub) {
-                            const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
-                            ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin()))
-                                << "sub-key " << sub;
-                        }
+                        ASSERT_NO_FATAL_FAILURE(test::expectSubKeyStarts(f, grid, sortedKeys, total));
                         // Segments of slicesPerCell sub-keys (a cell's slices, or those of a cell of a
                         // quarter row) with empty slices between occupied ones.
                         for (uint32_t segment = 0; segment < total / slicesPerCell; ++segment) {
