@@ -2,6 +2,7 @@
 // Shared by the grid pass tests of both cell orders: the passes from grid index to the search's next
 // keys, run on one layout with their outputs poisoned first, against the CPU.
 
+#include "reference.h"
 #include "sim/flock.h"
 
 #include <functional>
@@ -39,5 +40,11 @@ void checkGridPasses(const gpu::Context& ctx, const sim::State& s, const sim::Pa
 // search's pairs current.
 std::vector<sim::State> stepsReusingPairsAndNot(const gpu::Context& ctx, const sim::State& in,
                                                 const sim::Params& p, const sim::Grid& grid);
+
+// One grid step of `in` (whose reference step is `ref`) with its sub-key starts as the ranges pass wrote
+// them, matching the reference; and with every start spoiled to slot 0, far from it: the walk reads them.
+void expectSpoiledStartsChangeTheStep(const gpu::Context& ctx, const sim::State& in,
+                                      const test::ReferenceStep& ref, const sim::Params& p,
+                                      const sim::Grid& grid);
 
 } // namespace test
