@@ -1,6 +1,7 @@
 // Command-line parsing, and the binary's answers to bad input: one line, exit code 2, no output file.
 
 #include "app/cli.h"
+#include "cli_test.h"
 
 #include <gtest/gtest.h>
 
@@ -18,19 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-app::CommandLine parse(std::vector<const char*> args) {
-    args.insert(args.begin(), "vkboids");
-    return app::parseCommandLine(int(args.size()), args.data());
-}
-
-std::string parseError(std::vector<const char*> args) {
-    try {
-        parse(args);
-    } catch (const sim::InputError& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::parse;
+using test::parseError;
 
 TEST(Cli, Counts) {
     EXPECT_EQ(app::parseCount("100000", "--boids", 1ull << 32), 100000u);

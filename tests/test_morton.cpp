@@ -2,6 +2,7 @@
 // ranges and starts, and whole steps against the CPU reference and against linear order.
 
 #include "gpu_test.h"
+#include "grid_check.h"
 #include "layouts.h"
 #include "reference.h"
 #include "sim/flock.h"
@@ -87,18 +88,6 @@ TEST_F(MortonTest, GridPassesMatchTheCpuInMortonOrder) {
             for (const State& s : {test::edgeState(n, 11, p), test::clusteredState(n, 12, p, 4, 0.7f),
                                    test::boxState(n, 13, p, 2.0f, 0.5f)}) {
                 SCOPED_TRACE(std::string(sim::subCellsName(sub)) + ", " + std::to_string(dim) + " per axis");
-                sim::Flock f = sim::createFlock(ctx(), n);
-                sim::uploadState(ctx(), f, s);
-                sim::prepareGrid(ctx(), f, grid);
-                for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots,
-                                       &f.cellRanges, &f.subRanges, &f.pos[1], &f.vel[1], &f.ids[1]})
-                    gpu::fillBuffer(ctx(), *b, 0xabababab);
-                test::runCommands([&](VkCommandBuffer cmd) {
-                    sim::recordGridIndex(cmd, f, c, nullptr);
-                    sim::recordSortPairs(cmd, f, grid, nullptr);
-                    sim::recordCellRanges(cmd, f, c, grid, true, nullptr);
-                });
-
                 // Keys: the Morton code of the cell, times 8 plus the x slice with slices.
                 const auto keyOf = [&](const float* position, uint32_t& cell) {
                     uint32_t xyz[3];
@@ -109,82 +98,27 @@ TEST_F(MortonTest, GridPassesMatchTheCpuInMortonOrder) {
                     const uint32_t slice = sim::sliceOf(position[0], p.domainHalf, c.invCellWidth, xyz[0], 8);
                     return grid.slices ? cell * 8 + slice : cell;
                 };
-                std::vector<uint32_t> keys(n), boidsIn(grid.keyCells, 0);
-                for (uint32_t i = 0; i < n; ++i) {
-                    uint32_t cell = 0;
-                    keys[i] = keyOf(&s.data[size_t(i) * 6], cell);
-                    boidsIn[cell]++;
-                }
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
-                std::vector<uint32_t> slots(n);
-                std::iota(slots.begin(), slots.end(), 0);
-                std::stable_sort(slots.begin(), slots.end(),
-                                 [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-                std::vector<uint32_t> sortedKeys(n);
-                for (uint32_t k = 0; k < n; ++k) sortedKeys[k] = keys[slots[k]];
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedKeys, n), sortedKeys);
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedSlots, n), slots);
-
-                const std::vector<uint32_t> gotRanges =
-                    test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.keyCells);
-                if (grid.slices) {
-                    // Every sub-key's start over the whole key range, gaps included, and n past the last.
-                    EXPECT_EQ(gotRanges, std::vector<uint32_t>(2 * grid.keyCells, 0xabababab));
-                    const uint32_t total = 8 * grid.keyCells;
-                    ASSERT_EQ(sim::subRangeCount(grid), total + 1);
-                    const std::vector<uint32_t> got =
-                        test::readBuffer<uint32_t>(f.subRanges, 2 * (total + 1));
-                    for (uint32_t sub = 0; sub <= total; ++sub) {
-                        const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
-                        ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "sub-key " << sub;
+                const auto checkRanges = [&](const sim::Flock& f, const test::SortedCells& cpu) {
+                    const std::vector<uint32_t>& sortedKeys = cpu.sortedKeys;
+                    const std::vector<uint32_t> gotRanges =
+                        test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.keyCells);
+                    if (grid.slices) {
+                        // Every sub-key's start over the whole key range, gaps included, and n past the last.
+                        EXPECT_EQ(gotRanges, std::vector<uint32_t>(2 * grid.keyCells, 0xabababab));
+                        const uint32_t total = 8 * grid.keyCells;
+                        ASSERT_NO_FATAL_FAILURE(test::expectSubKeyStarts(f, grid, sortedKeys, total));
+                    } else {
+                        // Every key's [start, end), CELL_EMPTY in both for empty cells and keys of no cell.
+                        std::vector<uint32_t> ranges(2 * grid.keyCells, CELL_EMPTY);
+                        for (uint32_t k = 0; k < n; ++k) {
+                            if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) ranges[2 * sortedKeys[k]] = k;
+                            if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k])
+                                ranges[2 * sortedKeys[k] + 1] = k + 1;
+                        }
+                        EXPECT_EQ(gotRanges, ranges);
                     }
-                } else {
-                    // Every key's [start, end), CELL_EMPTY in both for empty cells and keys of no cell.
-                    std::vector<uint32_t> ranges(2 * grid.keyCells, CELL_EMPTY);
-                    for (uint32_t k = 0; k < n; ++k) {
-                        if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) ranges[2 * sortedKeys[k]] = k;
-                        if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k])
-                            ranges[2 * sortedKeys[k] + 1] = k + 1;
-                    }
-                    EXPECT_EQ(gotRanges, ranges);
-                }
-
-                // Grid statistics over the cells, not the key range.
-                gpu::Buffer stats = gpu::createBuffer(ctx(), sizeof(gpudata::GridStats), gpu::storageUsage,
-                                                      gpu::MemoryUse::Readback);
-                test::runCommands(
-                    [&](VkCommandBuffer cmd) { sim::recordGridStats(cmd, f, c, stats, nullptr); });
-                const auto* got = static_cast<const gpudata::GridStats*>(stats.mapped);
-                EXPECT_EQ(got->occupiedCells, uint32_t(std::count_if(boidsIn.begin(), boidsIn.end(),
-                                                                     [](uint32_t b) { return b > 0; })));
-                EXPECT_EQ(got->largestCell, *std::max_element(boidsIn.begin(), boidsIn.end()));
-                gpu::destroyBuffer(ctx(), stats);
-
-                // The state gathered into Morton order.
-                ASSERT_EQ(f.current, 1u);
-                const std::vector<uint32_t> ids = test::readBuffer<uint32_t>(f.ids[1], n);
-                const std::vector<float> pos = test::readBuffer<float>(f.pos[1], 4 * size_t(n));
-                for (uint32_t k = 0; k < n; ++k) {
-                    ASSERT_EQ(ids[k], slots[k]);
-                    ASSERT_EQ(pos[4 * size_t(k)], s.data[size_t(slots[k]) * 6]);
-                }
-
-                // The search's pairs for the next step: Morton keys of the new positions.
-                for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues}) gpu::fillBuffer(ctx(), *b, 0xabababab);
-                test::runCommands([&](VkCommandBuffer cmd) {
-                    sim::recordGridSearch(cmd, f, c, sim::searchVariant(grid, p), nullptr);
-                    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                       VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-                                       VK_ACCESS_2_TRANSFER_READ_BIT);
-                });
-                const std::vector<float> stepped = test::readBuffer<float>(f.pos[0], 4 * size_t(n));
-                std::vector<uint32_t> nextKeys(n);
-                for (uint32_t k = 0; k < n; ++k) {
-                    uint32_t cell = 0;
-                    nextKeys[k] = keyOf(&stepped[4 * size_t(k)], cell);
-                }
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), nextKeys);
-                sim::destroyFlock(ctx(), f);
+                };
+                ASSERT_NO_FATAL_FAILURE(test::checkGridPasses(ctx(), s, p, grid, c, keyOf, checkRanges));
             }
         }
     EXPECT_GT(gapped, 0u) << "no key range with gaps";
@@ -257,19 +191,7 @@ TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
     for (SubCells sub : {SubCells::Off, SubCells::Slices})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
             const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub, mode, CellOrder::Morton);
-            std::vector<State> results;
-            for (bool reuse : {true, false}) {
-                sim::Flock g = sim::createFlock(ctx(), in.count());
-                sim::uploadState(ctx(), g, in);
-                sim::prepareGrid(ctx(), g, grid);
-                for (int step = 0; step < 3; ++step) {
-                    if (!reuse) g.keysCurrent = false;
-                    test::runCommands(
-                        [&](VkCommandBuffer cmd) { sim::recordStep(cmd, g, p, mode, grid, nullptr); });
-                }
-                results.push_back(sim::downloadState(ctx(), g));
-                sim::destroyFlock(ctx(), g);
-            }
+            const std::vector<State> results = test::stepsReusingPairsAndNot(ctx(), in, p, grid);
             EXPECT_TRUE(results[0].data == results[1].data)
                 << sim::subCellsName(sub) << " " << sim::modeName(mode);
         }
@@ -285,31 +207,7 @@ TEST_F(MortonTest, CoherentSlicesCellByCellReadTheirStarts) {
     const sim::Grid grid =
         sim::makeGrid(p, 27, in.count(), SubCells::Slices, Mode::Coherent, CellOrder::Morton);
     ASSERT_EQ(grid.walk, sim::Walk::Slices);
-    for (bool spoil : {false, true}) {
-        sim::Flock f = sim::createFlock(ctx(), in.count());
-        sim::uploadState(ctx(), f, in);
-        sim::prepareGrid(ctx(), f, grid);
-        const gpudata::StepConstants c = sim::stepConstants(p, grid, f.count);
-        test::runCommands([&](VkCommandBuffer cmd) {
-            sim::recordGridIndex(cmd, f, c, nullptr);
-            sim::recordSortPairs(cmd, f, grid, nullptr);
-            sim::recordCellRanges(cmd, f, c, grid, true, nullptr);
-            if (spoil) { // every slice then starts at slot 0
-                gpu::computeToTransferBarrier(cmd);
-                vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, VK_WHOLE_SIZE, 0);
-                gpu::fillToComputeBarrier(cmd);
-            }
-            sim::recordGridSearch(cmd, f, c, sim::searchVariant(grid, p), nullptr);
-            gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
-                               VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
-        });
-        const test::Comparison cmp = test::compareStates(sim::downloadState(ctx(), f), ref, p);
-        if (spoil)
-            EXPECT_GT(cmp.mismatches, in.count() / 10);
-        else
-            EXPECT_EQ(cmp.mismatches, 0u) << cmp.firstMismatch;
-        sim::destroyFlock(ctx(), f);
-    }
+    test::expectSpoiledStartsChangeTheStep(ctx(), in, ref, p, grid);
 }
 
 } // namespace

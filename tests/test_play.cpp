@@ -6,6 +6,7 @@
 #include "app/input_script.h"
 #include "app/picking.h"
 #include "app/presets.h"
+#include "cli_test.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -21,19 +22,8 @@
 
 namespace {
 
-app::CommandLine parse(std::vector<const char*> args) {
-    args.insert(args.begin(), "vkboids");
-    return app::parseCommandLine(int(args.size()), args.data());
-}
-
-std::string parseError(std::vector<const char*> args) {
-    try {
-        parse(args);
-    } catch (const sim::InputError& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::parse;
+using test::parseError;
 
 TEST(Predator, Flags) {
     const sim::Params off = parse({"step"}).step.params;

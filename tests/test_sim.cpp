@@ -1,6 +1,7 @@
 // The flocking passes on lavapipe against the CPU reference of the contract (reference.cpp).
 
 #include "gpu_test.h"
+#include "grid_check.h"
 #include "layouts.h"
 #include "reference.h"
 #include "search_setups.h"
@@ -155,22 +156,9 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                 ASSERT_EQ(grid.slicesPerCell, sub == sim::SubCells::Quarters ? 32u : 8u);
                 ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices || sub == sim::SubCells::Quarters);
                 ASSERT_EQ(grid.quarters, sub == sim::SubCells::Quarters);
-                const uint32_t n = s.count();
-                sim::Flock f = sim::createFlock(ctx(), n);
-                sim::uploadState(ctx(), f, s);
-                sim::prepareGrid(ctx(), f, grid);
-                for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots,
-                                       &f.cellRanges, &f.subRanges, &f.pos[1], &f.vel[1], &f.ids[1]})
-                    gpu::fillBuffer(ctx(), *b, 0xabababab);
-                test::runCommands([&](VkCommandBuffer cmd) {
-                    sim::recordGridIndex(cmd, f, c, nullptr);
-                    sim::recordSortPairs(cmd, f, grid, nullptr);
-                    sim::recordCellRanges(cmd, f, c, grid, true, nullptr);
-                });
-
                 // Cell index of every boid (times slicesPerCell plus its x slice), or with quarters its
-                // quarter row, cell x and x slice, as the CPU computes it; and each cell's boids.
-                std::vector<uint32_t> keys(n), cellOf(n), boidsIn(grid.cellCount, 0);
+                // quarter row, cell x and x slice, as the CPU computes it.
+                ASSERT_EQ(grid.keyCells, grid.cellCount);
                 const uint32_t slicesPerCell = grid.slicesPerCell;
                 const uint32_t shift =
                     std::bit_width((grid.quarters ? slicesPerCell : sim::subKeysPerCell(grid)) - 1);
@@ -190,123 +178,61 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
                     return grid.quarters ? (row * grid.dim + xyz[0]) * slicesPerCell + slice
                                          : (cell << shift) + low;
                 };
-                for (uint32_t i = 0; i < n; ++i) {
-                    keys[i] = keyOf(&s.data[size_t(i) * 6], cellOf[i]);
-                    boidsIn[cellOf[i]]++;
-                }
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), keys);
-                std::vector<uint32_t> slots(n);
-                std::iota(slots.begin(), slots.end(), 0);
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.slotValues, n), slots);
-
-                // Sorted pairs: the stable order by cell.
-                std::stable_sort(slots.begin(), slots.end(),
-                                 [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-                std::vector<uint32_t> sortedKeys(n);
-                for (uint32_t k = 0; k < n; ++k) sortedKeys[k] = keys[slots[k]];
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedKeys, n), sortedKeys);
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.sortedSlots, n), slots);
-
-                // Start and end of every cell; empty ones marked empty in both. Slices and
-                // quarters leave the cell ranges alone (their walks read the starts): there these are
-                // the ranges of segments, a cell or a quarter row's cell.
-                const uint32_t segmentCount = grid.quarters ? 4 * grid.cellCount : grid.cellCount;
-                std::vector<uint32_t> ranges(2 * segmentCount, CELL_EMPTY),
-                    subRanges(2 * sim::subKeysPerCell(grid) * grid.cellCount, CELL_EMPTY);
-                for (uint32_t k = 0; k < n; ++k) {
-                    const uint32_t cell = sortedKeys[k] >> shift;
-                    if (k == 0 || sortedKeys[k - 1] >> shift != cell) ranges[2 * cell] = k;
-                    if (k == n - 1 || sortedKeys[k + 1] >> shift != cell) ranges[2 * cell + 1] = k + 1;
-                    if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) subRanges[2 * sortedKeys[k]] = k;
-                    if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k])
-                        subRanges[2 * sortedKeys[k] + 1] = k + 1;
-                }
-                const std::vector<uint32_t> gotRanges =
-                    test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.cellCount);
-                if (grid.slices)
-                    EXPECT_EQ(gotRanges, std::vector<uint32_t>(2 * grid.cellCount, 0xabababab));
-                else
-                    EXPECT_EQ(gotRanges, ranges);
-                EXPECT_GT(std::count(boidsIn.begin(), boidsIn.end(), 0u), 0) << "no empty cells to check";
-                if (grid.slices) {
-                    // Every sub-key starts where its keys are or would go, in empty cells too, and one
-                    // more entry holds n.
-                    const uint32_t per = sim::subKeysPerCell(grid), total = per * grid.cellCount;
-                    ASSERT_EQ(sim::subRangeCount(grid), total + 1);
-                    const std::vector<uint32_t> got =
-                        test::readBuffer<uint32_t>(f.subRanges, 2 * (total + 1));
-                    for (uint32_t sub = 0; sub <= total; ++sub) {
-                        const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
-                        ASSERT_EQ(got[2 * sub], uint32_t(first - sortedKeys.begin())) << "sub-key " << sub;
+                const auto checkRanges = [&](const sim::Flock& f, const test::SortedCells& cpu) {
+                    const uint32_t n = s.count();
+                    const std::vector<uint32_t>& sortedKeys = cpu.sortedKeys;
+                    // Start and end of every cell; empty ones marked empty in both. Slices and
+                    // quarters leave the cell ranges alone (their walks read the starts): there these are
+                    // the ranges of segments, a cell or a quarter row's cell.
+                    const uint32_t segmentCount = grid.quarters ? 4 * grid.cellCount : grid.cellCount;
+                    std::vector<uint32_t> ranges(2 * segmentCount, CELL_EMPTY),
+                        subRanges(2 * sim::subKeysPerCell(grid) * grid.cellCount, CELL_EMPTY);
+                    for (uint32_t k = 0; k < n; ++k) {
+                        const uint32_t cell = sortedKeys[k] >> shift;
+                        if (k == 0 || sortedKeys[k - 1] >> shift != cell) ranges[2 * cell] = k;
+                        if (k == n - 1 || sortedKeys[k + 1] >> shift != cell) ranges[2 * cell + 1] = k + 1;
+                        if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) subRanges[2 * sortedKeys[k]] = k;
+                        if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k])
+                            subRanges[2 * sortedKeys[k] + 1] = k + 1;
                     }
-                    // Segments of slicesPerCell sub-keys (a cell's slices, or those of a cell of a quarter
-                    // row) with empty slices between occupied ones.
-                    for (uint32_t segment = 0; segment < total / slicesPerCell; ++segment) {
-                        if (ranges[2 * segment] == CELL_EMPTY) continue;
-                        bool gap = false, seen = false, emptyAfterSeen = false;
-                        for (uint32_t sub = slicesPerCell * segment; sub < slicesPerCell * (segment + 1);
-                             ++sub) {
-                            const auto first = std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
-                            const bool occupied = first != sortedKeys.end() && *first == sub;
-                            gap |= occupied && emptyAfterSeen;
-                            emptyAfterSeen |= seen && !occupied;
-                            seen |= occupied;
+                    const std::vector<uint32_t> gotRanges =
+                        test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.cellCount);
+                    if (grid.slices)
+                        EXPECT_EQ(gotRanges, std::vector<uint32_t>(2 * grid.cellCount, 0xabababab));
+                    else
+                        EXPECT_EQ(gotRanges, ranges);
+                    EXPECT_GT(std::count(cpu.boidsIn.begin(), cpu.boidsIn.end(), 0u), 0)
+                        << "no empty cells to check";
+                    if (grid.slices) {
+                        // Every sub-key starts where its keys are or would go, in empty cells too, and one
+                        // more entry holds n.
+                        const uint32_t per = sim::subKeysPerCell(grid), total = per * grid.cellCount;
+                        ASSERT_NO_FATAL_FAILURE(test::expectSubKeyStarts(f, grid, sortedKeys, total));
+                        // Segments of slicesPerCell sub-keys (a cell's slices, or those of a cell of a
+                        // quarter row) with empty slices between occupied ones.
+                        for (uint32_t segment = 0; segment < total / slicesPerCell; ++segment) {
+                            if (ranges[2 * segment] == CELL_EMPTY) continue;
+                            bool gap = false, seen = false, emptyAfterSeen = false;
+                            for (uint32_t sub = slicesPerCell * segment; sub < slicesPerCell * (segment + 1);
+                                 ++sub) {
+                                const auto first =
+                                    std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
+                                const bool occupied = first != sortedKeys.end() && *first == sub;
+                                gap |= occupied && emptyAfterSeen;
+                                emptyAfterSeen |= seen && !occupied;
+                                seen |= occupied;
+                            }
+                            sliced += gap;
                         }
-                        sliced += gap;
+                        // Runs of empty cells, whose starts the cells' own invocations write: the layouts
+                        // have some.
+                        uint32_t longest = sortedKeys.front() + 1;
+                        for (uint32_t k = 1; k < n; ++k)
+                            longest = std::max(longest, sortedKeys[k] - sortedKeys[k - 1]);
+                        longestGap = std::max(longestGap, std::max(longest, total - sortedKeys.back()));
                     }
-                    // Runs of empty cells, whose starts the cells' own invocations write: the layouts have
-                    // some.
-                    uint32_t longest = sortedKeys.front() + 1;
-                    for (uint32_t k = 1; k < n; ++k)
-                        longest = std::max(longest, sortedKeys[k] - sortedKeys[k - 1]);
-                    longestGap = std::max(longestGap, std::max(longest, total - sortedKeys.back()));
-                }
-
-                // Grid statistics from those ranges.
-                gpu::Buffer stats = gpu::createBuffer(ctx(), sizeof(gpudata::GridStats), gpu::storageUsage,
-                                                      gpu::MemoryUse::Readback);
-                test::runCommands(
-                    [&](VkCommandBuffer cmd) { sim::recordGridStats(cmd, f, c, stats, nullptr); });
-                const uint32_t occupied =
-                    uint32_t(grid.cellCount - std::count(boidsIn.begin(), boidsIn.end(), 0u));
-                const uint32_t largest = *std::max_element(boidsIn.begin(), boidsIn.end());
-                const auto* got = static_cast<const gpudata::GridStats*>(stats.mapped);
-                EXPECT_EQ(got->occupiedCells, occupied);
-                EXPECT_EQ(got->largestCell, largest);
-                gpu::destroyBuffer(ctx(), stats);
-
-                // The state gathered into cell order, ids with it.
-                ASSERT_EQ(f.current, 1u);
-                const std::vector<float> pos = test::readBuffer<float>(f.pos[1], 4 * size_t(n));
-                const std::vector<float> vel = test::readBuffer<float>(f.vel[1], 4 * size_t(n));
-                const std::vector<uint32_t> ids = test::readBuffer<uint32_t>(f.ids[1], n);
-                for (uint32_t k = 0; k < n; ++k) {
-                    ASSERT_EQ(ids[k], slots[k]);
-                    for (int a = 0; a < 3; ++a) {
-                        ASSERT_EQ(pos[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + a]);
-                        ASSERT_EQ(vel[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + 3 + a]);
-                    }
-                }
-
-                // The search writes the next step's pairs: the key of each new position, and its slot.
-                for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues}) gpu::fillBuffer(ctx(), *b, 0xabababab);
-                test::runCommands([&](VkCommandBuffer cmd) {
-                    sim::recordGridSearch(cmd, f, c, sim::searchVariant(grid, p), nullptr);
-                    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                       VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-                                       VK_ACCESS_2_TRANSFER_READ_BIT);
-                });
-                ASSERT_EQ(f.current, 0u);
-                const std::vector<float> stepped = test::readBuffer<float>(f.pos[0], 4 * size_t(n));
-                std::vector<uint32_t> nextKeys(n);
-                for (uint32_t k = 0; k < n; ++k) {
-                    uint32_t cell = 0;
-                    nextKeys[k] = keyOf(&stepped[4 * size_t(k)], cell);
-                }
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.cellKeys, n), nextKeys);
-                std::iota(slots.begin(), slots.end(), 0);
-                EXPECT_EQ(test::readBuffer<uint32_t>(f.slotValues, n), slots);
-                sim::destroyFlock(ctx(), f);
+                };
+                ASSERT_NO_FATAL_FAILURE(test::checkGridPasses(ctx(), s, p, grid, c, keyOf, checkRanges));
             }
         }
     EXPECT_GT(sliced, 10u) << "too few cells with empty slices between occupied ones";
@@ -396,37 +322,12 @@ TEST_F(SimTest, SliceWalksReadTheirStarts) {
     const State in = uniformState(2999, 91, p);
     const test::ReferenceStep ref = test::referenceStep(in, p);
     for (sim::SubCells sub : {sim::SubCells::Slices, sim::SubCells::Quarters})
-        for (Mode mode : {Mode::Scattered, Mode::Coherent})
-            for (bool spoil : {false, true}) {
-                SCOPED_TRACE(std::string(sim::subCellsName(sub)) + " " + sim::modeName(mode) +
-                             (spoil ? " spoiled" : ""));
-                sim::Flock f = sim::createFlock(ctx(), in.count());
-                sim::uploadState(ctx(), f, in);
-                const sim::Grid grid = sim::makeGrid(p, 27, f.count, sub, mode);
-                ASSERT_TRUE(grid.slices);
-                sim::prepareGrid(ctx(), f, grid);
-                const gpudata::StepConstants c = sim::stepConstants(p, grid, f.count);
-                test::runCommands([&](VkCommandBuffer cmd) {
-                    sim::recordGridIndex(cmd, f, c, nullptr);
-                    sim::recordSortPairs(cmd, f, grid, nullptr);
-                    sim::recordCellRanges(cmd, f, c, grid, mode == Mode::Coherent, nullptr);
-                    if (spoil) { // every slice then starts at slot 0
-                        gpu::computeToTransferBarrier(cmd);
-                        vkCmdFillBuffer(cmd, f.subRanges.buffer, 0, VK_WHOLE_SIZE, 0);
-                        gpu::fillToComputeBarrier(cmd);
-                    }
-                    sim::recordGridSearch(cmd, f, c, sim::searchVariant(grid, p), nullptr);
-                    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                       VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-                                       VK_ACCESS_2_TRANSFER_READ_BIT);
-                });
-                const test::Comparison cmp = test::compareStates(sim::downloadState(ctx(), f), ref, p);
-                if (spoil)
-                    EXPECT_GT(cmp.mismatches, in.count() / 10);
-                else
-                    EXPECT_EQ(cmp.mismatches, 0u) << cmp.firstMismatch;
-                sim::destroyFlock(ctx(), f);
-            }
+        for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
+            SCOPED_TRACE(std::string(sim::subCellsName(sub)) + " " + sim::modeName(mode));
+            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub, mode);
+            ASSERT_TRUE(grid.slices);
+            test::expectSpoiledStartsChangeTheStep(ctx(), in, ref, p, grid);
+        }
 }
 
 TEST_F(SimTest, GridStepsWithThreeDifferentRadii) {
@@ -509,20 +410,7 @@ TEST_F(SimTest, StepsOnTheSameGridReuseTheSearchsPairs) {
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
             SCOPED_TRACE(std::string(sim::subCellsName(sub)) + " " + sim::modeName(mode));
             const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub, mode);
-            std::vector<State> results;
-            for (bool reuse : {true, false}) {
-                sim::Flock f = sim::createFlock(ctx(), in.count());
-                sim::uploadState(ctx(), f, in);
-                sim::prepareGrid(ctx(), f, grid);
-                for (int step = 0; step < 3; ++step) {
-                    if (!reuse) f.keysCurrent = false;
-                    test::runCommands(
-                        [&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
-                    EXPECT_TRUE(f.keysCurrent);
-                }
-                results.push_back(sim::downloadState(ctx(), f));
-                sim::destroyFlock(ctx(), f);
-            }
+            const std::vector<State> results = test::stepsReusingPairsAndNot(ctx(), in, p, grid);
             EXPECT_TRUE(results[0].data == results[1].data);
         }
 }
