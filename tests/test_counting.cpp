@@ -109,6 +109,22 @@ TEST_F(ScanTest, DefaultShapeOnGridSizedInputsAndSplitDispatches) {
     sort::destroyScanner(ctx(), scanner);
 }
 
+// A group whose pinned subgroup size would need more subgroups than the device allows a group is
+// refused before anything is created (validation would report a leaked layout at the end of the run).
+TEST_F(ScanTest, AGroupOfMoreSubgroupsThanTheDeviceAllowsIsRefused) {
+    const uint32_t subgroup = gpu::preferredSubgroupSize(ctx());
+    ASSERT_GT(subgroup, 0u);
+    gpu::Context limited = ctx();
+    sort::ScanOptions options;
+    options.workgroupSize = 2 * subgroup;
+    limited.maxComputeWorkgroupSubgroups = 1;
+    EXPECT_THROW(sort::createScanner(limited, 1000, options), gpu::Unsupported);
+    limited.maxComputeWorkgroupSubgroups = 2;
+    sort::Scanner scanner = sort::createScanner(limited, 1000, options);
+    expectScan(scanner, 999, 1, false, 97);
+    sort::destroyScanner(ctx(), scanner);
+}
+
 // ---- The build against a CPU counting sort, and against the radix build -----------------------
 
 // Every boid at the centre of its own cell (cells in a scrambled order), as many as the grid has

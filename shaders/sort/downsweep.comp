@@ -50,7 +50,7 @@ uint digitOf(uint key) { return ((key & c.keyMask) >> c.shift) & (SORT_RADIX - 1
 void main() {
     const uint tile = linearGroupIndex();
     if (tile >= c.tileCount) return;  // uniform: spare groups of a dispatch split over x and y
-    const uint tid = gl_LocalInvocationID.x;
+    const uint tid = subgroupMajorIndex();  // what exclusiveScanDigits() numbers digits by
     const uint groupSize = gl_WorkGroupSize.x;
     const uint tileStart = tile * TILE;
     const uint S = gl_SubgroupSize;

@@ -119,7 +119,7 @@ void lookback(uint d) {
 }
 
 void main() {
-    const uint tid = gl_LocalInvocationID.x;
+    const uint tid = subgroupMajorIndex();  // what exclusiveScanDigits() numbers digits by
     const uint groupSize = gl_WorkGroupSize.x;
     if (tid == 0) sTileIndex = atomicAdd(tileCounters[c.pass], 1u);
     for (uint i = tid; i < gl_NumSubgroups * SORT_RADIX; i += groupSize) sSubgroupCounts[i] = 0;

@@ -5,6 +5,8 @@
 #ifndef VKBOIDS_SORT_RANK_GLSL
 #define VKBOIDS_SORT_RANK_GLSL
 
+#include "subgroup_index.glsl"
+
 shared uint sScan[SORT_RADIX];  // what exclusiveScanDigits() scans
 shared uint sScanTotals[MAX_SUBGROUPS];
 shared uint sCarry;
@@ -52,16 +54,18 @@ uint rankInSubgroup(uint digit, bool valid, uint counters) {
     return prior + below;
 }
 
-// Exclusive prefix sums of sScan[0..RADIX) in place, for any work group and subgroup size.
+// Exclusive prefix sums of sScan[0..RADIX) in place, for any work group and subgroup size. Digit d
+// is read and written by the invocation whose subgroupMajorIndex() is d mod the local size, as in the
+// includer's loops over digits, so those loops and the scan need no barrier between them.
 void exclusiveScanDigits() {
     uint carry = 0;
     for (uint base = 0; base < SORT_RADIX; base += gl_WorkGroupSize.x) {
-        const uint d = base + gl_LocalInvocationID.x;
+        const uint d = base + subgroupMajorIndex();
         const uint x = d < SORT_RADIX ? sScan[d] : 0u;
         const uint inclusive = subgroupInclusiveAdd(x);
         if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) sScanTotals[gl_SubgroupID] = inclusive;
         barrier();
-        if (gl_LocalInvocationID.x == 0) {
+        if (subgroupMajorIndex() == 0) {
             uint run = carry;
             for (uint s = 0; s < gl_NumSubgroups; ++s) {
                 const uint t = sScanTotals[s];

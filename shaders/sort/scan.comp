@@ -12,6 +12,7 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 4;
 #include "sort_types.h"
 #include "../dispatch.glsl"
+#include "subgroup_index.glsl"
 
 layout(std430, binding = 0) buffer In { uint valuesIn[]; };
 layout(std430, binding = 1) buffer Out { uint valuesOut[]; };
@@ -27,7 +28,7 @@ void main() {
     const uint chunk = gl_WorkGroupSize.x * ITEMS;
     // Groups past the end (a dispatch split over y) leave together, before any barrier.
     if (group * chunk >= c.count) return;
-    const uint first = group * chunk + gl_LocalInvocationID.x * ITEMS;
+    const uint first = group * chunk + subgroupMajorIndex() * ITEMS;
     uint items[ITEMS];
     uint total = 0;
     for (uint j = 0; j < ITEMS; ++j) {
@@ -52,7 +53,7 @@ void main() {
     }
     barrier();
     if (c.reduce != 0) {
-        if (gl_LocalInvocationID.x == 0) sums[group] = groupTotal;
+        if (subgroupMajorIndex() == 0) sums[group] = groupTotal;
         return;
     }
     uint running = subgroupTotals[gl_SubgroupID] + before + (c.addSums != 0 ? sums[group] : 0u);

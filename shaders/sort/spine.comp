@@ -11,6 +11,7 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint MAX_SUBGROUPS = 8;  // local size / subgroup size
 #include "sort_types.h"
 #include "../dispatch.glsl"
+#include "subgroup_index.glsl"
 
 layout(std430, binding = 0) buffer TileCounts { uvec4 tileCounts4[]; };  // [digit][tile], rows of rowStride
 layout(std430, binding = 1) writeonly buffer DigitTotals { uint digitTotals[]; };
@@ -22,7 +23,7 @@ shared uint sChunkSum;
 void main() {
     const uint digit = linearGroupIndex();
     if (digit >= SORT_RADIX) return;  // uniform
-    const uint tid = gl_LocalInvocationID.x;
+    const uint tid = subgroupMajorIndex();
     const uint row = digit * (c.rowStride / 4);
     uint carry = 0;
     for (uint first = 0; first < c.tileCount; first += 4 * gl_WorkGroupSize.x) {

@@ -119,19 +119,29 @@ Program createComputeProgram(const Context& ctx, const std::string& shader,
     ShaderReflection r = reflectSpirv(code);
     if (r.stage != VK_SHADER_STAGE_COMPUTE_BIT) throw Error(shader + " is not a compute shader");
 
+    // The local size and the subgroups it takes are checked before anything is created.
+    uint32_t localSizeX = r.localSize[0];
+    for (const SpecConstant& s : specs)
+        if (int(s.id) == r.localSizeSpecId[0]) localSizeX = s.value;
+    const uint64_t invocations = uint64_t(localSizeX) * r.localSize[1] * r.localSize[2];
+    if (localSizeX == 0 || localSizeX > ctx.properties.limits.maxComputeWorkGroupSize[0] ||
+        invocations > ctx.properties.limits.maxComputeWorkGroupInvocations)
+        throw Error(shader + ": local size " + std::to_string(localSizeX) + " exceeds the device's limits");
+    // A pinned subgroup size must cover the group in at most maxComputeWorkgroupSubgroups subgroups
+    // (VUID-VkPipelineShaderStageCreateInfo-pNext-02756).
+    if (requiredSubgroupSize &&
+        invocations > uint64_t(requiredSubgroupSize) * ctx.maxComputeWorkgroupSubgroups)
+        throw Unsupported(shader + ": a work group of " + std::to_string(invocations) +
+                          " invocations needs more subgroups of " + std::to_string(requiredSubgroupSize) +
+                          " than the device's " + std::to_string(ctx.maxComputeWorkgroupSubgroups));
+
     Program p;
     p.name = shader;
     p.bindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
     p.maxGroupsX = ctx.properties.limits.maxComputeWorkGroupCount[0];
     p.maxGroupsY = ctx.properties.limits.maxComputeWorkGroupCount[1];
+    p.localSizeX = localSizeX;
     createLayouts(ctx, p, {r});
-
-    p.localSizeX = r.localSize[0];
-    for (const SpecConstant& s : specs)
-        if (int(s.id) == r.localSizeSpecId[0]) p.localSizeX = s.value;
-    if (p.localSizeX == 0 || p.localSizeX > ctx.properties.limits.maxComputeWorkGroupSize[0] ||
-        p.localSizeX * r.localSize[1] * r.localSize[2] > ctx.properties.limits.maxComputeWorkGroupInvocations)
-        throw Error(shader + ": local size " + std::to_string(p.localSizeX) + " exceeds the device's limits");
 
     std::vector<VkSpecializationMapEntry> entries;
     std::vector<uint32_t> values;
