@@ -78,7 +78,7 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(cl.demo.subCells, sim::SubCells::Quarters);
     cl = parse({"bench", "--subcells", "slices"});
     EXPECT_EQ(cl.bench.subCells, sim::SubCells::Slices);
-    cl = parse({"step", "--subcells", "off"});
+    cl = parse({"step", "--mode", "coherent", "--subcells", "off"});
     EXPECT_EQ(cl.step.subCells, sim::SubCells::Off);
     EXPECT_EQ(cl.step.gridBuild, sim::GridBuild::Radix);
     EXPECT_EQ(parse({"step", "--mode", "coherent", "--grid-build", "counting"}).step.gridBuild,
@@ -169,7 +169,7 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"sort-bench", "--algorithm", "radix"},
          "--algorithm: 'radix' must be onesweep, reduce-then-scan or auto"},
         {{"sort-bench", "--algorithm", "onesweep,"}, "--algorithm: '' must be"},
-        {{"sort-bench", "--algorithm", ""}, "--algorithm: the list is empty"},
+        {{"sort-bench", "--algorithm", ""}, "--algorithm: the value is empty"},
         {{"sort-bench", "--algorithm", "Onesweep"}, "--algorithm"},
         {{"bench", "--modes", "naive,,coherent"}, "not a mode"},
         {{"bench", "--cells", "8,64"}, "8 or 27"},
@@ -193,6 +193,26 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"--window", "1280x800x2"}, "--window"},
         {{"--window", "-640x480"}, "--window"},
         {{"--window", "x"}, "--window"},
+        // An empty value is refused, not read as "not given" or as an empty list.
+        {{"step", "--boids", ""}, "--boids: the value is empty"},
+        {{"step", "--load-state", ""}, "--load-state: the value is empty"},
+        {{"--load-state", ""}, "--load-state: the value is empty"},
+        {{"--frames", ""}, "--frames: the value is empty"},
+        {{"--window", ""}, "--window: the value is empty"},
+        {{"bench", "--naive-max", ""}, "--naive-max: the value is empty"},
+        {{"bench", "--modes", ""}, "--modes: the value is empty"},
+        {{"bench", "--cells", ""}, "--cells: the value is empty"},
+        {{"bench", "--render", "--draw", ""}, "--draw: the value is empty"},
+        {{"sort-bench", "--n", ""}, "--n: the value is empty"},
+        // Options that would have no effect.
+        {{"step", "--mode", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
+        {{"step", "--subcells", "slices"}, "--subcells has no effect in naive mode"},
+        {{"bench", "--modes", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
+        {{"step", "--seed", "3", "--load-state", "x.npy"}, "--seed has no effect with --load-state"},
+        {{"--device", "0", "step", "--device", "0"}, "--device is given both before and after 'step'"},
+        {{"bench", "--warmup-ms", "-1"}, "--warmup-ms: must be 0 or more"},
+        {{"bench", "--warmup", "-2"}, "--warmup: must be 0 or more"},
+        {{"step", "--density", "1e-30"}, "--density 1e-30 with 20000 boids gives L = "},
     };
     for (const auto& [args, expect] : cases) {
         const std::string message = parseError(args);
@@ -246,6 +266,9 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
         std::ofstream(dir / "truncated.npy") << "\x93NUMPY\x01";
         expectBadInput("step --load-state " + (dir / "truncated.npy").string(), "truncated");
     }
+    expectBadInput("step --load-state " + dir.string(), "it is a directory");
+    expectBadInput("--frames 1 --input-script " + dir.string(), "it is a directory");
+    expectBadInput("bench --modes naive --boids 100 --naive-max 5", "--naive-max 5 boids: nothing to run");
     // Beyond what the device can hold: refused up front, no crash.
     expectBadInput("step --boids 4e9", "boids");
     expectBadInput("sort-bench --n 2e9 --bits 21", "--n");
@@ -443,7 +466,8 @@ TEST(Cli, ColorModes) {
     EXPECT_EQ(parse({"--color", "heading"}).demo.color, render::ColorMode::Heading);
     EXPECT_EQ(parse({"--color", "cell"}).demo.color, render::ColorMode::Cell);
     EXPECT_EQ(parse({"--color", "order"}).demo.color, render::ColorMode::Order);
-    for (const char* bad : {"", "Cell", "cells", "rainbow"})
+    EXPECT_EQ(parseError({"--color", ""}), "--color: the value is empty");
+    for (const char* bad : {"Cell", "cells", "rainbow"})
         EXPECT_NE(parseError({"--color", bad}).find("must be speed, heading, cell or order"),
                   std::string::npos)
             << bad;

@@ -126,6 +126,16 @@ TEST(Npy, RejectsMalformedFilesWithOneLineNamingTheProblem) {
         std::memcpy(&data[7 * 4], &bad, 4);
         EXPECT_NE(rejection(header(good) + data).find("row 1 holds a non-finite"), std::string::npos);
     }
+    for (int column = 0; column < 6; ++column) { // velocities only: positions are wrapped
+        std::string data = floats(12);
+        const float huge = column % 2 ? 3e38f : -1.5e18f;
+        std::memcpy(&data[(6 + column) * 4], &huge, 4);
+        const std::string message = rejection(header(good) + data);
+        if (column < 3)
+            EXPECT_EQ(message, "") << column;
+        else
+            EXPECT_NE(message.find("row 1 has a velocity beyond 1e18"), std::string::npos) << message;
+    }
     for (const std::string& message : {rejection("x"), rejection(header(good))})
         EXPECT_EQ(message.find('\n'), std::string::npos);
 }

@@ -12,10 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <grp.h>
 #include <poll.h>
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <thread>
 #include <tuple>
 #include <unistd.h>
@@ -259,6 +261,92 @@ TEST_F(Outputs, FilesWrittenTogetherAreAllOrNothing) {
     EXPECT_TRUE(fs::is_symlink(dir / "latest.csv"));
     EXPECT_EQ(contents(dir / "run.csv"), "new csv");
     EXPECT_EQ(contents(dir / "run.json"), "{}");
+    EXPECT_EQ(entries(dir), 3u);
+}
+
+// A replaced file keeps its permissions: a private file stays private.
+TEST_F(Outputs, ReplacedFileKeepsItsPermissions) {
+    for (mode_t mode : {0600, 0640, 0755}) {
+        const fs::path file = dir / "out.npy";
+        std::ofstream(file) << "old";
+        ASSERT_EQ(::chmod(file.c_str(), mode), 0);
+        sim::writeFileAtomically(file.string(), "new");
+        struct stat info;
+        ASSERT_EQ(::stat(file.c_str(), &info), 0);
+        EXPECT_EQ(info.st_mode & 07777, mode);
+        EXPECT_EQ(contents(file), "new");
+    }
+}
+
+// A file its owner made read-only is refused, though its folder would allow the rename, and is kept.
+// Root may write any file, so as root the write runs as nobody in a child process.
+TEST_F(Outputs, ReadOnlyFileIsRefusedAndKept) {
+    ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
+    const fs::path file = dir / "kept.csv";
+    std::ofstream(file) << "old";
+    ASSERT_EQ(::chmod(file.c_str(), 0444), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        if (::geteuid() == 0 &&
+            (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0))
+            ::_exit(3);
+        if (::access(dir.c_str(), W_OK | X_OK) != 0) ::_exit(4); // a private temporary folder
+        std::string checked, written;
+        try {
+            sim::checkOutputPath(file.string(), ".csv");
+        } catch (const sim::InputError& e) {
+            checked = e.what();
+        }
+        written = writeError(file.string(), "new");
+        const bool refused = checked.find("Permission denied") != std::string::npos &&
+                             written.find("Permission denied") != std::string::npos;
+        ::_exit(refused ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 3) GTEST_SKIP() << "root here cannot become nobody (no CAP_SETUID)";
+    if (WEXITSTATUS(status) == 4) GTEST_SKIP() << "nobody cannot reach the temporary folder " << dir;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "the read-only file was not refused";
+    EXPECT_EQ(contents(file), "old");
+    EXPECT_EQ(entries(dir), 1u);
+}
+
+// Two outputs that are one file (through a link, another spelling or a hard link) are refused before
+// anything is written: the second would replace the first.
+TEST_F(Outputs, OutputsThatAreOneFileAreRefused) {
+    const fs::path a = dir / "a.csv";
+    std::ofstream(a) << "old";
+    fs::create_symlink("a.csv", dir / "b.json");
+    fs::create_hard_link(a, dir / "c.json");
+    const std::string same = "are the same file";
+    const auto refusal = [](const std::vector<std::string>& paths) {
+        try {
+            sim::checkDistinctOutputs(paths);
+        } catch (const sim::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_NE(refusal({a.string(), (dir / "b.json").string()}).find(same), std::string::npos);
+    EXPECT_NE(refusal({a.string(), (dir / "." / "a.csv").string()}).find(same), std::string::npos);
+    EXPECT_NE(refusal({a.string(), (dir / "c.json").string()}).find(same), std::string::npos);
+    EXPECT_NE(
+        refusal({(dir / "new.csv").string(), (dir / ".." / dir.filename() / "new.csv").string()}).find(same),
+        std::string::npos);
+    // A file not made yet, named relative to the working folder and absolutely.
+    EXPECT_NE(refusal({fs::relative(dir / "new.csv").string(), (dir / "new.csv").string()}).find(same),
+              std::string::npos);
+    EXPECT_EQ(refusal({a.string(), (dir / "a.json").string(), (dir / "new.csv").string()}), "");
+    std::string error;
+    try {
+        sim::writeFilesAtomically({{a.string(), "csv"}, {(dir / "b.json").string(), "json"}});
+    } catch (const sim::InputError& e) {
+        error = e.what();
+    }
+    EXPECT_NE(error.find(same), std::string::npos) << error;
+    EXPECT_EQ(contents(a), "old");
     EXPECT_EQ(entries(dir), 3u);
 }
 

@@ -48,7 +48,7 @@ TEST(Predator, BadFlagsAreOneLineNamingTheProblem) {
         {{"step", "--predator", "a,b,c"}, "must be X,Y,Z"},
         {{"step", "--predator", "1,2,nan"}, "must be X,Y,Z"},
         {{"step", "--predator", "1,2,1e40"}, "must be X,Y,Z"},
-        {{"step", "--predator", ""}, "must be X,Y,Z"},
+        {{"step", "--predator", ""}, "--predator: the value is empty"},
         {{"step", "--predator", "301,0,0"}, "--predator must be X,Y,Z within three times --domain-half"},
         {{"step", "--predator", "0,0,0", "--predator-radius", "-1"}, "--predator-radius"},
         {{"step", "--predator", "0,0,0", "--predator-radius", "inf"}, "--predator-radius"},

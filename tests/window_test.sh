@@ -88,4 +88,26 @@ PY
 run default 240 30 --color cell # glyphs
 run compute 90 10 --draw compute --color order
 run points 90 10 --draw points
+# Closed by Escape before its last frame: the capture and the screenshot asked for are not written,
+# and the exit code says so. A window larger than the device draws is refused before it is drawn.
+printf '1 key ESCAPE\n' >"$out/escape.txt"
+code=0
+xvfb-run -a -s "-screen 0 1280x800x24" "$vkboids" --validation --boids 1000 --frames 10 \
+    --input-script "$out/escape.txt" --capture "$out/early.csv" --screenshot "$out/early.png" \
+    >"$out/early.log" 2>&1 || code=$?
+cat "$out/early.log"
+[ "$code" -eq 1 ] || { echo "closed early: exit code $code, not 1"; exit 1; }
+grep -q "the window closed after 2 of 10 frames: no capture written" "$out/early.log"
+grep -q "the window closed after 2 of 10 frames: no screenshot written" "$out/early.log"
+[ ! -e "$out/early.csv" ] && [ ! -e "$out/early.png" ] || { echo "closed early: an output was written"; exit 1; }
+# lavapipe draws at most 16384x16384; an X window is at most 32767 wide, within what GPUs draw.
+if grep -q "running on llvmpipe" "$out/early.log"; then
+    code=0
+    xvfb-run -a -s "-screen 0 1280x800x24" "$vkboids" --validation --boids 1000 --frames 2 \
+        --window 20000x20000 >"$out/huge.log" 2>&1 || code=$?
+    cat "$out/huge.log"
+    [ "$code" -eq 2 ] || { echo "a 20000x20000 window: exit code $code, not 2"; exit 1; }
+    grep -q "the window is 20000x20000, more than this device draws" "$out/huge.log"
+fi
+
 echo "window test passed"

@@ -207,12 +207,13 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
     std::printf("sort-bench on %s (%s %s), subgroup %u, vkboids %s\n", ctx.properties.deviceName,
                 ctx.driverName.c_str(), ctx.driverInfo.c_str(), gpu::preferredSubgroupSize(ctx),
                 VKBOIDS_COMMIT);
-    bool allMatch = true;
-    bool printedConfig = false;
-    for (uint32_t n : o.sizes) {
+    for (uint32_t n : o.sizes) // every size before any work
         if (n > sort::maxSortPairs(ctx))
             throw sim::InputError("--n " + std::to_string(n) + " exceeds this device's limit of " +
                                   std::to_string(sort::maxSortPairs(ctx)) + " pairs");
+    bool allMatch = true;
+    bool printedConfig = false;
+    for (uint32_t n : o.sizes) {
         const VkDeviceSize bytes = 4ull * n;
         gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
         sort::Sorter sorter;
@@ -269,10 +270,16 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
 int runBench(const GlobalOptions& global, const BenchOptions& o) {
     if (!o.csv.empty()) sim::checkOutputPath(o.csv, ".csv");
     if (!o.json.empty()) sim::checkOutputPath(o.json, ".json");
+    if (!o.csv.empty() && !o.json.empty()) sim::checkDistinctOutputs({o.csv, o.json});
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
                                            .deviceIndex = global.device,
                                            .pipelineStatistics = global.pipelineStats});
     Headless headless = createHeadless(ctx);
+    const double naiveLimit = o.naiveLimit.value_or(ctx.isCpu ? cpuNaiveMax : defaultNaiveMax);
+    const bool onlyNaive = std::ranges::all_of(o.modes, [](sim::Mode m) { return m == sim::Mode::Naive; });
+    if (onlyNaive && std::ranges::all_of(o.boids, [&](uint32_t n) { return n > naiveLimit; }))
+        throw sim::InputError("every configuration is naive above --naive-max " +
+                              std::to_string(uint64_t(naiveLimit)) + " boids: nothing to run");
     render::Offscreen offscreen;
     render::Renderer renderer;
     for (render::DrawPath path : o.drawPaths)
@@ -286,8 +293,6 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     }
     std::printf("bench on %s (%s %s)\n", ctx.properties.deviceName, ctx.driverName.c_str(),
                 ctx.driverInfo.c_str());
-
-    const double naiveLimit = o.naiveLimit.value_or(ctx.isCpu ? cpuNaiveMax : defaultNaiveMax);
     const bool naive = std::find(o.modes.begin(), o.modes.end(), sim::Mode::Naive) != o.modes.end();
     if (!o.naiveLimit && ctx.isCpu && naive)
         std::printf("a CPU device: naive runs only up to %.0f boids (--naive-max to change)\n", naiveLimit);

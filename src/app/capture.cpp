@@ -164,6 +164,7 @@ std::string jsonPathFor(const std::string& csvPath) {
 void checkCaptureWritable(const std::string& csvPath) {
     sim::checkOutputPath(csvPath, ".csv");
     sim::checkWritable(jsonPathFor(csvPath));
+    sim::checkDistinctOutputs({csvPath, jsonPathFor(csvPath)});
 }
 
 void writeCapture(const gpu::Context& ctx, const Capture& c) {

@@ -1,5 +1,7 @@
 #include "app/cli.h"
 
+#include "app/cli_values.h"
+
 #include "build_info.h"
 
 #include <CLI/CLI.hpp>
@@ -85,102 +87,16 @@ double densityFrom(const ParamFlags& flags) {
     return d;
 }
 
-// L for `boids` at `density` (when given), checked with the other parameters.
-void applyDensity(sim::Params& p, double density, uint64_t boids) {
-    if (density > 0) p.domainHalf = sim::domainHalfForDensity(boids, density);
-}
-
-render::DrawPath drawPathFromText(const std::string& text, const std::string& flag) {
-    std::optional<render::DrawPath> path = render::drawPathFromName(text);
-    if (!path) throw InputError(flag + ": '" + text + "' must be compute, points, glyphs or auto");
-    return *path;
-}
-
-render::ColorMode colorModeFromText(const std::string& text) {
-    const std::optional<render::ColorMode> color = render::colorModeFromName(text);
-    if (!color) throw InputError("--color: '" + text + "' must be speed, heading, cell or order");
-    return *color;
-}
-
 // An output given as '' would read as not given, and the run would write nothing without a word.
 const CLI::Validator nonEmptyPath(
     [](std::string& path) { return path.empty() ? std::string("the path is empty") : std::string(); }, "");
 
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) out.push_back(item);
-    if (!text.empty() && text.back() == ',') out.push_back("");
-    return out;
-}
-
-sim::Mode modeFromText(const std::string& text, const std::string& flag) {
-    std::optional<sim::Mode> m = sim::parseMode(text);
-    if (!m) throw InputError(flag + ": '" + text + "' is not a mode (naive, scattered, coherent)");
-    return *m;
-}
-
-sim::SubCells subCellsFromText(const std::string& text) {
-    std::optional<sim::SubCells> s = sim::parseSubCells(text);
-    if (!s) throw InputError("--subcells: '" + text + "' must be auto, slices, quarters or off");
-    return *s;
-}
-
-sim::GridBuild gridBuildFromText(const std::string& text) {
-    std::optional<sim::GridBuild> b = sim::parseGridBuild(text);
-    if (!b) throw InputError("--grid-build: '" + text + "' must be radix or counting");
-    return *b;
-}
-
-sim::CellOrder cellOrderFromText(const std::string& text) {
-    std::optional<sim::CellOrder> o = sim::parseCellOrder(text);
-    if (!o) throw InputError("--cell-order: '" + text + "' must be linear or morton");
-    return *o;
-}
-
-sort::SortAlgorithm algorithmFromText(const std::string& text) {
-    std::optional<sort::SortAlgorithm> a = sort::parseAlgorithm(text);
-    if (!a) throw InputError("--algorithm: '" + text + "' must be onesweep, reduce-then-scan or auto");
-    return *a;
-}
-
-// A grid build or cell order given where no step builds a grid has no effect: refused.
+// A grid's shape, build or cell order given where no step builds a grid has no effect: refused.
 void refuseGridOptionsWithoutGrid(const CLI::App* command, bool naiveOnly) {
     if (!naiveOnly) return;
-    for (const char* flag : {"--grid-build", "--cell-order"})
+    for (const char* flag : {"--cells", "--subcells", "--grid-build", "--cell-order"})
         if (command->get_option(flag)->count())
             throw InputError(std::string(flag) + " has no effect in naive mode (it builds no grid)");
-}
-
-// Morton keys break the rows that quarter rows are made of (sim::CellOrder).
-void refuseMortonQuarters(const std::vector<sim::CellOrder>& orders, sim::SubCells subCells) {
-    if (subCells == sim::SubCells::Quarters &&
-        std::ranges::find(orders, sim::CellOrder::Morton) != orders.end())
-        throw InputError("--subcells quarters needs --cell-order linear (Morton order has no quarter rows)");
-}
-
-int cellsFromText(const std::string& text, const std::string& flag) {
-    if (text == "8") return 8;
-    if (text == "27") return 27;
-    throw InputError(flag + ": '" + text + "' must be 8 or 27");
-}
-
-// "1280x800", at least 320x240.
-void parseWindowSize(const std::string& text, int& width, int& height) {
-    const std::string problem =
-        "--window: '" + text + "' must be WIDTHxHEIGHT, at least 320x240 (e.g. 1280x800)";
-    const size_t x = text.find('x');
-    const auto isNumber = [](const std::string& t) {
-        return !t.empty() && t.size() <= 5 &&
-               std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
-    };
-    if (x == std::string::npos || !isNumber(text.substr(0, x)) || !isNumber(text.substr(x + 1)))
-        throw InputError(problem);
-    const int w = std::stoi(text.substr(0, x)), h = std::stoi(text.substr(x + 1));
-    if (w < minWindowWidth || h < minWindowHeight) throw InputError(problem);
-    width = w;
-    height = h;
 }
 
 // An option of the demo given before a command would apply to nothing: CLI11 hands it to the root.
@@ -194,28 +110,6 @@ void refuseDemoOptionsBefore(const CLI::App* command, const std::vector<CLI::Opt
                              " " + name + " ...)");
         throw InputError(name + " is an option of the demo; '" + commandName + "' has no " + name);
     }
-}
-
-// --predator X,Y,Z: three numbers.
-void parsePredator(const std::string& text, sim::Params& p) {
-    const std::vector<std::string> items = splitList(text);
-    const std::string problem = "--predator: '" + text + "' must be X,Y,Z (three numbers, e.g. 10,0,-5)";
-    if (items.size() != 3) throw InputError(problem);
-    for (int a = 0; a < 3; ++a) {
-        char* end = nullptr;
-        errno = 0;
-        const double v = std::strtod(items[size_t(a)].c_str(), &end);
-        if (items[size_t(a)].empty() || end != items[size_t(a)].c_str() + items[size_t(a)].size() ||
-            errno == ERANGE || !std::isfinite(v))
-            throw InputError(problem);
-        p.predatorPos[a] = float(v);
-    }
-    p.predator = true;
-}
-
-void checkParams(const sim::Params& p) {
-    std::string e = sim::validateParams(p);
-    if (!e.empty()) throw InputError(e);
 }
 
 const char* const subCellsHelp =
@@ -232,32 +126,17 @@ const char* const cellOrderHelp =
 // Switches for experts and tests, listed apart from what users need in --help.
 const char* const expertGroup = "Expert and testing";
 
+// CLI11 takes `--boids ""` as given, and an empty text would then read as "not given" or as an empty
+// list: every value given must have something in it.
+void refuseEmptyValues(const std::vector<const CLI::App*>& apps) {
+    for (const CLI::App* a : apps)
+        for (const CLI::Option* o : a->get_options())
+            if (o->get_type_size_max() > 0)
+                for (const std::string& value : o->results())
+                    if (value.empty()) throw InputError(o->get_name() + ": the value is empty");
+}
+
 } // namespace
-
-uint64_t parseCount(const std::string& text, const std::string& flag, uint64_t max) {
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
-        throw InputError(flag + ": '" + text + "' is not a number");
-    if (v != std::floor(v)) throw InputError(flag + ": '" + text + "' is not a whole number");
-    if (v < 1) throw InputError(flag + ": must be at least 1 (got '" + text + "')");
-    if (v > double(max))
-        throw InputError(flag + ": '" + text + "' is too large (at most " + std::to_string(max) + ")");
-    return uint64_t(v);
-}
-
-// A count, or 0 (which parseCount refuses) where the flag allows none.
-static uint64_t parseCountOrZero(const std::string& text, const std::string& flag, uint64_t max) {
-    return text == "0" ? 0 : parseCount(text, flag, max);
-}
-
-std::vector<uint32_t> parseCountList(const std::string& text, const std::string& flag, uint64_t max) {
-    std::vector<uint32_t> out;
-    for (const std::string& item : splitList(text)) out.push_back(uint32_t(parseCount(item, flag, max)));
-    if (out.empty()) throw InputError(flag + ": the list is empty");
-    return out;
-}
 
 CommandLine parseCommandLine(int argc, const char* const* argv) {
     CommandLine cl;
@@ -479,8 +358,14 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         throw InputError(what);
     }
     const uint64_t maxBoids = 0xffffffffu;
+    refuseEmptyValues({&app, step, sortBench, bench});
     for (const CLI::App* command : {step, sortBench, bench})
-        if (command->parsed()) refuseDemoOptionsBefore(command, demoOnly);
+        if (command->parsed()) {
+            refuseDemoOptionsBefore(command, demoOnly);
+            if (app.get_option("--device")->count() && command->get_option("--device")->count())
+                throw InputError("--device is given both before and after '" + command->get_name() +
+                                 "': give it once");
+        }
     if (listDevices) {
         cl.command = Command::ListDevices;
     } else if (step->parsed()) {
@@ -488,6 +373,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (!stepBoids.empty()) so.boids = uint32_t(parseCount(stepBoids, "--boids", maxBoids));
         if (so.boids && !so.loadState.empty())
             throw InputError("give either --boids or --load-state, not both");
+        if (step->get_option("--seed")->count() && !so.loadState.empty())
+            throw InputError("--seed has no effect with --load-state (the state file is the start)");
         if (!so.boids && so.loadState.empty()) so.boids = 20000;
         so.steps = parseCount(stepSteps, "--steps", 1ull << 40);
         so.mode = modeFromText(stepMode, "--mode");

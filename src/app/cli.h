@@ -15,7 +15,7 @@ namespace app {
 
 // Exit codes (README "Exit codes").
 constexpr int exitOk = 0;
-constexpr int exitFailure = 1;    // a Vulkan or system failure
+constexpr int exitFailure = 1;    // a Vulkan or system failure, or an output not written
 constexpr int exitBadInput = 2;   // flags, files, sizes
 constexpr int exitValidation = 3; // validation errors were reported
 constexpr int exitMismatch = 4;   // a GPU result disagreed with its CPU reference

@@ -435,22 +435,31 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
 }
 
 // After the last frame: the frames in flight finish and are harvested, and the capture and the
-// screenshot are written.
-void finishRun(Demo& d) {
+// screenshot are written. False where one asked for was not, the window having closed first.
+bool finishRun(Demo& d) {
     VK_CHECK(vkDeviceWaitIdle(d.ctx.device));
     endCpuFrame(d, Clock::now());
     // Oldest first, so that captured rows stay in frame order.
     for (uint32_t i = 0; i < framesInFlight; ++i) harvest(d, d.slots[(d.frameNumber + i) % framesInFlight]);
     finishCaptureIfDone(d);
     collectPngWrites(d, true);
-    if (d.capture)
-        std::fprintf(stderr,
-                     "vkboids: note: the window closed before the capture finished; nothing written\n");
+    const std::string closed = "the window closed after " + std::to_string(d.frameNumber) + " of " +
+                               std::to_string(d.totalFrames) + " frames";
+    bool complete = true;
+    if (d.capture && !d.options.capture.empty()) {
+        std::fprintf(stderr, "vkboids: error: %s: no capture written\n", closed.c_str());
+        complete = false;
+    } else if (d.capture) { // started in the panel
+        std::fprintf(stderr, "vkboids: note: the run ended before the capture finished; nothing written\n");
+    }
     const std::string& screenshot = d.options.screenshot;
     if (d.shot.recorded) {
         writeScreenshot(screenshot, d.shot);
         std::fprintf(stderr, "vkboids: wrote %s\n", screenshot.c_str());
         destroyScreenshot(d.ctx, d.shot);
+    } else if (!screenshot.empty() && d.frameNumber < d.totalFrames) {
+        std::fprintf(stderr, "vkboids: error: %s: no screenshot written\n", closed.c_str());
+        complete = false;
     } else if (!screenshot.empty()) {
         std::fprintf(stderr,
                      "vkboids: note: no screenshot: the swapchain images cannot be copied to RGBA here\n");
@@ -458,6 +467,7 @@ void finishRun(Demo& d) {
     std::printf("%llu frames rendered, swapchain recreated %u times, minimized %u times\n",
                 (unsigned long long)d.frameNumber, d.recreations, d.minimizations);
     reportInputScript(d);
+    return complete;
 }
 
 } // namespace
@@ -514,7 +524,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         endFrame(d, slot, start, drawn);
         if (d.totalFrames && d.frameNumber >= d.totalFrames) break;
     }
-    finishRun(d);
+    const bool complete = finishRun(d);
 
     destroyImGuiBackend(d.ctx, d.imgui);
     destroyFrameSlots(d);
@@ -523,7 +533,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     sim::destroyFlock(d.ctx, d.flock);
     gpu::destroyContext(d.ctx);
     closeWindow(d.window);
-    return finish(exitOk);
+    return finish(complete ? exitOk : exitFailure);
 }
 
 } // namespace app

@@ -15,6 +15,7 @@ void checkOutputs(const DemoOptions& o) {
         if (o.frames == 0)
             throw sim::InputError("--screenshot needs --frames N (the shot is of the last frame)");
         sim::checkOutputPath(o.screenshot, ".png");
+        if (!o.capture.empty()) sim::checkDistinctOutputs({o.capture, jsonPathFor(o.capture), o.screenshot});
     }
 }
 

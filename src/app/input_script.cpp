@@ -6,7 +6,11 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -44,7 +48,11 @@ std::vector<InputEvent> parseInputScript(const std::string& text, const std::str
         std::istringstream in(line);
         std::string frameText, action;
         if (!(in >> frameText)) continue; // blank
-        const auto fail = [&](const std::string& why) {
+        const auto fail = [&](std::string why) {
+            // A binary file's bytes would garble the terminal: the message stays one printable line.
+            for (char& c : why)
+                if (uint8_t(c) < 0x20 || uint8_t(c) >= 0x7f) c = '?';
+            if (why.size() > 160) why = why.substr(0, 160) + "...";
             throw sim::InputError("--input-script " + source + ":" + std::to_string(number) + ": " + why);
         };
         const auto fraction = [&](float& v) {
@@ -110,8 +118,11 @@ std::vector<InputEvent> parseInputScript(const std::string& text, const std::str
 }
 
 std::vector<InputEvent> loadInputScript(const std::string& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        throw sim::InputError("--input-script: cannot read '" + path + "': it is a directory");
     std::ifstream in(path);
-    if (!in) throw sim::InputError("--input-script: cannot read " + path);
+    if (!in) throw sim::InputError("--input-script: cannot read '" + path + "': " + std::strerror(errno));
     std::ostringstream text;
     text << in.rdbuf();
     return parseInputScript(text.str(), path);

@@ -1,5 +1,7 @@
 #include "app/swapchain.h"
 
+#include "sim/params.h"
+
 #include <algorithm>
 
 namespace app {
@@ -65,6 +67,14 @@ void createSwapchain(const gpu::Context& ctx, Swapchain& s, VkRenderPass renderP
         extent.height = std::clamp(height, caps.minImageExtent.height, caps.maxImageExtent.height);
     }
     CHECK(extent.width > 0 && extent.height > 0); // the caller waits while minimized
+    const auto& limits = ctx.properties.limits;
+    const uint32_t widest = std::min(limits.maxImageDimension2D, limits.maxFramebufferWidth);
+    const uint32_t tallest = std::min(limits.maxImageDimension2D, limits.maxFramebufferHeight);
+    if (extent.width > widest || extent.height > tallest)
+        throw sim::InputError("the window is " + std::to_string(extent.width) + "x" +
+                              std::to_string(extent.height) + ", more than this device draws (at most " +
+                              std::to_string(widest) + "x" + std::to_string(tallest) +
+                              "): make it smaller (--window)");
     s.extent = extent;
     s.format = chooseSurfaceFormat(ctx);
     s.minImageCount = std::max(caps.minImageCount + 1, 3u);

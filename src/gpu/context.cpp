@@ -235,8 +235,11 @@ Context createContext(const ContextOptions& options) {
     const DeviceSummary* chosen = nullptr;
     if (options.deviceIndex >= 0) {
         if (options.deviceIndex >= int(devices.size()))
-            throw Unsupported("--device " + std::to_string(options.deviceIndex) + ": there are only " +
-                              std::to_string(devices.size()) + " devices (see --list-devices)");
+            throw Unsupported("--device " + std::to_string(options.deviceIndex) + ": there " +
+                              (devices.size() == 1
+                                   ? "is only 1 device"
+                                   : "are only " + std::to_string(devices.size()) + " devices") +
+                              " (devices count from 0; see --list-devices)");
         chosen = &summaries[options.deviceIndex];
         if (!chosen->usable)
             throw Unsupported("--device " + std::to_string(options.deviceIndex) + " (" + chosen->name +

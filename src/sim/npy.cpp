@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -164,6 +165,16 @@ void writeDirect(const std::string& path, const Output& output, const std::strin
     if (::close(fd) != 0 && errno != EINTR) cannotWrite(path, std::strerror(errno));
 }
 
+// An existing file that may not be written is refused, though renaming over it needs only its
+// folder: replacing it would undo the protection its owner gave it. Returns whether it exists, and
+// then its permissions and owner in `info`, which the replacement keeps.
+bool checkReplaceable(const std::string& path, const Output& output, struct stat& info) {
+    if (output.direct || ::stat(output.file.c_str(), &info) != 0) return false;
+    if (::faccessat(AT_FDCWD, output.file.c_str(), W_OK, AT_EACCESS) != 0)
+        cannotWrite(path, std::strerror(errno));
+    return true;
+}
+
 // "state.NPY" has the extension ".npy"; ".npy" alone is the name of a hidden file without one.
 bool hasExtension(const std::string& name, const std::string& extension) {
     if (name.size() <= extension.size()) return false;
@@ -258,10 +269,21 @@ State decodeNpy(const std::string& bytes, const std::string& name) {
     for (size_t i = 0; i < state.data.size(); ++i)
         if (!std::isfinite(state.data[i]))
             fail(name, "row " + std::to_string(i / 6) + " holds a non-finite value (NaN or infinity)");
+    // The first step caps speeds at the maximum, but it sums neighbours' velocities before that: up to
+    // 2^32 of them a boid, which stays finite in float32 only up to about 1e28 a component.
+    for (size_t i = 3; i < state.data.size(); i += 6)
+        for (size_t a = 0; a < 3; ++a)
+            if (std::abs(state.data[i + a]) > 1e18f)
+                fail(name,
+                     "row " + std::to_string(i / 6) +
+                         " has a velocity beyond 1e18 a component (a step's neighbour sums would overflow)");
     return state;
 }
 
 State loadNpy(const std::string& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        throw InputError("cannot read '" + path + "': it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError("cannot read '" + path + "': " + std::strerror(errno));
     std::ostringstream buffer;
@@ -285,6 +307,8 @@ void checkWritable(const std::string& path) {
         ::close(openDirect(path, output));
         return;
     }
+    struct stat info;
+    checkReplaceable(path, output, info);
     const std::string tmp = temporaryPath(output.file);
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) cannotWrite(path, std::strerror(errno));
@@ -300,6 +324,26 @@ void checkOutputPath(const std::string& path, const char* extension) {
     checkWritable(path);
 }
 
+void checkDistinctOutputs(const std::vector<std::string>& paths) {
+    std::vector<std::filesystem::path> files(paths.size());
+    for (size_t i = 0; i < paths.size(); ++i) {
+        const Output output = outputFor(paths[i]);
+        if (output.direct) continue;
+        std::error_code error;
+        // Absolute first: a name that does not exist yet stays relative in weakly_canonical.
+        files[i] = std::filesystem::absolute(output.file, error);
+        if (!error) files[i] = std::filesystem::weakly_canonical(files[i], error);
+        if (error) cannotWrite(paths[i], error.message());
+        for (size_t j = 0; j < i; ++j) {
+            if (files[j].empty()) continue;
+            const bool same = files[i] == files[j] || std::filesystem::equivalent(files[i], files[j], error);
+            if (same)
+                throw InputError("'" + paths[j] + "' and '" + paths[i] +
+                                 "' are the same file: give each output its own");
+        }
+    }
+}
+
 void writeFileAtomically(const std::string& path, const std::string& bytes) {
     writeFilesAtomically({{path, bytes}});
 }
@@ -307,8 +351,17 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
 void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files) {
     // Every temporary file is written before anything is written in place or renamed, so a failure
     // there leaves no new file; devices and FIFOs cannot take part in that, and come next.
+    std::vector<std::string> paths;
+    for (const auto& file : files) paths.push_back(file.first);
+    checkDistinctOutputs(paths);
     std::vector<Output> outputs;
-    for (const auto& file : files) outputs.push_back(outputFor(file.first));
+    std::vector<std::optional<struct stat>> existing; // what a replacement keeps: permissions, owner
+    for (const auto& file : files) {
+        outputs.push_back(outputFor(file.first));
+        struct stat info;
+        existing.push_back(checkReplaceable(file.first, outputs.back(), info) ? std::optional(info)
+                                                                              : std::nullopt);
+    }
     std::vector<std::string> temporaries(files.size()); // empty where written in place
     auto removeTemporaries = [&](size_t from) {
         for (size_t i = from; i < files.size(); ++i)
@@ -325,6 +378,18 @@ void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>
             cannotWrite(path, std::strerror(e));
         }
         temporaries[i] = tmp;
+        if (existing[i]) {
+            // Root may replace another user's file, which then stays theirs (where the file system
+            // keeps owners: a failure is no reason to lose the output); others cannot give a file away.
+            [[maybe_unused]] const int owned =
+                ::geteuid() == 0 ? ::fchown(::fileno(f), existing[i]->st_uid, existing[i]->st_gid) : 0;
+            if (::fchmod(::fileno(f), existing[i]->st_mode & 0777) != 0) {
+                const int e = errno;
+                std::fclose(f);
+                removeTemporaries(0);
+                cannotWrite(path, std::strerror(e));
+            }
+        }
         const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
         const int writeError = errno;
         if (std::fclose(f) != 0 || !written) {

@@ -61,8 +61,9 @@ Scanner createScanner(const gpu::Context& ctx, uint32_t capacity, const ScanOpti
     const auto& limits = ctx.properties.limits;
     uint32_t wg = options.workgroupSize;
     if (!wg) {
-        wg = std::min<uint32_t>(
-            {256, limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]});
+        wg =
+            std::min<uint32_t>({256, limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0],
+                                subgroup * ctx.maxComputeWorkgroupSubgroups});
         wg = std::max(wg / subgroup * subgroup, subgroup);
     }
     if (wg % subgroup != 0 || wg > limits.maxComputeWorkGroupInvocations ||

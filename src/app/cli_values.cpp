@@ -1,0 +1,158 @@
+#include "app/cli_values.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace app {
+
+using sim::InputError;
+
+void applyDensity(sim::Params& p, double density, uint64_t boids) {
+    if (density <= 0) return;
+    p.domainHalf = sim::domainHalfForDensity(boids, density);
+    const std::string e = sim::validateParams(p);
+    if (e.rfind("--domain-half", 0) == 0) {
+        std::ostringstream text;
+        text << "--density " << density << " with " << boids << " boids gives L = " << p.domainHalf
+             << ", but " << e;
+        throw InputError(text.str());
+    }
+}
+
+render::DrawPath drawPathFromText(const std::string& text, const std::string& flag) {
+    std::optional<render::DrawPath> path = render::drawPathFromName(text);
+    if (!path) throw InputError(flag + ": '" + text + "' must be compute, points, glyphs or auto");
+    return *path;
+}
+
+render::ColorMode colorModeFromText(const std::string& text) {
+    const std::optional<render::ColorMode> color = render::colorModeFromName(text);
+    if (!color) throw InputError("--color: '" + text + "' must be speed, heading, cell or order");
+    return *color;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) out.push_back(item);
+    if (!text.empty() && text.back() == ',') out.push_back("");
+    return out;
+}
+
+sim::Mode modeFromText(const std::string& text, const std::string& flag) {
+    std::optional<sim::Mode> m = sim::parseMode(text);
+    if (!m) throw InputError(flag + ": '" + text + "' is not a mode (naive, scattered, coherent)");
+    return *m;
+}
+
+sim::SubCells subCellsFromText(const std::string& text) {
+    std::optional<sim::SubCells> s = sim::parseSubCells(text);
+    if (!s) throw InputError("--subcells: '" + text + "' must be auto, slices, quarters or off");
+    return *s;
+}
+
+sim::GridBuild gridBuildFromText(const std::string& text) {
+    std::optional<sim::GridBuild> b = sim::parseGridBuild(text);
+    if (!b) throw InputError("--grid-build: '" + text + "' must be radix or counting");
+    return *b;
+}
+
+sim::CellOrder cellOrderFromText(const std::string& text) {
+    std::optional<sim::CellOrder> o = sim::parseCellOrder(text);
+    if (!o) throw InputError("--cell-order: '" + text + "' must be linear or morton");
+    return *o;
+}
+
+sort::SortAlgorithm algorithmFromText(const std::string& text) {
+    std::optional<sort::SortAlgorithm> a = sort::parseAlgorithm(text);
+    if (!a) throw InputError("--algorithm: '" + text + "' must be onesweep, reduce-then-scan or auto");
+    return *a;
+}
+
+// Morton keys break the rows that quarter rows are made of (sim::CellOrder).
+void refuseMortonQuarters(const std::vector<sim::CellOrder>& orders, sim::SubCells subCells) {
+    if (subCells == sim::SubCells::Quarters &&
+        std::ranges::find(orders, sim::CellOrder::Morton) != orders.end())
+        throw InputError("--subcells quarters needs --cell-order linear (Morton order has no quarter rows)");
+}
+
+int cellsFromText(const std::string& text, const std::string& flag) {
+    if (text == "8") return 8;
+    if (text == "27") return 27;
+    throw InputError(flag + ": '" + text + "' must be 8 or 27");
+}
+
+// "1280x800", at least 320x240.
+void parseWindowSize(const std::string& text, int& width, int& height) {
+    const std::string problem =
+        "--window: '" + text + "' must be WIDTHxHEIGHT, at least 320x240 (e.g. 1280x800)";
+    const size_t x = text.find('x');
+    const auto isNumber = [](const std::string& t) {
+        return !t.empty() && t.size() <= 5 &&
+               std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (x == std::string::npos || !isNumber(text.substr(0, x)) || !isNumber(text.substr(x + 1)))
+        throw InputError(problem);
+    const int w = std::stoi(text.substr(0, x)), h = std::stoi(text.substr(x + 1));
+    if (w < minWindowWidth || h < minWindowHeight) throw InputError(problem);
+    width = w;
+    height = h;
+}
+
+// --predator X,Y,Z: three numbers.
+void parsePredator(const std::string& text, sim::Params& p) {
+    const std::vector<std::string> items = splitList(text);
+    const std::string problem = "--predator: '" + text + "' must be X,Y,Z (three numbers, e.g. 10,0,-5)";
+    if (items.size() != 3) throw InputError(problem);
+    for (int a = 0; a < 3; ++a) {
+        char* end = nullptr;
+        errno = 0;
+        const double v = std::strtod(items[size_t(a)].c_str(), &end);
+        if (items[size_t(a)].empty() || end != items[size_t(a)].c_str() + items[size_t(a)].size() ||
+            errno == ERANGE || !std::isfinite(v))
+            throw InputError(problem);
+        p.predatorPos[a] = float(v);
+    }
+    p.predator = true;
+}
+
+void checkParams(const sim::Params& p) {
+    std::string e = sim::validateParams(p);
+    if (!e.empty()) throw InputError(e);
+}
+
+uint64_t parseCount(const std::string& text, const std::string& flag, uint64_t max) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
+        throw InputError(flag + ": '" + text + "' is not a number");
+    if (v != std::floor(v)) throw InputError(flag + ": '" + text + "' is not a whole number");
+    if (v < 1) throw InputError(flag + ": must be at least 1 (got '" + text + "')");
+    if (v > double(max))
+        throw InputError(flag + ": '" + text + "' is too large (at most " + std::to_string(max) + ")");
+    return uint64_t(v);
+}
+
+uint64_t parseCountOrZero(const std::string& text, const std::string& flag, uint64_t max) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (!text.empty() && end == text.c_str() + text.size()) {
+        if (v == 0) return 0; // "0", "0.0", "0e0"
+        if (v < 0) throw InputError(flag + ": must be 0 or more (got '" + text + "')");
+    }
+    return parseCount(text, flag, max);
+}
+
+std::vector<uint32_t> parseCountList(const std::string& text, const std::string& flag, uint64_t max) {
+    std::vector<uint32_t> out;
+    for (const std::string& item : splitList(text)) out.push_back(uint32_t(parseCount(item, flag, max)));
+    if (out.empty()) throw InputError(flag + ": the list is empty");
+    return out;
+}
+
+} // namespace app

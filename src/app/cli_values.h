@@ -1,0 +1,34 @@
+#pragma once
+// The command line's texts turned into values (cli.cpp declares the options): each throws
+// sim::InputError with a one-line message naming the flag.
+
+#include "app/cli.h"
+
+#include <string>
+#include <vector>
+
+namespace app {
+
+// "a,b,,c" -> {"a", "b", "", "c"}; a trailing comma gives a last empty item.
+std::vector<std::string> splitList(const std::string& text);
+
+sim::Mode modeFromText(const std::string& text, const std::string& flag);
+int cellsFromText(const std::string& text, const std::string& flag); // 8 or 27
+sim::SubCells subCellsFromText(const std::string& text);
+sim::GridBuild gridBuildFromText(const std::string& text);
+sim::CellOrder cellOrderFromText(const std::string& text);
+sort::SortAlgorithm algorithmFromText(const std::string& text);
+render::DrawPath drawPathFromText(const std::string& text, const std::string& flag);
+render::ColorMode colorModeFromText(const std::string& text);
+
+// A count as parseCount, or 0.
+uint64_t parseCountOrZero(const std::string& text, const std::string& flag, uint64_t max);
+void parseWindowSize(const std::string& text, int& width, int& height);
+void parsePredator(const std::string& text, sim::Params& p);
+
+// L for `boids` at `density` (when given, else L stays), checked with the other parameters.
+void applyDensity(sim::Params& p, double density, uint64_t boids);
+void checkParams(const sim::Params& p);
+void refuseMortonQuarters(const std::vector<sim::CellOrder>& orders, sim::SubCells subCells);
+
+} // namespace app
