@@ -16,6 +16,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_memory_scope_semantics : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEYS_PER_THREAD = 8;
 layout(constant_id = 2) const uint MAX_SUBGROUPS = 8;  // local size / subgroup size

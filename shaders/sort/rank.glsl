@@ -49,6 +49,9 @@ uint rankInSubgroup(uint digit, bool valid, uint counters) {
     }
     uint prior = 0;
     if (valid && below == 0) prior = atomicAdd(sSubgroupCounts[counters + digit], size);
+    // The next call's leader of this digit may be another lane: its add must come after this one, or
+    // equal digits of two rows would swap. Subgroup operations order nothing in Vulkan's memory model.
+    controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
     // All lanes take part; lanes without a key pass and read lane 0's value and ignore it.
     prior = subgroupShuffle(prior, valid ? leader : 0u);
     return prior + below;
