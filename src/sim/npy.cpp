@@ -166,13 +166,14 @@ void writeDirect(const std::string& path, const Output& output, const std::strin
 }
 
 // An existing file that may not be written is refused, though renaming over it needs only its
-// folder: replacing it would undo the protection its owner gave it. Returns whether it exists, and
-// then its permissions and owner in `info`, which the replacement keeps.
-bool checkReplaceable(const std::string& path, const Output& output, struct stat& info) {
-    if (output.direct || ::stat(output.file.c_str(), &info) != 0) return false;
+// folder: replacing it would undo the protection its owner gave it. Returns what the replacement
+// keeps of it (permissions, owner), or nothing where there is no file to replace.
+std::optional<struct stat> checkReplaceable(const std::string& path, const Output& output) {
+    struct stat info;
+    if (output.direct || ::stat(output.file.c_str(), &info) != 0) return std::nullopt;
     if (::faccessat(AT_FDCWD, output.file.c_str(), W_OK, AT_EACCESS) != 0)
         cannotWrite(path, std::strerror(errno));
-    return true;
+    return info;
 }
 
 // "state.NPY" has the extension ".npy"; ".npy" alone is the name of a hidden file without one.
@@ -307,8 +308,7 @@ void checkWritable(const std::string& path) {
         ::close(openDirect(path, output));
         return;
     }
-    struct stat info;
-    checkReplaceable(path, output, info);
+    checkReplaceable(path, output);
     const std::string tmp = temporaryPath(output.file);
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) cannotWrite(path, std::strerror(errno));
@@ -358,9 +358,7 @@ void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>
     std::vector<std::optional<struct stat>> existing; // what a replacement keeps: permissions, owner
     for (const auto& file : files) {
         outputs.push_back(outputFor(file.first));
-        struct stat info;
-        existing.push_back(checkReplaceable(file.first, outputs.back(), info) ? std::optional(info)
-                                                                              : std::nullopt);
+        existing.push_back(checkReplaceable(file.first, outputs.back()));
     }
     std::vector<std::string> temporaries(files.size()); // empty where written in place
     auto removeTemporaries = [&](size_t from) {
