@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A headless `vkboids bench` on tiny sizes (lavapipe in CI), with validation and offscreen drawing:
 # the CSV and JSON have the documented columns and plausible values, and the plotting script turns
-# the CSV into charts.
+# the CSV into charts. --density gives each flock size a domain of its own.
 set -euo pipefail
 vkboids=$1
 source_dir=$2
@@ -9,7 +9,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$vkboids" bench --validation --modes naive,scattered,coherent --boids 300,1100 --cells 8,27 \
     --cell-order linear,morton --grid-build radix,counting --warmup-ms 0 \
-    --frames 12 --warmup 3 --render --draw compute,points,glyphs --color cell --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
+    --frames 12 --warmup 3 --density 0.02 --render --draw compute,points,glyphs --color cell --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
 /usr/bin/python3 - "$out/bench.csv" "$out/bench.json" <<'PY'
 import csv, json, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -17,7 +17,7 @@ header = open(sys.argv[1]).readline().strip().split(",")
 expected = ["frame", "t_ms", "mode", "boids", "cells", "cell_order", "present_mode", "draw", "cpu_frame_ms", "gpu_total_ms",
             "gpu_grid_index_ms", "gpu_sort_ms", "gpu_cell_ranges_ms", "gpu_cell_ranges_reorder_ms",
             "gpu_grid_histogram_ms", "gpu_grid_scan_ms", "gpu_grid_scatter_ms", "gpu_grid_rank_ms",
-            "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms", "grid_build"]
+            "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms", "grid_build", "domain_half"]
 assert header == expected, header
 configs = {(r["mode"], r["boids"], r["cells"], r["cell_order"], r["grid_build"], r["draw"]) for r in rows}
 # naive once per size, grid modes per shape, cell order and build, each with every drawing path
@@ -41,6 +41,8 @@ for r in rows:
         assert bool(r[column]) == counting, r
     assert r["cell_order"] in (("linear", "morton") if grid else ("",)), r
     assert r["gpu_draw_ms"], "--render draws every frame"
+    # L = cbrt(boids / density) / 2
+    assert abs(float(r["domain_half"]) - (int(r["boids"]) / 0.02) ** (1 / 3) / 2) < 1e-3, r
 runs = json.load(open(sys.argv[2]))["runs"]
 assert len(runs) == len(configs)
 for run in runs:
@@ -49,6 +51,8 @@ for run in runs:
         assert run["columns"]["gpu_total_ms"][stat] >= 0
     assert run["fps"]["average"] > 0 and run["fps"]["one_percent_low"] > 0
     assert run["render"] and run["draw"] in ("compute", "points", "glyphs") and run["color"] == "cell", run
+    domains = {r["domain_half"] for r in rows if int(r["boids"]) == run["boids"]}
+    assert domains == {f'{run["params"]["domain_half"]:.6f}'}, (domains, run["params"])
     assert run["cell_order"] in (("linear", "morton") if run["mode"] != "naive" else (None,)), run
 print("bench files check out:", len(rows), "rows,", len(runs), "runs")
 PY

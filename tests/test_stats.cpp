@@ -53,6 +53,7 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
     row.boids = 100;
     row.presentMode = "none";
     row.cpuFrameMs = 1.25;
+    row.domainHalf = 252;
     app::addScopeTimes(
         row, {{"frame", 2.0, true}, {"flock", 1.5, true}, {"sort/pass0", 9, true}, {"draw", 0.1, false}});
     const std::string line = app::csvRow(row);
@@ -61,9 +62,9 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
     auto fields = [](const std::string& s) { return std::count(s.begin(), s.end(), ',') + 1; };
     EXPECT_EQ(fields(line), fields(header));
     // The four passes of the radix build's grid, the counting build's four, the flock pass, draw, ui,
-    // and the (empty) grid build.
-    EXPECT_EQ(line.rfind("3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,\n", 0), 0u);
-    EXPECT_EQ(header.substr(header.size() - 12), ",grid_build\n");
+    // the (empty) grid build and the domain.
+    EXPECT_EQ(line, "3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,,252.000000\n");
+    EXPECT_EQ(header.substr(header.size() - 24), ",grid_build,domain_half\n");
     row.mode = "coherent";
     row.cells = 8;
     row.cellOrder = "morton";

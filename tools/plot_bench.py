@@ -41,14 +41,19 @@ def load(path):
         missing = {"mode", "boids", "cells", "gpu_total_ms"} - set(reader.fieldnames or [])
         if missing:
             sys.exit(f"plot_bench.py: {path} lacks the columns {sorted(missing)}: not a vkboids bench CSV")
-        for row in reader:
-            # Morton cell order is a configuration of its own, named with its mode.
-            mode = row["mode"] + (" morton" if row.get("cell_order") == "morton" else "")
-            key = (mode, int(row["boids"]), int(row["cells"]) if row["cells"] else 0, row.get("draw", ""))
-            for column, value in row.items():
-                if column.startswith("gpu_") or column == "cpu_frame_ms":
-                    if value:
-                        samples[key][column].append(float(value))
+        rows = list(reader)
+    # Where the file holds several domains (a flock at another density), each is a configuration of
+    # its own, so that no line joins sizes at different densities.
+    domains = {row.get("domain_half") or "" for row in rows}
+    for row in rows:
+        # Morton cell order is a configuration of its own, named with its mode.
+        mode = row["mode"] + (" morton" if row.get("cell_order") == "morton" else "")
+        if len(domains) > 1 and row.get("domain_half"):
+            mode += f" L={float(row['domain_half']):.4g}"
+        key = (mode, int(row["boids"]), int(row["cells"]) if row["cells"] else 0, row.get("draw", ""))
+        for column, value in row.items():
+            if (column.startswith("gpu_") or column == "cpu_frame_ms") and value:
+                samples[key][column].append(float(value))
     return {key: {c: statistics.median(v) for c, v in cols.items()} for key, cols in samples.items()}
 
 
@@ -72,12 +77,15 @@ def scaling(medians, out, title):
         step = cols.get("gpu_total_ms", math.nan) - cols.get("gpu_draw_ms", 0.0) - cols.get("gpu_ui_ms", 0.0)
         if math.isfinite(step):
             series[(mode, cells)].append((boids, step))
+    # A marker per domain where there are several ("coherent L=252"): the mode's colour, another shape.
+    domains = sorted({m.split("L=")[1] for m, _ in series if "L=" in m}, key=float)
     for (mode, cells), points in sorted(series.items()):
         points.sort()
         style = "-" if cells in (0, 27) else "--"
         name = mode + (f", {cells} cells" if cells else "")
-        ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o", label=name,
-                color=MODE_COLORS.get(mode))
+        marker = "osD^v"[domains.index(mode.split("L=")[1]) % 5] if "L=" in mode else "o"
+        ax.plot([p[0] for p in points], [p[1] for p in points], style, marker=marker, label=name,
+                color=MODE_COLORS.get(mode.split()[0]))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("boids")

@@ -380,6 +380,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                         row.cells = cells;
                         if (cells) row.gridBuild = sim::gridBuildName(build);
                         row.cellOrder = orderName;
+                        row.domainHalf = params.domainHalf;
                         row.presentMode = o.render ? "offscreen" : "none";
                         if (o.render) row.draw = render::drawPathName(path);
                         row.cpuFrameMs = msSince(t0);

@@ -63,7 +63,7 @@ void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes) {
 std::string csvHeader() {
     std::string h = "frame,t_ms,mode,boids,cells,cell_order,present_mode,draw,cpu_frame_ms,gpu_total_ms";
     for (const std::string& p : passNames()) h += "," + passColumn(p);
-    return h + ",grid_build\n";
+    return h + ",grid_build,domain_half\n";
 }
 
 std::string csvRow(const FrameRow& r) {
@@ -75,7 +75,7 @@ std::string csvRow(const FrameRow& r) {
         auto it = r.passMs.find(p);
         line += "," + (it != r.passMs.end() ? number(it->second) : "");
     }
-    return line + "," + r.gridBuild + "\n";
+    return line + "," + r.gridBuild + "," + number(r.domainHalf) + "\n";
 }
 
 nlohmann::json deviceJson(const gpu::Context& ctx) {

@@ -33,6 +33,7 @@ struct FrameRow {
     std::string draw; // the drawing path; empty where nothing was drawn
     double cpuFrameMs = 0;
     std::string gridBuild;                // sim::gridBuildName; empty for naive
+    double domainHalf = 0;                // L: a flock at another density is another configuration
     std::optional<double> gpuTotalMs;     // empty where timestamps are unavailable
     std::map<std::string, double> passMs; // by pass name
 };

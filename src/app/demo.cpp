@@ -412,6 +412,7 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
     slot.row.cells = st.mode == sim::Mode::Naive ? 0 : st.cells;
     if (st.mode != sim::Mode::Naive) slot.row.gridBuild = sim::gridBuildName(st.gridBuild);
     if (st.mode != sim::Mode::Naive) slot.row.cellOrder = sim::cellOrderName(st.grid.cellOrder);
+    slot.row.domainHalf = st.params.domainHalf;
     slot.row.presentMode = presentModeName(d.swapchain.presentMode);
     slot.row.draw = render::drawPathName(drawn);
     if (d.capture && measureFrame(*d.capture, start, slot.row)) {
