@@ -58,4 +58,26 @@ print("bench files check out:", len(rows), "rows,", len(runs), "runs")
 PY
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/bench.csv" --out "$out/charts" --title lavapipe
 for chart in scaling breakdown cells frames; do test -s "$out/charts/$chart.png"; done
+# Which flocks the charts join: sizes at one L, or at one density where each L holds one size.
+/usr/bin/python3 - "$source_dir/tools" "$out/bench.csv" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from plot_bench import flock_groups, load
+rows = lambda *pairs: [{"boids": str(n), "domain_half": f"{half:.6f}"} for n, half in pairs]
+# the lab's sizes at L = 100 and 16M at 1M's density
+assert flock_groups(rows((100000, 100), (1000000, 100), (16000000, 251.984207))) == {
+    100.0: "L = 100", 251.984207: "density 0.125"}
+# --density: one series, so no names
+assert flock_groups(rows((16000000, 251.984207), (64000000, 400))) == {}
+assert flock_groups(rows((1000, 100), (2000, 100))) == {}
+# this bench's two sizes share a density: one series each, unnamed
+assert {c.flock for c in load(sys.argv[2])} == {""}
+PY
+# A file with rows longer than its header (files of two versions joined) is refused in one line.
+{ head -n 1 "$out/bench.csv" | sed 's/,domain_half$//'; sed -n 2p "$out/bench.csv"; } >"$out/joined.csv"
+if /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/joined.csv" --out "$out/joined" 2>"$out/joined.err"; then
+    echo "a CSV with rows longer than its header was plotted"
+    exit 1
+fi
+grep -q "rows longer than its header" "$out/joined.err"
 echo "bench test passed"

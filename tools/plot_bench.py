@@ -3,7 +3,8 @@
 
     /usr/bin/python3 tools/plot_bench.py bench.csv --out docs/charts [--title "H100, driver 580"]
 
-Writes scaling.png (median GPU ms per step against boids, per mode and search shape, log-log),
+Writes scaling.png (median GPU ms per step against boids, per mode, cell order, grid build, search
+shape and, where the file holds flocks at several densities, flock; log-log),
 breakdown.png (median ms of each pass, stacked, per configuration), cells.png (8 against 27
 cells per mode and size) and, for a --render bench, frames.png (each frame's simulation and draw,
 per drawing path). Medians are over the measured frames of each configuration.
@@ -14,7 +15,7 @@ import math
 import os
 import statistics
 import sys
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 
 import matplotlib
 
@@ -26,15 +27,42 @@ PASS_COLUMNS = [
     ("gpu_sort_ms", "sort"),
     ("gpu_cell_ranges_ms", "cell ranges"),
     ("gpu_cell_ranges_reorder_ms", "cell ranges + reorder"),
+    ("gpu_grid_histogram_ms", "grid/histogram"),
+    ("gpu_grid_scan_ms", "grid/scan"),
+    ("gpu_grid_scatter_ms", "grid/scatter"),
+    ("gpu_grid_rank_ms", "grid/rank"),
     ("gpu_flock_ms", "flock"),
     ("gpu_draw_ms", "draw"),
     ("gpu_ui_ms", "ui"),
 ]
 MODE_COLORS = {"naive": "#d62728", "scattered": "#ff7f0e", "coherent": "#1f77b4"}
+# Morton order: the mode's colour, lighter.
+MORTON_COLORS = {"scattered": "#ffbb78", "coherent": "#aec7e8"}
+
+# A configuration. variant: "", "morton", "counting" or "morton counting". flock: which flocks its
+# size belongs with where a file holds several domains ("L = 100", "density 0.125"), else "".
+Config = namedtuple("Config", "mode variant flock boids cells draw")
+
+
+def flock_groups(rows):
+    """Per domain half-width, the series its rows belong to. A domain that holds several sizes is a
+    series of its own (sizes at one L); domains of one size each join by density (sizes at one
+    density, as `bench --density` makes them). One series in all: no names."""
+    sizes = defaultdict(set)
+    for row in rows:
+        if row.get("domain_half"):
+            sizes[float(row["domain_half"])].add(int(row["boids"]))
+    groups = {}
+    for half, boids in sizes.items():
+        if len(boids) > 1:
+            groups[half] = f"L = {half:.4g}"
+        else:
+            groups[half] = f"density {next(iter(boids)) / (2 * half) ** 3:.3g}"
+    return groups if len(set(groups.values())) > 1 else {}
 
 
 def load(path):
-    """Median of every timing column per configuration (mode, boids, cells, draw path or "")."""
+    """Median of every timing column per configuration."""
     samples = defaultdict(lambda: defaultdict(list))
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
@@ -42,71 +70,77 @@ def load(path):
         if missing:
             sys.exit(f"plot_bench.py: {path} lacks the columns {sorted(missing)}: not a vkboids bench CSV")
         rows = list(reader)
-    # Where the file holds several domains (a flock at another density), each is a configuration of
-    # its own, so that no line joins sizes at different densities.
-    domains = {row.get("domain_half") or "" for row in rows}
+    if any(None in row for row in rows):
+        sys.exit(f"plot_bench.py: {path} has rows longer than its header (files of two versions joined?)")
+    groups = flock_groups(rows)
     for row in rows:
-        # Morton cell order is a configuration of its own, named with its mode.
-        mode = row["mode"] + (" morton" if row.get("cell_order") == "morton" else "")
-        if len(domains) > 1 and row.get("domain_half"):
-            mode += f" L={float(row['domain_half']):.4g}"
-        key = (mode, int(row["boids"]), int(row["cells"]) if row["cells"] else 0, row.get("draw", ""))
+        variant = " ".join(v for v in ("morton" if row.get("cell_order") == "morton" else "",
+                                       "counting" if row.get("grid_build") == "counting" else "") if v)
+        flock = groups.get(float(row["domain_half"]), "") if row.get("domain_half") else ""
+        key = Config(row["mode"], variant, flock, int(row["boids"]), int(row["cells"]) if row["cells"] else 0,
+                     row.get("draw", ""))
         for column, value in row.items():
             if (column.startswith("gpu_") or column == "cpu_frame_ms") and value:
                 samples[key][column].append(float(value))
     return {key: {c: statistics.median(v) for c, v in cols.items()} for key, cols in samples.items()}
 
 
-def label(key):
-    mode, boids, cells, draw = key
-    return f"{mode} {boids:,}" + (f" ({cells} cells)" if cells else "") + (f", {draw}" if draw else "")
+def name(c):
+    return c.mode + (f" {c.variant}" if c.variant else "")
+
+
+def label(c):
+    shape = ", ".join(p for p in (f"{c.cells} cells" if c.cells else "", c.flock) if p)
+    return f"{name(c)} {c.boids:,}" + (f" ({shape})" if shape else "") + (f", {c.draw}" if c.draw else "")
 
 
 def steps(medians):
-    """One configuration per (mode, boids, cells): steps are the same whichever path drew them."""
+    """One configuration per step: steps are the same whichever path drew them."""
     out = {}
-    for (mode, boids, cells, draw), cols in sorted(medians.items()):
-        out.setdefault((mode, boids, cells), cols)
+    for c, cols in sorted(medians.items()):
+        out.setdefault(c._replace(draw=""), cols)
     return out
 
 
 def scaling(medians, out, title):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     series = defaultdict(list)
-    for (mode, boids, cells), cols in steps(medians).items():
-        step = cols.get("gpu_total_ms", math.nan) - cols.get("gpu_draw_ms", 0.0) - cols.get("gpu_ui_ms", 0.0)
+    for c, cols in steps(medians).items():
+        step = step_ms(cols)
         if math.isfinite(step):
-            series[(mode, cells)].append((boids, step))
-    # A marker per domain where there are several ("coherent L=252"): the mode's colour, another shape.
-    domains = sorted({m.split("L=")[1] for m, _ in series if "L=" in m}, key=float)
-    for (mode, cells), points in sorted(series.items()):
+            series[(c.mode, c.variant, c.flock, c.cells)].append((c.boids, step))
+    # Colour by mode (lighter in Morton order), line style by search shape, square markers for the
+    # counting build, hollow ones for flocks after the first.
+    flocks = sorted({flock for (_, _, flock, _) in series})
+    for (mode, variant, flock, cells), points in sorted(series.items()):
         points.sort()
-        style = "-" if cells in (0, 27) else "--"
-        name = mode + (f", {cells} cells" if cells else "")
-        marker = "osD^v"[domains.index(mode.split("L=")[1]) % 5] if "L=" in mode else "o"
-        ax.plot([p[0] for p in points], [p[1] for p in points], style, marker=marker, label=name,
-                color=MODE_COLORS.get(mode.split()[0]))
+        text = ", ".join(p for p in (mode + (f" {variant}" if variant else ""),
+                                     f"{cells} cells" if cells else "", flock) if p)
+        ax.plot([p[0] for p in points], [p[1] for p in points], "-" if cells in (0, 27) else "--",
+                marker="s" if "counting" in variant else "o",
+                fillstyle="full" if flocks.index(flock) == 0 else "none", label=text,
+                color=(MORTON_COLORS if "morton" in variant else MODE_COLORS).get(mode))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("boids")
     ax.set_ylabel("median GPU ms per step (the draw left out)")
     ax.set_title(title or "Time per step")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "scaling.png"), dpi=120)
     plt.close(fig)
 
 
 def breakdown(medians, out, title):
-    keys = sorted(medians, key=lambda k: (k[1], k[0], k[2], k[3]))
+    keys = sorted(medians, key=by_size)
     fig, ax = plt.subplots(figsize=(max(7, 0.7 * len(keys) + 2), 5))
     bottoms = [0.0] * len(keys)
-    for column, name in PASS_COLUMNS:
+    for column, pass_name in PASS_COLUMNS:
         values = [medians[k].get(column, 0.0) for k in keys]
         if not any(values):
             continue
-        ax.bar(range(len(keys)), values, bottom=bottoms, label=name)
+        ax.bar(range(len(keys)), values, bottom=bottoms, label=pass_name)
         bottoms = [b + v for b, v in zip(bottoms, values)]
     ax.set_xticks(range(len(keys)))
     ax.set_xticklabels([label(k) for k in keys], rotation=45, ha="right", fontsize=8)
@@ -121,16 +155,16 @@ def breakdown(medians, out, title):
 
 def cells(medians, out, title):
     medians = steps(medians)
-    groups = sorted({(m, b) for (m, b, c) in medians if c})
+    groups = sorted({c._replace(cells=0) for c in medians if c.cells})
     if not groups:
         return
     fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(groups) + 2), 4.5))
     width = 0.38
     for offset, shape in ((-width / 2, 8), (width / 2, 27)):
-        values = [step_ms(medians.get((m, b, shape), {})) for m, b in groups]
+        values = [step_ms(medians.get(g._replace(cells=shape), {})) for g in groups]
         ax.bar([i + offset for i in range(len(groups))], values, width, label=f"{shape} cells")
     ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels([f"{m} {b:,}" for m, b in groups], rotation=30, ha="right", fontsize=8)
+    ax.set_xticklabels([label(g) for g in groups], rotation=30, ha="right", fontsize=8)
     ax.set_yscale("log")
     ax.set_ylabel("median GPU ms per step")
     ax.set_title(title or "8 against 27 cells")
@@ -140,12 +174,16 @@ def cells(medians, out, title):
     plt.close(fig)
 
 
+def by_size(c):
+    return (c.boids, c.mode, c.variant, c.flock, c.cells, c.draw)
+
+
 def step_ms(cols):
     return cols.get("gpu_total_ms", math.nan) - cols.get("gpu_draw_ms", 0.0) - cols.get("gpu_ui_ms", 0.0)
 
 
 def frames(medians, out, title):
-    keys = sorted((k for k in medians if k[3] and "gpu_draw_ms" in medians[k]), key=lambda k: (k[1], k[0], k[2], k[3]))
+    keys = sorted((k for k in medians if k.draw and "gpu_draw_ms" in medians[k]), key=by_size)
     if not keys:
         return False
     fig, ax = plt.subplots(figsize=(max(7, 0.8 * len(keys) + 2), 5))
