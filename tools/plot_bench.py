@@ -108,18 +108,17 @@ def scaling(medians, out, title):
     for c, cols in steps(medians).items():
         step = step_ms(cols)
         if math.isfinite(step):
-            series[(c.mode, c.variant, c.flock, c.cells)].append((c.boids, step))
+            series[c._replace(boids=0)].append((c.boids, step))
     # Colour by mode (lighter in Morton order), line style by search shape, square markers for the
     # counting build, hollow ones for flocks after the first.
-    flocks = sorted({flock for (_, _, flock, _) in series})
-    for (mode, variant, flock, cells), points in sorted(series.items()):
+    flocks = sorted({s.flock for s in series})
+    for s, points in sorted(series.items()):
         points.sort()
-        text = ", ".join(p for p in (mode + (f" {variant}" if variant else ""),
-                                     f"{cells} cells" if cells else "", flock) if p)
-        ax.plot([p[0] for p in points], [p[1] for p in points], "-" if cells in (0, 27) else "--",
-                marker="s" if "counting" in variant else "o",
-                fillstyle="full" if flocks.index(flock) == 0 else "none", label=text,
-                color=(MORTON_COLORS if "morton" in variant else MODE_COLORS).get(mode))
+        text = ", ".join(p for p in (name(s), f"{s.cells} cells" if s.cells else "", s.flock) if p)
+        ax.plot([p[0] for p in points], [p[1] for p in points], "-" if s.cells in (0, 27) else "--",
+                marker="s" if "counting" in s.variant else "o",
+                fillstyle="full" if flocks.index(s.flock) == 0 else "none", label=text,
+                color=(MORTON_COLORS if "morton" in s.variant else MODE_COLORS).get(s.mode))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("boids")
