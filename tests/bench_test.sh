@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A headless `vkboids bench` on tiny sizes (lavapipe in CI), with validation and offscreen drawing:
 # the CSV and JSON have the documented columns and plausible values, and the plotting script turns
-# the CSV into charts. --density gives each flock size a domain of its own.
+# the CSV into charts. --density gives each flock size a domain of its own. A second, shorter bench
+# counts each search's candidates and neighbours (--count-candidates).
 set -euo pipefail
 vkboids=$1
 source_dir=$2
@@ -10,14 +11,20 @@ trap 'rm -rf "$out"' EXIT
 "$vkboids" bench --validation --modes naive,scattered,coherent --boids 300,1100 --cells 8,27 \
     --cell-order linear,morton --grid-build radix,counting --warmup-ms 0 \
     --frames 12 --warmup 3 --density 0.02 --render --draw compute,points,glyphs --color cell --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
-/usr/bin/python3 - "$out/bench.csv" "$out/bench.json" <<'PY'
+"$vkboids" bench --validation --modes naive,scattered,coherent --boids 300,1100 --cells 8,27 \
+    --cell-order linear,morton --grid-build radix,counting --warmup-ms 0 \
+    --frames 3 --warmup 1 --density 0.02 --count-candidates --csv "$out/counted.csv" --json "$out/counted.json" \
+    | tee -a "$out/log"
+/usr/bin/python3 - "$out/bench.csv" "$out/bench.json" "$out/counted.csv" "$out/counted.json" <<'PY'
 import csv, json, math, sys
+from collections import defaultdict
 rows = list(csv.DictReader(open(sys.argv[1])))
 header = open(sys.argv[1]).readline().strip().split(",")
 expected = ["frame", "t_ms", "mode", "boids", "cells", "cell_order", "present_mode", "draw", "cpu_frame_ms", "gpu_total_ms",
-            "gpu_grid_index_ms", "gpu_sort_ms", "gpu_cell_ranges_ms", "gpu_cell_ranges_reorder_ms",
+            "gpu_grid_index_ms", "gpu_sort_ms", "gpu_key_starts_ms", "gpu_key_starts_reorder_ms",
             "gpu_grid_histogram_ms", "gpu_grid_scan_ms", "gpu_grid_scatter_ms", "gpu_grid_rank_ms",
-            "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms", "grid_build", "domain_half"]
+            "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms", "grid_build", "domain_half", "candidates_per_boid",
+            "neighbours_per_boid"]
 assert header == expected, header
 configs = {(r["mode"], r["boids"], r["cells"], r["cell_order"], r["grid_build"], r["draw"]) for r in rows}
 # naive once per size, grid modes per shape, cell order and build, each with every drawing path
@@ -36,13 +43,14 @@ for r in rows:
     assert bool(r["cells"]) == grid and bool(r["grid_build"]) == grid, r
     radix, counting = r["grid_build"] == "radix", r["grid_build"] == "counting"
     assert bool(r["gpu_sort_ms"]) == radix, r
-    assert bool(r["gpu_cell_ranges_reorder_ms"]) == (r["mode"] == "coherent" and radix), r
+    assert bool(r["gpu_key_starts_reorder_ms"]) == (r["mode"] == "coherent" and radix), r
     for column in ("gpu_grid_histogram_ms", "gpu_grid_scan_ms", "gpu_grid_scatter_ms", "gpu_grid_rank_ms"):
         assert bool(r[column]) == counting, r
     assert r["cell_order"] in (("linear", "morton") if grid else ("",)), r
     assert r["gpu_draw_ms"], "--render draws every frame"
     # L = cbrt(boids / density) / 2
     assert abs(float(r["domain_half"]) - (int(r["boids"]) / 0.02) ** (1 / 3) / 2) < 1e-3, r
+    assert not r["candidates_per_boid"] and not r["neighbours_per_boid"], "counted without --count-candidates"
 runs = json.load(open(sys.argv[2]))["runs"]
 assert len(runs) == len(configs)
 for run in runs:
@@ -54,10 +62,38 @@ for run in runs:
     domains = {r["domain_half"] for r in rows if int(r["boids"]) == run["boids"]}
     assert domains == {f'{run["params"]["domain_half"]:.6f}'}, (domains, run["params"])
     assert run["cell_order"] in (("linear", "morton") if run["mode"] != "naive" else (None,)), run
+    assert run.get("candidates_per_boid") is None and run.get("neighbours_per_boid") is None, run
 print("bench files check out:", len(rows), "rows,", len(runs), "runs")
+# Counted: every row of a run holds its run's means (taken on the state the run left, so runs differ).
+counted = list(csv.DictReader(open(sys.argv[3])))
+assert open(sys.argv[3]).readline().strip().split(",") == expected
+means = defaultdict(set)
+for r in counted:
+    config = (r["mode"], r["boids"], r["cells"], r["cell_order"], r["grid_build"])
+    means[config].add((float(r["candidates_per_boid"]), float(r["neighbours_per_boid"])))
+assert len(means) == 2 * (1 + 2 * (2 * 2 * 2)) and len(counted) == 3 * len(means), (len(means), len(counted))
+for (mode, boids, *_), values in means.items():
+    assert len(values) == 1, (mode, boids, values)
+    candidates, neighbours = next(iter(values))
+    assert math.isfinite(candidates) and math.isfinite(neighbours) and neighbours >= 0, (mode, boids, values)
+    if mode == "naive":
+        assert abs(candidates - int(boids)) < 1e-3, (mode, boids, values)
+    else:
+        # each boid tests itself and every neighbour, and no boid twice
+        assert neighbours + 1 - 1e-3 <= candidates <= int(boids) + 1e-3, (mode, boids, values)
+for run in json.load(open(sys.argv[4]))["runs"]:
+    config = (run["mode"], str(run["boids"]), str(run["cells"] or ""), run["cell_order"] or "",
+              run.get("grid_build") or "")
+    (candidates, neighbours), = means[config]
+    assert abs(run["candidates_per_boid"] - candidates) < 1e-4, (run, candidates)
+    assert abs(run["neighbours_per_boid"] - neighbours) < 1e-4, (run, neighbours)
+print("counted files check out:", len(counted), "rows,", len(means), "runs")
 PY
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/bench.csv" --out "$out/charts" --title lavapipe
 for chart in scaling breakdown cells frames; do test -s "$out/charts/$chart.png"; done
+test ! -e "$out/charts/candidates.png"  # nothing counted, no chart
+/usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/counted.csv" --out "$out/counted" --title lavapipe
+test -s "$out/counted/candidates.png"
 # Which flocks the charts join: sizes at one L, or at one density where each L holds one size.
 /usr/bin/python3 - "$source_dir/tools" "$out/bench.csv" <<'PY'
 import sys
@@ -74,7 +110,7 @@ assert flock_groups(rows((1000, 100), (2000, 100))) == {}
 assert {c.flock for c in load(sys.argv[2])} == {""}
 PY
 # A file with rows longer than its header (files of two versions joined) is refused in one line.
-{ head -n 1 "$out/bench.csv" | sed 's/,domain_half$//'; sed -n 2p "$out/bench.csv"; } >"$out/joined.csv"
+{ head -n 1 "$out/bench.csv" | sed 's/,[^,]*$//'; sed -n 2p "$out/bench.csv"; } >"$out/joined.csv"
 if /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/joined.csv" --out "$out/joined" 2>"$out/joined.err"; then
     echo "a CSV with rows longer than its header was plotted"
     exit 1

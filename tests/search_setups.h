@@ -1,21 +1,14 @@
 #pragma once
-// A flock and grid that reach a given search pipeline (sim::searchVariants), for the tests that list
-// and run them all.
+// The grid shapes the search tests step on: each of the shapes below takes a different way through
+// the one search (grid_search.comp): whole cells, rows a full, half or quarter cell high, Morton
+// cells cut at every cell's edge, and grids too small for fixed image shifts.
 
 #include "sim/flock.h"
 
-#include <optional>
+#include <string>
+#include <vector>
 
 namespace test {
-
-struct SearchSetup {
-    sim::Params params;
-    int cells = 27;
-    uint32_t boids = 3000;
-    sim::SubCells order = sim::SubCells::Auto;
-    sim::CellOrder cellOrder = sim::CellOrder::Linear;
-    sim::Grid grid;
-};
 
 // The lab's parameters with r1 != r3 (max(r) = 5.5), for the pipelines without shared radii.
 inline sim::Params distinctRadii(sim::Params p) {
@@ -25,25 +18,33 @@ inline sim::Params distinctRadii(sim::Params p) {
     return p;
 }
 
-// The first of a few domains, shapes and orders (3,000 boids) whose grid takes `variant`, in linear
-// cell order first. Domains from 5 to 40 cells per axis: quarter rows in 32 slices a cell where 4 x 32
-// sub-keys a cell fit 2^21, in 16 or 8 on the larger grids.
-inline std::optional<SearchSetup> setupFor(const sim::SearchVariant& variant) {
-    for (sim::CellOrder cellOrder : {sim::CellOrder::Linear, sim::CellOrder::Morton})
-        for (float half : {12.5f, 20.0f, 70.0f, 90.0f, 100.0f})
-            for (int cells : {27, 8})
-                for (sim::SubCells order :
-                     {sim::SubCells::Off, sim::SubCells::Slices, sim::SubCells::Quarters}) {
-                    SearchSetup s;
-                    s.params = variant.sharedRadii ? sim::Params{} : distinctRadii(sim::Params{});
-                    s.params.domainHalf = half;
-                    s.cells = cells;
-                    s.order = order;
-                    s.cellOrder = cellOrder;
-                    s.grid = sim::makeGrid(s.params, cells, s.boids, order, variant.mode, cellOrder);
-                    if (sim::searchVariant(s.grid, s.params) == variant) return s;
-                }
-    return std::nullopt;
+struct GridShape {
+    float domainHalf = 20;
+    int cells = 27;
+    sim::Rows rows = sim::Rows::Auto;
+    sim::CellOrder cellOrder = sim::CellOrder::Linear;
+    std::string name() const {
+        return std::string(sim::rowsName(rows)) + " rows, " + std::to_string(cells) + " cells, " +
+               sim::cellOrderName(cellOrder) + ", L " + std::to_string(domainHalf);
+    }
+};
+
+// 3,000 boids a shape. Domains of 7 and 9 cells per axis (not powers of two: Morton gaps), one of
+// exactly 3 cells of max(r) (where the reach's margin takes in a far image, grid_search.comp:
+// clampSpan), and one of 2 (every pair minimum-imaged).
+inline std::vector<GridShape> gridShapes() {
+    std::vector<GridShape> shapes;
+    for (int cells : {27, 8}) {
+        const float width = cells == 8 ? 11.0f : 5.5f; // 2 max(r) or max(r) with distinct radii
+        for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
+            shapes.push_back({width * 7.5f / 2, cells, rows, sim::CellOrder::Linear});
+        for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full})
+            shapes.push_back({width * 9.5f / 2, cells, rows, sim::CellOrder::Morton});
+        shapes.push_back({width * 3.0f / 2, cells, sim::Rows::Cells, sim::CellOrder::Linear});
+        shapes.push_back({width * 3.0f / 2, cells, sim::Rows::Full, sim::CellOrder::Linear});
+        shapes.push_back({width * 2.5f / 2, cells, sim::Rows::Auto, sim::CellOrder::Linear});
+    }
+    return shapes;
 }
 
 } // namespace test

@@ -1,5 +1,5 @@
 // Cell orders (sim::CellOrder) without a GPU: Morton codes against a bit-by-bit reference, the key
-// range, and the grids and walks makeGrid chooses in Morton order.
+// range, and the grids makeGrid chooses in Morton order.
 
 #include "sim/flock.h"
 #include "sim/grid.h"
@@ -80,40 +80,34 @@ TEST(CellOrder, NamesParseBack) {
     EXPECT_FALSE(sim::parseCellOrder("").has_value());
 }
 
-// Morton grids size their ranges and sort keys by the key range, never take quarter rows or the rows
-// walk, and walk slices cell by cell in both modes.
-TEST(CellOrder, MortonGridsWalkCellsOrSlicesCellByCell) {
+// Morton grids size their key starts and sort keys by the key range and have rows one cell high.
+TEST(CellOrder, MortonGridsHaveRowsOneCellHigh) {
     sim::Params lab; // L = 100: 40 cells of 5 per axis (27 cells), 20 of 10 (8 cells)
-    for (sim::Mode mode : {sim::Mode::Scattered, sim::Mode::Coherent})
-        for (int cells : {8, 27})
-            for (sim::SubCells sub :
-                 {sim::SubCells::Auto, sim::SubCells::Off, sim::SubCells::Slices, sim::SubCells::Quarters})
-                for (uint32_t n : {100000u, 1000000u, 10240000u}) {
-                    const sim::Grid g = sim::makeGrid(lab, cells, n, sub, mode, CellOrder::Morton);
-                    SCOPED_TRACE(std::string(sim::modeName(mode)) + " " + sim::subCellsName(sub) + " " +
-                                 std::to_string(cells) + " cells, n " + std::to_string(n));
-                    EXPECT_EQ(g.cellOrder, CellOrder::Morton);
-                    EXPECT_FALSE(g.quarters);
-                    EXPECT_EQ(g.walk, g.slices ? sim::Walk::Slices : sim::Walk::Cells);
-                    EXPECT_EQ(g.keyCells, sim::cellKeyCount(g.dim, CellOrder::Morton));
-                    EXPECT_LE(g.keyCells, sim::maxGridCells(n));
-                    EXPECT_EQ(uint64_t(1) << g.keyBits >= uint64_t(g.keyCells) * sim::subKeysPerCell(g),
-                              true);
-                    EXPECT_EQ(sim::subRangeCount(g), g.slices ? 8 * g.keyCells + 1 : 1u);
-                    // Slices asked for (or quarter rows, which fall back to them) where they fit.
-                    if (sub == sim::SubCells::Slices || sub == sim::SubCells::Quarters) {
-                        EXPECT_EQ(g.slices, 8ull * g.keyCells <= sim::maxSubCells(n));
-                    }
-                    const sim::Grid linear = sim::makeGrid(lab, cells, n, sub, mode);
-                    EXPECT_EQ(g.dim, linear.dim); // 20 and 40 per axis: within every cap here
-                    EXPECT_EQ(linear.keyCells, linear.cellCount);
+    for (int cells : {8, 27})
+        for (sim::Rows rows :
+             {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
+            for (uint32_t n : {100000u, 1000000u, 10240000u}) {
+                const sim::Grid g = sim::makeGrid(lab, cells, n, rows, CellOrder::Morton);
+                SCOPED_TRACE(std::string(sim::rowsName(rows)) + " " + std::to_string(cells) + " cells, n " +
+                             std::to_string(n));
+                EXPECT_EQ(g.cellOrder, CellOrder::Morton);
+                EXPECT_EQ(g.rowsPerCell, 1u);
+                EXPECT_EQ(g.keyCells, sim::cellKeyCount(g.dim, CellOrder::Morton));
+                EXPECT_LE(g.keyCells, sim::maxGridCells(n));
+                EXPECT_GE(uint64_t(1) << g.keyBits, uint64_t(sim::keyCount(g)));
+                EXPECT_EQ(sim::keyCount(g), g.keyCells * g.slicesPerCell);
+                // x windows asked for where their keys fit.
+                if (rows != sim::Rows::Auto && rows != sim::Rows::Cells) {
+                    EXPECT_EQ(g.slicesPerCell == 8, 8ull * g.keyCells <= sim::maxGridKeys(n));
                 }
+                const sim::Grid linear = sim::makeGrid(lab, cells, n, rows);
+                EXPECT_EQ(g.dim, linear.dim); // 20 and 40 per axis: within every cap here
+                EXPECT_EQ(linear.keyCells, linear.cellCount);
+            }
     // 40 per axis: codes up to that of (39, 39, 39), 18 bits, and 3 more with slices.
-    const sim::Grid g40 =
-        sim::makeGrid(lab, 27, 1000000, sim::SubCells::Slices, sim::Mode::Coherent, CellOrder::Morton);
+    const sim::Grid g40 = sim::makeGrid(lab, 27, 1000000, sim::Rows::Full, CellOrder::Morton);
     EXPECT_EQ(g40.keyCells, sim::mortonIndex(39, 39, 39) + 1);
     EXPECT_EQ(g40.keyBits, 18u + 3u);
-    EXPECT_EQ(g40.walk, sim::Walk::Slices);
 }
 
 // A key range past the cap coarsens a Morton grid where linear keys still fit: 65 cells per axis (274,625
@@ -124,21 +118,10 @@ TEST(CellOrder, MortonKeyRangesCountAgainstTheCellCap) {
     const uint32_t n = 37500; // cap 8n = 300,000
     ASSERT_EQ(sim::maxGridCells(n), 300000u);
     EXPECT_EQ(sim::makeGrid(p, 27, n).dim, 65u);
-    const sim::Grid g = sim::makeGrid(p, 27, n, sim::SubCells::Off, sim::Mode::Coherent, CellOrder::Morton);
+    const sim::Grid g = sim::makeGrid(p, 27, n, sim::Rows::Cells, CellOrder::Morton);
     EXPECT_EQ(g.dim, 64u);
     EXPECT_EQ(g.keyCells, 1u << 18);
     EXPECT_EQ(g.keyBits, 18u);
-}
-
-// The Morton variants are in the pipeline list: coherent slices cell by cell exists for Morton grids.
-TEST(CellOrder, CoherentSlicesCellByCellIsAListedPipeline) {
-    sim::Params lab;
-    const sim::Grid g =
-        sim::makeGrid(lab, 27, 1000000, sim::SubCells::Slices, sim::Mode::Coherent, CellOrder::Morton);
-    const sim::SearchVariant v = sim::searchVariant(g, lab);
-    EXPECT_EQ(v.walk, sim::Walk::Slices);
-    const std::vector<sim::SearchVariant>& all = sim::searchVariants();
-    EXPECT_NE(std::find(all.begin(), all.end(), v), all.end());
 }
 
 } // namespace

@@ -52,7 +52,7 @@ TEST(Cli, CommandsAndOptions) {
 
     cl = parse({"--validation", "--boids", "5000", "--frames", "10", "--present-mode", "immediate"});
     EXPECT_EQ(cl.command, app::Command::Demo);
-    EXPECT_EQ(cl.demo.subCells, sim::SubCells::Auto);
+    EXPECT_EQ(cl.demo.rows, sim::Rows::Auto);
     EXPECT_EQ(cl.demo.boids, 5000u);
     EXPECT_EQ(cl.demo.frames, 10u);
 
@@ -74,12 +74,15 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(parse({"sort-bench", "--algorithm", "reduce-then-scan"}).sortBench.algorithms,
               std::vector<sort::SortAlgorithm>{sort::SortAlgorithm::ReduceThenScan});
     EXPECT_EQ(parse({"--list-devices"}).command, app::Command::ListDevices);
-    cl = parse({"--subcells", "quarters", "--cells", "8"});
-    EXPECT_EQ(cl.demo.subCells, sim::SubCells::Quarters);
-    cl = parse({"bench", "--subcells", "slices"});
-    EXPECT_EQ(cl.bench.subCells, sim::SubCells::Slices);
-    cl = parse({"step", "--mode", "coherent", "--subcells", "off"});
-    EXPECT_EQ(cl.step.subCells, sim::SubCells::Off);
+    cl = parse({"--rows", "quarter", "--cells", "8"});
+    EXPECT_EQ(cl.demo.rows, sim::Rows::Quarter);
+    cl = parse({"bench", "--rows", "half"});
+    EXPECT_EQ(cl.bench.rows, sim::Rows::Half);
+    EXPECT_FALSE(cl.bench.countCandidates);
+    cl = parse({"bench", "--count-candidates"});
+    EXPECT_TRUE(cl.bench.countCandidates);
+    cl = parse({"step", "--mode", "coherent", "--rows", "cells"});
+    EXPECT_EQ(cl.step.rows, sim::Rows::Cells);
     EXPECT_EQ(cl.step.gridBuild, sim::GridBuild::Radix);
     EXPECT_EQ(parse({"step", "--mode", "coherent", "--grid-build", "counting"}).step.gridBuild,
               sim::GridBuild::Counting);
@@ -138,8 +141,8 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"step", "--domain-half", "inf"}, "--domain-half"},
         {{"step", "--mode", "fast"}, "not a mode"},
         {{"step", "--cells", "9"}, "8 or 27"},
-        {{"step", "--subcells", "octants"}, "auto, slices, quarters or off"},
-        {{"--subcells", "yes"}, "auto, slices, quarters or off"},
+        {{"step", "--rows", "octants"}, "auto, cells, full, half or quarter"},
+        {{"--rows", "yes"}, "auto, cells, full, half or quarter"},
         {{"step", "--grid-build", "merge"}, "--grid-build: 'merge' must be radix or counting"},
         {{"--grid-build", "Counting"}, "must be radix or counting"},
         {{"bench", "--grid-build", "radix,"}, "must be radix or counting"},
@@ -147,10 +150,9 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"--cell-order", "hilbert"}, "--cell-order: 'hilbert' must be linear or morton"},
         {{"step", "--grid-build", "counting"}, "--grid-build has no effect in naive mode"},
         {{"bench", "--modes", "naive", "--cell-order", "morton"}, "--cell-order has no effect in naive mode"},
-        {{"step", "--mode", "coherent", "--cell-order", "morton", "--subcells", "quarters"},
-         "--subcells quarters needs --cell-order linear"},
-        {{"--cell-order", "morton", "--subcells", "quarters"},
-         "--subcells quarters needs --cell-order linear"},
+        {{"step", "--mode", "coherent", "--cell-order", "morton", "--rows", "quarter"},
+         "--rows quarter needs --cell-order linear"},
+        {{"--cell-order", "morton", "--rows", "half"}, "--rows half needs --cell-order linear"},
         {{"step", "--cell-order", "z"}, "--cell-order: 'z' must be linear or morton"},
         {{"bench", "--cell-order", "linear,"}, "--cell-order: '' must be linear or morton"},
         {{"bench", "--x-slices", "16"}, "--x-slices"},
@@ -206,7 +208,7 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"sort-bench", "--n", ""}, "--n: the value is empty"},
         // Options that would have no effect.
         {{"step", "--mode", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
-        {{"step", "--subcells", "slices"}, "--subcells has no effect in naive mode"},
+        {{"step", "--rows", "full"}, "--rows has no effect in naive mode"},
         {{"bench", "--modes", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
         {{"step", "--seed", "3", "--load-state", "x.npy"}, "--seed has no effect with --load-state"},
         {{"--device", "0", "step", "--device", "0"}, "--device is given both before and after 'step'"},

@@ -156,7 +156,7 @@ State boundaryState(uint32_t n, const Params& p, uint32_t dim) {
 }
 
 struct BuildResult {
-    std::vector<uint32_t> keys, sortedKeys, sortedSlots, cellRanges, subRanges, ids;
+    std::vector<uint32_t> keys, sortedKeys, sortedSlots, keyStarts, ids;
     std::vector<float> pos, vel;
     uint32_t current = 0;
 };
@@ -164,15 +164,13 @@ struct BuildResult {
 class CountingBuildTest : public GpuTest {
   protected:
     // The grid-index pass, then the build, on a flock holding `s`; every output poisoned first.
-    BuildResult build(sim::Flock& f, const State& s, const Params& p, sim::Grid grid, GridBuild how,
+    BuildResult build(sim::Flock& f, const State& s, const Params& p, const sim::Grid& grid, GridBuild how,
                       bool reorder) {
-        grid.build = how;
         const uint32_t n = s.count();
         sim::uploadState(ctx(), f, s);
-        sim::prepareGrid(ctx(), f, grid);
-        for (gpu::Buffer* b :
-             {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges, &f.subRanges,
-              &f.pos[1], &f.vel[1], &f.ids[1], &f.keyCounts, &f.cellStarts, &f.scatteredSlots})
+        sim::prepareGrid(ctx(), f, grid, reorder ? Mode::Coherent : Mode::Scattered, how);
+        for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.keyStarts,
+                               &f.pos[1], &f.vel[1], &f.ids[1], &f.keyCounts, &f.scatteredSlots})
             if (b->buffer) gpu::fillBuffer(ctx(), *b, poison);
         const gpudata::StepConstants c = sim::stepConstants(p, grid, n);
         test::runCommands([&](VkCommandBuffer cmd) {
@@ -181,15 +179,14 @@ class CountingBuildTest : public GpuTest {
                 sim::recordCountingBuild(cmd, f, c, grid, reorder, nullptr);
             } else {
                 sim::recordSortPairs(cmd, f, grid, nullptr);
-                sim::recordCellRanges(cmd, f, c, grid, reorder, nullptr);
+                sim::recordKeyStarts(cmd, f, c, grid, reorder, nullptr);
             }
         });
         BuildResult r;
         r.keys = test::readBuffer<uint32_t>(f.cellKeys, n);
         r.sortedKeys = test::readBuffer<uint32_t>(f.sortedKeys, n);
         r.sortedSlots = test::readBuffer<uint32_t>(f.sortedSlots, n);
-        r.cellRanges = test::readBuffer<uint32_t>(f.cellRanges, 2 * size_t(grid.cellCount));
-        r.subRanges = test::readBuffer<uint32_t>(f.subRanges, 2 * size_t(sim::subRangeCount(grid)));
+        r.keyStarts = test::readBuffer<uint32_t>(f.keyStarts, size_t(sim::keyCount(grid)) + 1);
         r.current = f.current;
         r.pos = test::readBuffer<float>(f.pos[f.current], 4 * size_t(n));
         r.vel = test::readBuffer<float>(f.vel[f.current], 4 * size_t(n));
@@ -213,19 +210,7 @@ class CountingBuildTest : public GpuTest {
         }
         EXPECT_EQ(r.sortedKeys, keys);
         EXPECT_EQ(r.sortedSlots, slots);
-        if (grid.slices) {
-            for (uint32_t k = 0; k <= total; ++k) {
-                ASSERT_EQ(r.subRanges[2 * k], starts[k]) << "start of sub-key " << k;
-                ASSERT_EQ(r.subRanges[2 * k + 1], poison) << "sub-key " << k;
-            }
-            EXPECT_EQ(r.cellRanges, std::vector<uint32_t>(r.cellRanges.size(), poison)); // not written
-        } else {
-            for (uint32_t k = 0; k < total; ++k) {
-                const bool empty = counts[k] == 0;
-                ASSERT_EQ(r.cellRanges[2 * k], empty ? CELL_EMPTY : starts[k]) << "cell " << k;
-                ASSERT_EQ(r.cellRanges[2 * k + 1], empty ? CELL_EMPTY : starts[k + 1]) << "cell " << k;
-            }
-        }
+        EXPECT_EQ(r.keyStarts, starts); // every key's, and the end
         ASSERT_EQ(r.current, reorder ? 1u : 0u);
         for (uint32_t k = 0; k < n; ++k) {
             const uint32_t from = reorder ? slots[k] : k;
@@ -242,16 +227,15 @@ bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-// Every key layout makeGrid can pick (whole cells, slices, quarter rows in 32 slices a cell) with 27
-// and 8 cells, on adversarial layouts and sizes off the group and subgroup sizes.
+// Every key layout (whole cells, rows a full, half and quarter cell high) with 27 and 8 cells, on
+// adversarial layouts and sizes off the group and subgroup sizes.
 TEST_F(CountingBuildTest, MatchesACountingSortAndTheRadixBuild) {
     struct Shape {
-        sim::SubCells sub;
+        sim::Rows rows;
         int cells;
     };
-    const Shape shapes[] = {{sim::SubCells::Off, 27},      {sim::SubCells::Slices, 27},
-                            {sim::SubCells::Quarters, 27}, {sim::SubCells::Off, 8},
-                            {sim::SubCells::Slices, 8},    {sim::SubCells::Quarters, 8}};
+    const Shape shapes[] = {{sim::Rows::Cells, 27}, {sim::Rows::Full, 27}, {sim::Rows::Half, 27},
+                            {sim::Rows::Cells, 8},  {sim::Rows::Full, 8},  {sim::Rows::Quarter, 8}};
     Params p;
     p.domainHalf = 20; // 8 cells per axis of 5 (27 cells) or 10 (8 cells, in a domain twice as wide)
     const uint32_t dim = 8;
@@ -270,7 +254,7 @@ TEST_F(CountingBuildTest, MatchesACountingSortAndTheRadixBuild) {
     };
     for (const Layout& layout : layouts) {
         sim::Flock f = sim::createFlock(ctx(), layout.state.count());
-        for (const auto& [sub, cells] : shapes)
+        for (const auto& [rows, cells] : shapes)
             for (bool reorder : {false, true}) {
                 Params q = p;
                 if (cells == 8) q.domainHalf = 2 * p.domainHalf;
@@ -278,20 +262,17 @@ TEST_F(CountingBuildTest, MatchesACountingSortAndTheRadixBuild) {
                 if (cells == 8)
                     for (size_t i = 0; i < s.data.size(); i += 6)
                         for (int a = 0; a < 3; ++a) s.data[i + a] *= 2; // the same cells, twice as wide
-                const sim::Grid grid =
-                    sim::makeGrid(q, cells, s.count(), sub, reorder ? Mode::Coherent : Mode::Scattered);
-                SCOPED_TRACE(std::string(layout.name) + ", " + sim::subCellsName(sub) + ", " +
+                const sim::Grid grid = sim::makeGrid(q, cells, s.count(), rows);
+                SCOPED_TRACE(std::string(layout.name) + ", " + sim::describeRows(grid) + ", " +
                              std::to_string(cells) + " cells" + (reorder ? ", reorder" : ""));
                 ASSERT_EQ(grid.dim, dim);
-                ASSERT_EQ(grid.slices, sub != sim::SubCells::Off);
-                ASSERT_EQ(grid.quarters, sub == sim::SubCells::Quarters);
+                ASSERT_EQ(grid.slicesPerCell, rows == sim::Rows::Cells ? 1u : 8u);
                 const BuildResult counting = build(f, s, q, grid, GridBuild::Counting, reorder);
                 expectCountingSort(counting, s, grid, reorder);
                 const BuildResult radix = build(f, s, q, grid, GridBuild::Radix, reorder);
                 EXPECT_EQ(counting.sortedKeys, radix.sortedKeys);
                 EXPECT_EQ(counting.sortedSlots, radix.sortedSlots);
-                EXPECT_EQ(counting.cellRanges, radix.cellRanges);
-                EXPECT_EQ(counting.subRanges, radix.subRanges);
+                EXPECT_EQ(counting.keyStarts, radix.keyStarts);
                 EXPECT_EQ(counting.ids, radix.ids);
                 EXPECT_TRUE(sameBits(counting.pos, radix.pos) && sameBits(counting.vel, radix.vel));
             }
@@ -309,18 +290,18 @@ class CountingStepTest : public GpuTest {
         std::vector<float> pos, vel;
         std::vector<uint32_t> ids;
     };
-    Run steps(const State& in, const Params& p, Mode mode, int cells, sim::SubCells sub, GridBuild how,
+    Run steps(const State& in, const Params& p, Mode mode, int cells, sim::Rows rows, GridBuild how,
               int count, uint32_t maxGroupsX = 0, sim::CellOrder order = sim::CellOrder::Linear) {
         sim::Flock f = sim::createFlock(ctx(), in.count(), {.halfFilter = false});
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx(), *b, 0xffffffffu);
-        sim::Grid grid = sim::makeGrid(p, cells, f.count, sub, mode, order);
-        grid.build = how;
-        sim::prepareGrid(ctx(), f, grid);
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count, rows, order);
+        sim::prepareGrid(ctx(), f, grid, mode, how);
         if (maxGroupsX)
             for (gpu::Program* program : sim::flockPrograms(f)) program->maxGroupsX = maxGroupsX;
         for (int s = 0; s < count; ++s)
-            test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
+            test::runCommands(
+                [&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, how, nullptr); });
         Run r;
         r.state = sim::downloadState(ctx(), f);
         r.pos = test::readBuffer<float>(f.pos[f.current], 4 * size_t(f.count));
@@ -330,12 +311,12 @@ class CountingStepTest : public GpuTest {
         return r;
     }
 
-    void expectMatchesReference(const State& in, const Params& p, Mode mode, int cells, sim::SubCells sub,
+    void expectMatchesReference(const State& in, const Params& p, Mode mode, int cells, sim::Rows rows,
                                 const std::string& what) {
         SCOPED_TRACE(what + " " + sim::modeName(mode) + " " + std::to_string(cells) + " cells " +
-                     sim::subCellsName(sub));
+                     sim::rowsName(rows));
         const test::ReferenceStep ref = test::referenceStep(in, p);
-        const Run counting = steps(in, p, mode, cells, sub, GridBuild::Counting, 1);
+        const Run counting = steps(in, p, mode, cells, rows, GridBuild::Counting, 1);
         const test::Comparison c = test::compareStates(counting.state, ref, p);
         EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;
         EXPECT_LE(c.ambiguous, std::max(2u, in.count() / 50));
@@ -350,36 +331,35 @@ TEST_F(CountingStepTest, GridStepsMatchTheReference) {
         for (int cells : {8, 27}) {
             Params q = p;
             if (cells == 8) q.domainHalf = 25.0f;
-            for (sim::SubCells sub : {sim::SubCells::Off, sim::SubCells::Slices, sim::SubCells::Quarters}) {
-                expectMatchesReference(test::uniformState(2999, 71, q), q, mode, cells, sub, "uniform");
-                expectMatchesReference(test::clusteredState(1500, 72, q, 3, 1.5f), q, mode, cells, sub,
+            for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half}) {
+                expectMatchesReference(test::uniformState(2999, 71, q), q, mode, cells, rows, "uniform");
+                expectMatchesReference(test::clusteredState(1500, 72, q, 3, 1.5f), q, mode, cells, rows,
                                        "clusters");
-                expectMatchesReference(test::edgeState(1001, 73, q), q, mode, cells, sub, "faces");
+                expectMatchesReference(test::edgeState(1001, 73, q), q, mode, cells, rows, "faces");
             }
-            expectMatchesReference(test::boxState(600, 74, q, 1.0f, 0.8f), q, mode, cells, sim::SubCells::Off,
+            expectMatchesReference(test::boxState(600, 74, q, 1.0f, 0.8f), q, mode, cells, sim::Rows::Cells,
                                    "one cell");
         }
 }
 
 // Both builds order boids within a key by slot: the radix sort is stable over pairs that arrive in
 // slot order (grid_index.comp and the search write pair i for slot i), in both grid modes. So
-// every step is the same, bit for bit.
+// every step is the same, bit for bit: every search pipeline on every grid shape, Morton's included.
 TEST_F(CountingStepTest, EverySearchPipelineStepsAsTheRadixBuildBitForBit) {
-    for (const sim::SearchVariant& v : sim::searchVariants()) {
-        SCOPED_TRACE(sim::searchVariantName(v));
-        const std::optional<test::SearchSetup> setup = test::setupFor(v);
-        ASSERT_TRUE(setup.has_value());
-        const State in = test::clusteredState(setup->boids, 193, setup->params, 4, 10.0f);
-        // Each variant on the grid that reaches it, Morton's included.
-        ASSERT_EQ(sim::searchVariant(setup->grid, setup->params), v);
-        const auto run = [&](GridBuild how) {
-            return steps(in, setup->params, v.mode, setup->cells, setup->order, how, 3, 0, setup->cellOrder);
-        };
-        const Run counting = run(GridBuild::Counting), radix = run(GridBuild::Radix);
-        EXPECT_TRUE(sameBits(counting.state.data, radix.state.data));
-        EXPECT_TRUE(sameBits(counting.pos, radix.pos) && sameBits(counting.vel, radix.vel));
-        EXPECT_EQ(counting.ids, radix.ids);
-    }
+    for (const sim::SearchVariant& v : sim::searchVariants())
+        for (const test::GridShape& shape : test::gridShapes()) {
+            SCOPED_TRACE(sim::searchVariantName(v) + ", " + shape.name());
+            Params p = v.sharedRadii ? Params{} : test::distinctRadii(Params{});
+            p.domainHalf = shape.domainHalf;
+            const State in = test::clusteredState(3000, 193, p, 4, 6.0f);
+            const auto run = [&](GridBuild how) {
+                return steps(in, p, v.mode, shape.cells, shape.rows, how, 3, 0, shape.cellOrder);
+            };
+            const Run counting = run(GridBuild::Counting), radix = run(GridBuild::Radix);
+            EXPECT_TRUE(sameBits(counting.state.data, radix.state.data));
+            EXPECT_TRUE(sameBits(counting.pos, radix.pos) && sameBits(counting.vel, radix.vel));
+            EXPECT_EQ(counting.ids, radix.ids);
+        }
 }
 
 // Crowded cells, where a subgroup's runs meet other subgroups' on the same counters: the atomics
@@ -389,10 +369,10 @@ TEST_F(CountingStepTest, TwoRunsGiveTheSameBits) {
     p.domainHalf = 12.5f;
     const State in = test::clusteredState(3001, 75, p, 2, 2.0f);
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
-        for (sim::SubCells sub : {sim::SubCells::Off, sim::SubCells::Quarters}) {
-            SCOPED_TRACE(std::string(sim::modeName(mode)) + " " + sim::subCellsName(sub));
-            const Run first = steps(in, p, mode, 27, sub, GridBuild::Counting, 4);
-            const Run second = steps(in, p, mode, 27, sub, GridBuild::Counting, 4, 3);
+        for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Half}) {
+            SCOPED_TRACE(std::string(sim::modeName(mode)) + " " + sim::rowsName(rows));
+            const Run first = steps(in, p, mode, 27, rows, GridBuild::Counting, 4);
+            const Run second = steps(in, p, mode, 27, rows, GridBuild::Counting, 4, 3);
             EXPECT_TRUE(sameBits(first.pos, second.pos) && sameBits(first.vel, second.vel));
             EXPECT_EQ(first.ids, second.ids);
             EXPECT_TRUE(sameBits(first.state.data, second.state.data));
@@ -408,15 +388,15 @@ TEST_F(CountingStepTest, SwitchingBuildsBetweenSteps) {
         SCOPED_TRACE(sim::modeName(mode));
         sim::Flock f = sim::createFlock(ctx(), in.count());
         sim::uploadState(ctx(), f, in);
-        sim::Grid grid = sim::makeGrid(p, 27, f.count, sim::SubCells::Slices, mode);
+        const sim::Grid grid = sim::makeGrid(p, 27, f.count, sim::Rows::Full);
         for (GridBuild how : {GridBuild::Counting, GridBuild::Radix, GridBuild::Counting, GridBuild::Radix}) {
-            grid.build = how;
-            sim::prepareGrid(ctx(), f, grid);
-            test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
+            sim::prepareGrid(ctx(), f, grid, mode, how);
+            test::runCommands(
+                [&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, how, nullptr); });
         }
         const State mixed = sim::downloadState(ctx(), f);
         sim::destroyFlock(ctx(), f);
-        const Run radix = steps(in, p, mode, 27, sim::SubCells::Slices, GridBuild::Radix, 4);
+        const Run radix = steps(in, p, mode, 27, sim::Rows::Full, GridBuild::Radix, 4);
         EXPECT_TRUE(sameBits(mixed.data, radix.state.data));
     }
 }

@@ -1,5 +1,5 @@
 // Grid steps in Morton cell order (sim::CellOrder) on lavapipe: the passes against the CPU's keys,
-// ranges and starts, and whole steps against the CPU reference and against linear order.
+// key starts, and whole steps against the CPU reference and against linear order.
 
 #include "gpu_test.h"
 #include "grid_check.h"
@@ -15,20 +15,21 @@ namespace {
 using sim::CellOrder;
 using sim::Mode;
 using sim::Params;
+using sim::Rows;
 using sim::State;
-using sim::SubCells;
 
 class MortonTest : public test::GpuTest {
   protected:
-    // `steps` steps on `grid` from a fresh flock whose outputs are poisoned first.
-    State gpuSteps(const State& in, const Params& p, const sim::Grid& grid, int steps = 1) {
+    // `steps` steps of `mode` on `grid` from a fresh flock whose outputs are poisoned first.
+    State gpuSteps(const State& in, const Params& p, const sim::Grid& grid, Mode mode, int steps = 1) {
         sim::Flock f = sim::createFlock(ctx(), in.count());
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx(), *b, 0xffffffffu);
-        sim::prepareGrid(ctx(), f, grid);
+        sim::prepareGrid(ctx(), f, grid, mode);
         for (int s = 0; s < steps; ++s)
-            test::runCommands(
-                [&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, grid.mode, grid, nullptr); });
+            test::runCommands([&](VkCommandBuffer cmd) {
+                sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
+            });
         State out = sim::downloadState(ctx(), f);
         sim::destroyFlock(ctx(), f);
         return out;
@@ -40,27 +41,26 @@ class MortonTest : public test::GpuTest {
         EXPECT_LE(c.ambiguous, std::max(2u, n / 50)) << "too many ambiguous boids";
     }
 
-    // One Morton step of `sub` against the reference, and against the same step in linear order.
-    void expectMortonStep(const State& in, const Params& p, Mode mode, int cells, SubCells sub,
+    // One Morton step of `rows` against the reference, and against the same step in linear order.
+    void expectMortonStep(const State& in, const Params& p, Mode mode, int cells, Rows rows,
                           const std::string& what) {
-        const sim::Grid grid = sim::makeGrid(p, cells, in.count(), sub, mode, CellOrder::Morton);
+        const sim::Grid grid = sim::makeGrid(p, cells, in.count(), rows, CellOrder::Morton);
         SCOPED_TRACE(what + ", " + sim::modeName(mode) + ", " + std::to_string(cells) + " cells, " +
-                     std::to_string(grid.dim) + " per axis, " +
-                     sim::searchVariantName(sim::searchVariant(grid, p)) + ", n " +
+                     std::to_string(grid.dim) + " per axis, " + sim::describeRows(grid) + ", n " +
                      std::to_string(in.count()));
         ASSERT_EQ(grid.cellOrder, CellOrder::Morton);
         const test::ReferenceStep ref = test::referenceStep(in, p);
-        const State morton = gpuSteps(in, p, grid);
+        const State morton = gpuSteps(in, p, grid, mode);
         expectMatches(morton, ref, p, in.count());
         if (in.count() > 50) {
             EXPECT_GT(std::accumulate(ref.neighbours.begin(), ref.neighbours.end(), uint64_t(0)), 0u)
                 << "a layout without neighbours tests nothing";
         }
         // Linear order sums the same neighbours in another order: within twice the reference's bound.
-        const sim::Grid linearGrid = sim::makeGrid(p, cells, in.count(), sub, mode);
+        const sim::Grid linearGrid = sim::makeGrid(p, cells, in.count(), rows);
         ASSERT_EQ(linearGrid.dim, grid.dim);
         test::ReferenceStep linear = ref;
-        linear.state = gpuSteps(in, p, linearGrid);
+        linear.state = gpuSteps(in, p, linearGrid, mode);
         for (double& t : linear.velocityTolerance) t *= 2;
         expectMatches(morton, linear, p, in.count());
     }
@@ -76,49 +76,19 @@ float halfFor(uint32_t dim, int cells) {
 TEST_F(MortonTest, GridPassesMatchTheCpuInMortonOrder) {
     uint32_t gapped = 0; // grids whose key range has keys of no cell
     for (uint32_t dim : {5u, 7u, 8u})
-        for (SubCells sub : {SubCells::Off, SubCells::Slices}) {
+        for (Rows rows : {Rows::Cells, Rows::Full}) {
             Params p;
             p.domainHalf = halfFor(dim, 27);
             const uint32_t n = 3001;
-            const sim::Grid grid = sim::makeGrid(p, 27, n, sub, Mode::Coherent, CellOrder::Morton);
+            const sim::Grid grid = sim::makeGrid(p, 27, n, rows, CellOrder::Morton);
             ASSERT_EQ(grid.dim, dim);
-            ASSERT_EQ(grid.slices, sub == SubCells::Slices);
+            ASSERT_EQ(grid.slicesPerCell, rows == Rows::Full ? 8u : 1u);
             gapped += grid.keyCells > grid.cellCount;
-            const gpudata::StepConstants c = sim::stepConstants(p, grid, n);
             for (const State& s : {test::edgeState(n, 11, p), test::clusteredState(n, 12, p, 4, 0.7f),
                                    test::boxState(n, 13, p, 2.0f, 0.5f)}) {
-                SCOPED_TRACE(std::string(sim::subCellsName(sub)) + ", " + std::to_string(dim) + " per axis");
-                // Keys: the Morton code of the cell, times 8 plus the x slice with slices.
-                const auto keyOf = [&](const float* position, uint32_t& cell) {
-                    uint32_t xyz[3];
-                    for (int a = 0; a < 3; ++a)
-                        xyz[a] = sim::cellCoordinate(position[a], p.domainHalf, c.invCellWidth, grid.dim);
-                    cell = sim::cellKey(xyz[0], xyz[1], xyz[2], grid.dim, CellOrder::Morton);
-                    EXPECT_EQ(cell, sim::mortonIndex(xyz[0], xyz[1], xyz[2]));
-                    const uint32_t slice = sim::sliceOf(position[0], p.domainHalf, c.invCellWidth, xyz[0], 8);
-                    return grid.slices ? cell * 8 + slice : cell;
-                };
-                const auto checkRanges = [&](const sim::Flock& f, const test::SortedCells& cpu) {
-                    const std::vector<uint32_t>& sortedKeys = cpu.sortedKeys;
-                    const std::vector<uint32_t> gotRanges =
-                        test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.keyCells);
-                    if (grid.slices) {
-                        // Every sub-key's start over the whole key range, gaps included, and n past the last.
-                        EXPECT_EQ(gotRanges, std::vector<uint32_t>(2 * grid.keyCells, 0xabababab));
-                        const uint32_t total = 8 * grid.keyCells;
-                        ASSERT_NO_FATAL_FAILURE(test::expectSubKeyStarts(f, grid, sortedKeys, total));
-                    } else {
-                        // Every key's [start, end), CELL_EMPTY in both for empty cells and keys of no cell.
-                        std::vector<uint32_t> ranges(2 * grid.keyCells, CELL_EMPTY);
-                        for (uint32_t k = 0; k < n; ++k) {
-                            if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) ranges[2 * sortedKeys[k]] = k;
-                            if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k])
-                                ranges[2 * sortedKeys[k] + 1] = k + 1;
-                        }
-                        EXPECT_EQ(gotRanges, ranges);
-                    }
-                };
-                ASSERT_NO_FATAL_FAILURE(test::checkGridPasses(ctx(), s, p, grid, c, keyOf, checkRanges));
+                SCOPED_TRACE(sim::describeRows(grid) + ", " + std::to_string(dim) + " per axis");
+                test::checkGridPasses(ctx(), s, p, grid);
+                ASSERT_FALSE(HasFatalFailure());
             }
         }
     EXPECT_GT(gapped, 0u) << "no key range with gaps";
@@ -126,16 +96,16 @@ TEST_F(MortonTest, GridPassesMatchTheCpuInMortonOrder) {
 
 // ---- Whole steps ------------------------------------------------------------------------------
 
-// The layouts of the linear grid tests, in both modes and shapes, whole cells and slices cell by cell,
-// on 5 cells per axis (Morton keys with gaps).
+// The layouts of the linear grid tests, in both modes and shapes, whole cells and rows of cells (each
+// window cut at every cell's edge), on 5 cells per axis (Morton keys with gaps).
 TEST_F(MortonTest, StepsMatchReferenceAndLinearOrderOnLayouts) {
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         for (int cells : {8, 27})
-            for (SubCells sub : {SubCells::Off, SubCells::Slices}) {
+            for (Rows sub : {Rows::Cells, Rows::Full}) {
                 Params p;
                 p.domainHalf = halfFor(5, cells);
-                ASSERT_EQ(sim::makeGrid(p, cells, 2999, sub, mode, CellOrder::Morton).walk,
-                          sub == SubCells::Off ? sim::Walk::Cells : sim::Walk::Slices);
+                ASSERT_EQ(sim::makeGrid(p, cells, 2999, sub, CellOrder::Morton).slicesPerCell,
+                          sub == Rows::Cells ? 1u : 8u);
                 expectMortonStep(test::uniformState(2999, 21, p), p, mode, cells, sub, "uniform");
                 expectMortonStep(test::clusteredState(1500, 22, p, 4, 1.5f), p, mode, cells, sub, "clusters");
                 expectMortonStep(test::boxState(600, 23, p, 7.0f, 0.8f), p, mode, cells, sub, "one cell");
@@ -153,11 +123,10 @@ TEST_F(MortonTest, StepsOnSmallAndOddGrids) {
         for (uint32_t dim : {1u, 2u, 3u, 7u, 9u}) {
             Params p;
             p.domainHalf = halfFor(dim, cells);
-            ASSERT_EQ(sim::makeGrid(p, cells, 400, SubCells::Off, Mode::Coherent, CellOrder::Morton).dim,
-                      dim);
+            ASSERT_EQ(sim::makeGrid(p, cells, 400, Rows::Cells, CellOrder::Morton).dim, dim);
             for (Mode mode : {Mode::Scattered, Mode::Coherent})
-                for (SubCells sub : {SubCells::Off, SubCells::Slices}) {
-                    if (dim < 3 && sub == SubCells::Slices) continue; // whole cells, as Off
+                for (Rows sub : {Rows::Cells, Rows::Full}) {
+                    if (dim < 3 && sub == Rows::Full) continue; // whole cells, as Cells
                     const uint32_t n = dim == 9 ? 1500 : 500;
                     expectMortonStep(test::edgeState(n, 40 + dim, p), p, mode, cells, sub, "edges");
                     if (dim > 3)
@@ -177,9 +146,11 @@ TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
     for (CellOrder order : {CellOrder::Linear, CellOrder::Morton, CellOrder::Morton, CellOrder::Linear})
         for (Mode mode : {Mode::Coherent, Mode::Scattered}) {
             SCOPED_TRACE(std::string(sim::cellOrderName(order)) + " " + sim::modeName(mode));
-            const sim::Grid grid = sim::makeGrid(p, 27, f.count, SubCells::Off, mode, order);
-            sim::prepareGrid(ctx(), f, grid);
-            test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
+            const sim::Grid grid = sim::makeGrid(p, 27, f.count, Rows::Cells, order);
+            sim::prepareGrid(ctx(), f, grid, mode);
+            test::runCommands([&](VkCommandBuffer cmd) {
+                sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
+            });
             EXPECT_TRUE(f.keysCurrent);
             const State next = sim::downloadState(ctx(), f);
             expectMatches(next, test::referenceStep(state, p), p, state.count());
@@ -188,26 +159,24 @@ TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
     sim::destroyFlock(ctx(), f);
 
     const State in = test::edgeState(2999, 94, p);
-    for (SubCells sub : {SubCells::Off, SubCells::Slices})
+    for (Rows sub : {Rows::Cells, Rows::Full})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
-            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub, mode, CellOrder::Morton);
-            const std::vector<State> results = test::stepsReusingPairsAndNot(ctx(), in, p, grid);
+            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub, CellOrder::Morton);
+            const std::vector<State> results = test::stepsReusingPairsAndNot(ctx(), in, p, grid, mode);
             EXPECT_TRUE(results[0].data == results[1].data)
-                << sim::subCellsName(sub) << " " << sim::modeName(mode);
+                << sim::rowsName(sub) << " " << sim::modeName(mode);
         }
 }
 
-// The coherent slices walk cell by cell (a Morton grid's) reads the slice starts: spoiled starts must
-// change the step.
-TEST_F(MortonTest, CoherentSlicesCellByCellReadTheirStarts) {
+// Morton windows, cut at every cell's edge, read the key starts: spoiled starts must change the step.
+TEST_F(MortonTest, MortonWindowsReadTheirStarts) {
     Params p;
     p.domainHalf = halfFor(5, 27);
     const State in = test::uniformState(2999, 95, p);
     const test::ReferenceStep ref = test::referenceStep(in, p);
-    const sim::Grid grid =
-        sim::makeGrid(p, 27, in.count(), SubCells::Slices, Mode::Coherent, CellOrder::Morton);
-    ASSERT_EQ(grid.walk, sim::Walk::Slices);
-    test::expectSpoiledStartsChangeTheStep(ctx(), in, ref, p, grid);
+    const sim::Grid grid = sim::makeGrid(p, 27, in.count(), Rows::Full, CellOrder::Morton);
+    for (Mode mode : {Mode::Scattered, Mode::Coherent})
+        test::expectSpoiledStartsChangeTheStep(ctx(), in, ref, p, grid, mode);
 }
 
 } // namespace

@@ -38,9 +38,9 @@ app::PanelState fullState() {
     state.grid.cellCount = 64000;
     state.grid.cellWidth = 5;
     state.grid.keyBits = 19;
-    state.grid.slices = true;
     state.grid.slicesPerCell = 8;
     state.grid.cellOrder = sim::CellOrder::Morton;
+    state.counted = sim::SearchCounts{1234.5, 678.9};
     state.grid.keyCells = 229888;
     state.haveGridStats = true;
     state.gridStats.occupiedCells = 16000;

@@ -30,9 +30,11 @@ class PredatorTest : public test::GpuTest {
         sim::Flock f = sim::createFlock(ctx(), in.count());
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx(), *b, 0xffffffffu);
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count, sim::SubCells::Auto, mode);
-        sim::prepareGrid(ctx(), f, grid);
-        test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count);
+        sim::prepareGrid(ctx(), f, grid, mode);
+        test::runCommands([&](VkCommandBuffer cmd) {
+            sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
+        });
         State out = sim::downloadState(ctx(), f);
         sim::destroyFlock(ctx(), f);
         return out;

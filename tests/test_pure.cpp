@@ -61,11 +61,11 @@ TEST(Grid, CellsDivideTheDomainExactly) {
     sim::Grid g27 = sim::makeGrid(p, 27, 100000), g8 = sim::makeGrid(p, 8, 100000);
     EXPECT_EQ(g27.dim, 40u);
     EXPECT_FLOAT_EQ(g27.cellWidth, 5.0f);
-    EXPECT_EQ(g27.keyBits, 16u); // 64000 cells
+    EXPECT_EQ(g27.keyBits, 16u); // 64000 whole cells (1.6 boids a cell)
     EXPECT_EQ(g8.dim, 20u);
     EXPECT_FLOAT_EQ(g8.cellWidth, 10.0f);
-    EXPECT_EQ(sim::makeGrid(p, 8, 100000, sim::SubCells::Off).keyBits, 13u); // 8000 cells
-    EXPECT_TRUE(g8.slices);                                                  // 12.5 boids a cell
+    EXPECT_EQ(sim::makeGrid(p, 8, 100000, sim::Rows::Cells).keyBits, 13u); // 8000 cells
+    EXPECT_EQ(g8.slicesPerCell, 8u);                                       // 12.5 boids a cell
     EXPECT_EQ(g8.keyBits, 16u);
     p.domainHalf = 7.4f; // floor(14.8 / 5) = 2 cells for 27, floor(14.8 / 10) = 1 for 8
     EXPECT_EQ(sim::makeGrid(p, 27, 10).dim, 2u);
@@ -91,121 +91,124 @@ TEST(Grid, CellCoordinateClampsTheUpperEdge) {
     EXPECT_EQ(sim::cellIndex(1, 2, 3, 40), 1u + 40 * (2 + 40 * 3));
 }
 
-// Auto's choice of cell order: slices from 12 boids a cell, quarter rows instead from 20 with 8
-// cells, and from 24 in coherent grids with 27; all of them only with 3 or more cells per axis. Quarter
-// rows take the finest of 8, 16 and 32 slices a cell whose sub-keys fit; slices take 8.
-TEST(Grid, AutoOrdersCellsBySlicesOrQuarters) {
+// Auto's rows: x windows from 12 boids a cell, in rows as many a cell as keep 8 boids in a cube of the
+// row's height; only with 3 or more cells per axis, and only where every key's start fits.
+TEST(Grid, AutoRowsFollowTheDensity) {
     sim::Params lab; // 40^3 cells with 27, 20^3 with 8
-    const sim::SubCells automatic = sim::SubCells::Auto;
-    for (sim::Mode mode : {sim::Mode::Scattered, sim::Mode::Coherent}) {
-        EXPECT_FALSE(sim::makeGrid(lab, 27, 100000, automatic, mode).slices);
-        EXPECT_FALSE(sim::makeGrid(lab, 27, 12 * 64000 - 1, automatic, mode).slices);
-        EXPECT_TRUE(sim::makeGrid(lab, 27, 12 * 64000, automatic, mode).slices);
-        EXPECT_FALSE(sim::makeGrid(lab, 27, 24 * 64000 - 1, automatic, mode).quarters);
-        EXPECT_FALSE(sim::makeGrid(lab, 8, 12 * 8000 - 1, automatic, mode).slices);
-        const sim::Grid sparse8 = sim::makeGrid(lab, 8, 100000, automatic, mode); // 12.5 boids a cell
-        EXPECT_TRUE(sparse8.slices && !sparse8.quarters);
-        EXPECT_EQ(sparse8.slicesPerCell, 8u);
-        EXPECT_FALSE(sim::makeGrid(lab, 8, 20 * 8000 - 1, automatic, mode).quarters);
-        const sim::Grid dense8 = sim::makeGrid(lab, 8, 20 * 8000, automatic, mode);
-        EXPECT_TRUE(dense8.quarters && dense8.slices);
-        EXPECT_EQ(dense8.slicesPerCell, 32u); // 4 x 32 x 8,000 sub-keys fit 2^21
-        EXPECT_EQ(dense8.keyBits, 13u + 7);
-    }
-    // Where 64 sub-keys a cell would not fit (40^3 cells of 10, 20 boids a cell), eighths.
+    const auto rowsOf = [&](const sim::Params& p, int cells, uint32_t n) {
+        const sim::Grid g = sim::makeGrid(p, cells, n);
+        return g.slicesPerCell == 1 ? 0u : g.rowsPerCell; // 0: whole cells
+    };
+    EXPECT_EQ(rowsOf(lab, 27, 100000), 0u);
+    EXPECT_EQ(rowsOf(lab, 27, 12 * 64000 - 1), 0u);
+    EXPECT_EQ(rowsOf(lab, 27, 12 * 64000), 1u);
+    EXPECT_EQ(rowsOf(lab, 27, 1000000), 1u);        // 15.6 a cell: 2 in a half cell's cube
+    EXPECT_EQ(rowsOf(lab, 27, 64 * 64000 - 1), 1u); // just under 8 in a half cell's cube
+    EXPECT_EQ(rowsOf(lab, 27, 64 * 64000), 2u);
+    EXPECT_EQ(rowsOf(lab, 27, 10240000), 2u);
+    EXPECT_EQ(rowsOf(lab, 8, 12 * 8000 - 1), 0u);
+    EXPECT_EQ(rowsOf(lab, 8, 100000), 1u); // 12.5 a cell
+    EXPECT_EQ(rowsOf(lab, 8, 1000000), 2u);
+    EXPECT_EQ(rowsOf(lab, 8, 512 * 8000 - 1), 2u);
+    EXPECT_EQ(rowsOf(lab, 8, 10240000), 4u);
+    const sim::Grid dense8 = sim::makeGrid(lab, 8, 1000000);
+    EXPECT_EQ(dense8.slicesPerCell, 8u);
+    EXPECT_FLOAT_EQ(sim::rowHeight(dense8), 5.0f);
+    EXPECT_EQ(dense8.keyBits, 13u + 5); // 8,000 cells x 2 x 2 rows x 8 slices
+    // Rows whose keys do not fit 2^21 (or one a boid) are made taller, then whole cells: 4 x 4 x 8
+    // keys a cell do not fit 64,000 cells, 2 x 2 x 8 do; 8 do not fit 343,000 cells.
     sim::Params wide = lab;
-    wide.domainHalf = 200.0f;
-    const sim::Grid eighths8 = sim::makeGrid(wide, 8, 20 * 64000, automatic, sim::Mode::Coherent);
-    EXPECT_TRUE(eighths8.quarters);
-    EXPECT_EQ(eighths8.slicesPerCell, 8u);
-    EXPECT_EQ(eighths8.keyBits, 16u + 5);
-    // Coherent quarter rows with 27 cells: 8 slices a cell up to 4.1M boids, 16 from there, 32 from 8.2M.
-    const sim::Grid quarters27 = sim::makeGrid(lab, 27, 24 * 64000, automatic, sim::Mode::Coherent);
-    EXPECT_TRUE(quarters27.quarters);
-    EXPECT_EQ(quarters27.slicesPerCell, 8u);
-    EXPECT_EQ(quarters27.keyBits, 16u + 5);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 4096000 - 1, automatic, sim::Mode::Coherent).slicesPerCell, 8u);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 4096000, automatic, sim::Mode::Coherent).slicesPerCell, 16u);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 10240000, automatic, sim::Mode::Coherent).slicesPerCell, 32u);
-    const sim::Grid coherent1M = sim::makeGrid(lab, 27, 1000000, automatic, sim::Mode::Coherent);
-    EXPECT_TRUE(coherent1M.slices && !coherent1M.quarters);
-    EXPECT_EQ(coherent1M.slicesPerCell, 8u);
-    for (uint32_t n : {1000000u, 5120000u, 10240000u}) {
-        const sim::Grid scattered = sim::makeGrid(lab, 27, n, automatic, sim::Mode::Scattered);
-        EXPECT_TRUE(scattered.slices && !scattered.quarters) << n;
-        EXPECT_EQ(scattered.keyBits, 19u) << n;
-    }
-    EXPECT_FALSE(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off).slices);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Slices).slices);
-    EXPECT_TRUE(sim::makeGrid(lab, 27, 100000, sim::SubCells::Quarters).quarters);
+    wide.domainHalf = 200.0f; // 40^3 cells of 10 with 8
+    EXPECT_EQ(sim::makeGrid(wide, 8, 1000000, sim::Rows::Quarter).rowsPerCell, 2u);
+    wide.domainHalf = 175.0f; // 70^3 cells of 5 with 27
+    EXPECT_EQ(sim::makeGrid(wide, 27, 100000, sim::Rows::Full).slicesPerCell, 1u);
+    // Forced rows, as asked where they fit.
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::Rows::Cells).slicesPerCell, 1u);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 100000, sim::Rows::Full).rowsPerCell, 1u);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 100000, sim::Rows::Full).slicesPerCell, 8u);
+    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::Rows::Half).rowsPerCell, 2u);
+    EXPECT_EQ(sim::makeGrid(lab, 8, 100000, sim::Rows::Quarter).rowsPerCell, 4u);
+    // Morton grids: rows one cell high.
+    EXPECT_EQ(sim::makeGrid(lab, 27, 10240000, sim::Rows::Auto, sim::CellOrder::Morton).rowsPerCell, 1u);
+    // 2 cells per axis: no fixed image shifts, whole cells.
     sim::Params tiny = lab;
-    tiny.domainHalf = 5; // 2 cells per axis: no fixed image shifts
-    for (sim::SubCells sub : {sim::SubCells::Auto, sim::SubCells::Slices, sim::SubCells::Quarters}) {
-        const sim::Grid g = sim::makeGrid(tiny, 27, 100000, sub);
-        EXPECT_FALSE(g.slices || g.quarters) << sim::subCellsName(sub);
-        EXPECT_EQ(g.walk, sim::Walk::Cells);
+    tiny.domainHalf = 5;
+    for (sim::Rows rows : {sim::Rows::Auto, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter}) {
+        const sim::Grid g = sim::makeGrid(tiny, 27, 100000, rows);
+        EXPECT_EQ(g.slicesPerCell, 1u) << sim::rowsName(rows);
+        EXPECT_EQ(g.rowsPerCell, 1u) << sim::rowsName(rows);
     }
 }
 
-// The walk goes with the keys and the mode, chosen in makeGrid: whole cells without slices, scattered
-// slices cell by cell, every other grid with slices by rows.
-TEST(Grid, TheWalkFollowsTheKeysAndTheMode) {
-    sim::Params lab;
-    const sim::Mode scattered = sim::Mode::Scattered, coherent = sim::Mode::Coherent;
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off, coherent).walk, sim::Walk::Cells);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Off, scattered).walk, sim::Walk::Cells);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Slices, scattered).walk, sim::Walk::Slices);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Slices, coherent).walk, sim::Walk::Rows);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Quarters, scattered).walk, sim::Walk::Rows);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Quarters, coherent).walk, sim::Walk::Rows);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::SubCells::Auto, coherent).mode, coherent);
-}
-
-// Every search pipeline the product can compile is listed by searchVariants(), and every one listed is
-// reached by some grid (tests/search_setups.h finds it; the GPU tests then run it).
-TEST(Grid, EverySearchPipelineIsListedAndReachable) {
-    const std::vector<sim::SearchVariant>& all = sim::searchVariants();
-    EXPECT_EQ(all.size(), 22u); // docs/DESIGN.md counts them
-    for (const sim::SearchVariant& v : all) {
-        EXPECT_EQ(std::count(all.begin(), all.end(), v), 1) << sim::searchVariantName(v);
-        EXPECT_TRUE(test::setupFor(v).has_value()) << "no grid reaches " << sim::searchVariantName(v);
-    }
-    size_t reached = 0;
-    for (float half : {1.0f, 5.0f, 7.5f, 12.5f, 20.0f, 70.0f, 100.0f, 200.0f, 400.0f})
+// Every key's start is written every step: with x windows a grid's keys stay within maxGridKeys,
+// whole cells within maxGridCells, and the sort key's bits hold them all.
+TEST(Grid, KeysStayWithinTheirCaps) {
+    size_t grids = 0;
+    for (float half : {1.0f, 7.5f, 20.0f, 100.0f, 175.0f, 400.0f, 1000.0f})
         for (int cells : {8, 27})
             for (uint32_t n : {1u, 1000u, 100000u, 1000000u, 10240000u, 64000000u})
-                for (sim::SubCells order : {sim::SubCells::Auto, sim::SubCells::Slices,
-                                            sim::SubCells::Quarters, sim::SubCells::Off})
-                    for (sim::Mode mode : {sim::Mode::Scattered, sim::Mode::Coherent})
-                        for (bool shared : {true, false})
-                            for (sim::CellOrder cellOrder :
-                                 {sim::CellOrder::Linear, sim::CellOrder::Morton}) {
-                                sim::Params p = shared ? sim::Params{} : test::distinctRadii(sim::Params{});
-                                p.domainHalf = half;
-                                const sim::SearchVariant v =
-                                    sim::searchVariant(sim::makeGrid(p, cells, n, order, mode, cellOrder), p);
-                                EXPECT_NE(std::find(all.begin(), all.end(), v), all.end())
-                                    << sim::searchVariantName(v);
-                                ++reached;
-                            }
-    EXPECT_GT(reached, 1000u);
+                for (sim::Rows rows : {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half,
+                                       sim::Rows::Quarter})
+                    for (sim::CellOrder order : {sim::CellOrder::Linear, sim::CellOrder::Morton}) {
+                        sim::Params p;
+                        p.domainHalf = half;
+                        const sim::Grid g = sim::makeGrid(p, cells, n, rows, order);
+                        SCOPED_TRACE(std::to_string(half) + " " + std::to_string(cells) + " " +
+                                     std::to_string(n) + " " + sim::rowsName(rows) + " " +
+                                     sim::cellOrderName(order));
+                        if (g.slicesPerCell > 1)
+                            EXPECT_LE(sim::keyCount(g), sim::maxGridKeys(n));
+                        else
+                            EXPECT_LE(sim::keyCount(g), sim::maxGridCells(n));
+                        EXPECT_GE(uint64_t(1) << g.keyBits, uint64_t(sim::keyCount(g)));
+                        EXPECT_TRUE(g.dim >= 3 || (g.slicesPerCell == 1 && g.rowsPerCell == 1));
+                        ++grids;
+                    }
+    EXPECT_EQ(grids, 7u * 2 * 6 * 5 * 2);
 }
 
-TEST(Grid, SlicesAreEighthsOrSixteenthsOfTheCellAlongX) {
+TEST(Grid, RowsNamesParseBack) {
+    for (sim::Rows rows :
+         {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
+        EXPECT_EQ(sim::parseRows(sim::rowsName(rows)), rows);
+    EXPECT_FALSE(sim::parseRows("quarters").has_value());
+    EXPECT_EQ(sim::describeRows(sim::makeGrid(sim::Params{}, 27, 1000, sim::Rows::Cells)), "whole cells");
+    EXPECT_EQ(sim::describeRows(sim::makeGrid(sim::Params{}, 8, 1000000)),
+              "rows 5 high (2 a cell), 8 x slices a cell");
+}
+
+// Every search pipeline the product can compile is listed by searchVariants(), once, and every step
+// reaches one of them.
+TEST(Grid, EverySearchPipelineIsListed) {
+    const std::vector<sim::SearchVariant>& all = sim::searchVariants();
+    EXPECT_EQ(all.size(), 4u); // docs/DESIGN.md counts them
+    for (const sim::SearchVariant& v : all) EXPECT_EQ(std::count(all.begin(), all.end(), v), 1);
+    for (sim::Mode mode : {sim::Mode::Scattered, sim::Mode::Coherent})
+        for (bool shared : {true, false}) {
+            const sim::Params p = shared ? sim::Params{} : test::distinctRadii(sim::Params{});
+            const sim::SearchVariant v = sim::searchVariant(mode, p);
+            EXPECT_NE(std::find(all.begin(), all.end(), v), all.end()) << sim::searchVariantName(v);
+            EXPECT_EQ(v.sharedRadii, shared);
+        }
+}
+
+TEST(Grid, PartsOfACellAreExactFractionsOfIt) {
     // 40 cells of 5 over [-100, 100): eighths of 0.625.
-    EXPECT_EQ(sim::sliceOf(-100.0f, 100.0f, 0.2f, 0, 8), 0u);
-    EXPECT_EQ(sim::sliceOf(-99.375f, 100.0f, 0.2f, 0, 8), 1u); // on a boundary: the upper slice
-    EXPECT_EQ(sim::sliceOf(std::nextafter(-99.375f, -100.0f), 100.0f, 0.2f, 0, 8), 0u);
-    EXPECT_EQ(sim::sliceOf(0.0f, 100.0f, 0.2f, 20, 8), 0u);
-    EXPECT_EQ(sim::sliceOf(4.99f, 100.0f, 0.2f, 20, 8), 7u);
-    EXPECT_EQ(sim::sliceOf(2.5f, 100.0f, 0.2f, 20, 8), 4u);
-    // The clamped upper edge stays in the last slice of the last cell.
-    EXPECT_EQ(sim::sliceOf(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 39, 8), 7u);
-    // Sixteenths (quarter rows with 8 cells): 0.3125 wide here.
-    EXPECT_EQ(sim::sliceOf(-99.6875f, 100.0f, 0.2f, 0, 16), 1u);
-    EXPECT_EQ(sim::sliceOf(std::nextafter(-99.6875f, -100.0f), 100.0f, 0.2f, 0, 16), 0u);
-    EXPECT_EQ(sim::sliceOf(4.99f, 100.0f, 0.2f, 20, 16), 15u);
-    EXPECT_EQ(sim::sliceOf(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 39, 16), 15u);
+    EXPECT_EQ(sim::partOf(-100.0f, 100.0f, 0.2f, 0, 8), 0u);
+    EXPECT_EQ(sim::partOf(-99.375f, 100.0f, 0.2f, 0, 8), 1u); // on a boundary: the upper slice
+    EXPECT_EQ(sim::partOf(std::nextafter(-99.375f, -100.0f), 100.0f, 0.2f, 0, 8), 0u);
+    EXPECT_EQ(sim::partOf(0.0f, 100.0f, 0.2f, 20, 8), 0u);
+    EXPECT_EQ(sim::partOf(4.99f, 100.0f, 0.2f, 20, 8), 7u);
+    EXPECT_EQ(sim::partOf(2.5f, 100.0f, 0.2f, 20, 8), 4u);
+    // The clamped upper edge stays in the last part of the last cell.
+    EXPECT_EQ(sim::partOf(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 39, 8), 7u);
+    // Rows: halves and quarters of the cell.
+    EXPECT_EQ(sim::partOf(-97.5f, 100.0f, 0.2f, 0, 2), 1u);
+    EXPECT_EQ(sim::partOf(std::nextafter(-97.5f, -100.0f), 100.0f, 0.2f, 0, 2), 0u);
+    EXPECT_EQ(sim::partOf(-98.75f, 100.0f, 0.2f, 0, 4), 1u);
+    EXPECT_EQ(sim::partOf(4.99f, 100.0f, 0.2f, 20, 4), 3u);
+    EXPECT_EQ(sim::partOf(std::nextafter(100.0f, 0.0f), 100.0f, 0.2f, 39, 4), 3u);
+    EXPECT_EQ(sim::partOf(1.0f, 100.0f, 0.2f, 20, 1), 0u);
 }
 
 TEST(DrawPath, AutoDrawsGlyphsUpToTheThresholdThenTheDevicesPointPath) {

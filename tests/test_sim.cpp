@@ -31,7 +31,7 @@ using test::uniformState;
 class SimTest : public GpuTest {
   protected:
     sim::FlockOptions options;
-    sim::SubCells subCells = sim::SubCells::Auto;
+    sim::Rows rows = sim::Rows::Auto;
     sim::CellOrder cellOrder = sim::CellOrder::Linear;
 
     // Runs `steps` steps of `mode` on a fresh flock; the outputs of the first step are poisoned.
@@ -43,8 +43,8 @@ class SimTest : public GpuTest {
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
             gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count, subCells, mode, cellOrder);
-        sim::prepareGrid(ctx(), f, grid); // compiles the grid's search pipelines
+        const sim::Grid grid = sim::makeGrid(p, cells, f.count, rows, cellOrder);
+        sim::prepareGrid(ctx(), f, grid, mode); // compiles the mode's search pipelines
         if (maxGroupsX) {
             std::vector<gpu::Program*> programs = sim::flockPrograms(f);
             programs.push_back(&f.sorter.histogram);
@@ -53,7 +53,9 @@ class SimTest : public GpuTest {
             for (gpu::Program* program : programs) program->maxGroupsX = maxGroupsX;
         }
         for (int s = 0; s < steps; ++s)
-            test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
+            test::runCommands([&](VkCommandBuffer cmd) {
+                sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
+            });
         State out = sim::downloadState(ctx(), f);
         sim::destroyFlock(ctx(), f);
         return out;
@@ -112,131 +114,38 @@ TEST_F(SimTest, NaiveMatchesReferenceOnAdversarialLayouts) {
 
 // ---- The grid passes, one at a time -----------------------------------------------------------
 
-class GridPassTest : public SimTest {
-  protected:
-    void SetUp() override {
-        SimTest::SetUp();
-        p.domainHalf = 20;
-    }
-    void useGrid(sim::SubCells sub, int cells) {
-        grid = sim::makeGrid(p, cells, 3001, sub, Mode::Coherent);
-        c = sim::stepConstants(p, grid, 3001);
-    }
-    Params p;
-    sim::Grid grid;
-    gpudata::StepConstants c{};
-};
-
-TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
-    uint32_t sliced = 0;     // occupied cells with empty slices between occupied ones
-    uint32_t longestGap = 0; // sub-keys between consecutive sorted keys, with slices
-    // 8 cells per axis, and 7: then with 27 cells eighths do not fill whole blocks of 64 sub-keys
-    // (cell_ranges.comp); quarter rows in 32 slices a cell always do. With 8 cells in a domain twice as
-    // wide: as many per axis.
-    struct Shape {
-        sim::SubCells sub;
-        int cells;
-    };
-    const Shape shapes[] = {{sim::SubCells::Off, 27},
-                            {sim::SubCells::Slices, 27},
-                            {sim::SubCells::Quarters, 27},
-                            {sim::SubCells::Quarters, 8}};
-    for (float half : {20.0f, 17.5f})
-        for (const auto& [sub, cells] : shapes) {
-            p.domainHalf = cells == 8 ? 2 * half : half; // cells twice as wide: as many per axis
-            for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
-                                   boxState(3001, 13, p, 2.0f, 0.5f)}) {
-                useGrid(sub, cells);
-                SCOPED_TRACE(std::string("order ") + sim::subCellsName(sub) + ", " + std::to_string(cells) +
-                             " cells, L " + std::to_string(half));
-                if (grid.slices && half != 20.0f && cells == 27 && sim::subKeysPerCell(grid) < 64) {
-                    ASSERT_NE((sim::subRangeCount(grid) - 1) % 64, 0u);
+// Grid index, sort, key starts with reorder, statistics and the search's next keys, against the CPU,
+// for whole cells and each row height, on domains of 8 and 7 cells per axis (key counts that fill
+// whole blocks of 64 starts and ones that do not: key_starts.comp).
+TEST_F(SimTest, GridPassesMatchTheCpu) {
+    uint32_t gaps = 0;       // rows with empty slices between occupied ones
+    uint32_t longestGap = 0; // keys between consecutive sorted keys
+    for (float cellsPerAxis : {8.0f, 7.0f})
+        for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
+            for (int cells : {27, 8}) {
+                Params p;
+                p.domainHalf = (cells == 8 ? 10.0f : 5.0f) * cellsPerAxis / 2;
+                for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
+                                       boxState(3001, 13, p, 2.0f, 0.5f)}) {
+                    const sim::Grid grid = sim::makeGrid(p, cells, s.count(), rows);
+                    SCOPED_TRACE(sim::describeRows(grid) + ", " + std::to_string(cells) + " cells, " +
+                                 std::to_string(grid.dim) + " a side");
+                    ASSERT_EQ(grid.slicesPerCell, rows == sim::Rows::Cells ? 1u : 8u);
+                    ASSERT_EQ(grid.rowsPerCell, rows == sim::Rows::Half      ? 2u
+                                                : rows == sim::Rows::Quarter ? 4u
+                                                                             : 1u);
+                    const test::SortedCells cpu = test::checkGridPasses(ctx(), s, p, grid);
+                    ASSERT_FALSE(HasFatalFailure());
+                    const std::vector<uint32_t>& keys = cpu.sortedKeys;
+                    for (size_t k = 1; k < keys.size(); ++k) {
+                        const uint32_t gap = keys[k] - keys[k - 1];
+                        gaps += gap > 1 && keys[k] / grid.slicesPerCell == keys[k - 1] / grid.slicesPerCell;
+                        longestGap = std::max(longestGap, gap);
+                    }
                 }
-                // Quarter rows take the finest slices that fit: 32 a cell on these small grids.
-                ASSERT_EQ(grid.slicesPerCell, sub == sim::SubCells::Quarters ? 32u : 8u);
-                ASSERT_EQ(grid.slices, sub == sim::SubCells::Slices || sub == sim::SubCells::Quarters);
-                ASSERT_EQ(grid.quarters, sub == sim::SubCells::Quarters);
-                // Cell index of every boid (times slicesPerCell plus its x slice), or with quarters its
-                // quarter row, cell x and x slice, as the CPU computes it.
-                ASSERT_EQ(grid.keyCells, grid.cellCount);
-                const uint32_t slicesPerCell = grid.slicesPerCell;
-                const uint32_t shift =
-                    std::bit_width((grid.quarters ? slicesPerCell : sim::subKeysPerCell(grid)) - 1);
-                // The key of a position, and its cell.
-                const auto keyOf = [&](const float* position, uint32_t& cell) {
-                    uint32_t xyz[3], halves = 0;
-                    for (int a = 0; a < 3; ++a) {
-                        xyz[a] = sim::cellCoordinate(position[a], p.domainHalf, c.invCellWidth, grid.dim);
-                        halves |= sim::subCellBit(position[a], p.domainHalf, c.invCellWidth, xyz[a]) << a;
-                    }
-                    const uint32_t slice =
-                        sim::sliceOf(position[0], p.domainHalf, c.invCellWidth, xyz[0], slicesPerCell);
-                    cell = sim::cellIndex(xyz[0], xyz[1], xyz[2], grid.dim);
-                    const uint32_t low = grid.slices ? slice : 0;
-                    const uint32_t row =
-                        (2 * xyz[2] + (halves >> 2)) * 2 * grid.dim + 2 * xyz[1] + (halves >> 1 & 1);
-                    return grid.quarters ? (row * grid.dim + xyz[0]) * slicesPerCell + slice
-                                         : (cell << shift) + low;
-                };
-                const auto checkRanges = [&](const sim::Flock& f, const test::SortedCells& cpu) {
-                    const uint32_t n = s.count();
-                    const std::vector<uint32_t>& sortedKeys = cpu.sortedKeys;
-                    // Start and end of every cell; empty ones marked empty in both. Slices and
-                    // quarters leave the cell ranges alone (their walks read the starts): there these are
-                    // the ranges of segments, a cell or a quarter row's cell.
-                    const uint32_t segmentCount = grid.quarters ? 4 * grid.cellCount : grid.cellCount;
-                    std::vector<uint32_t> ranges(2 * segmentCount, CELL_EMPTY),
-                        subRanges(2 * sim::subKeysPerCell(grid) * grid.cellCount, CELL_EMPTY);
-                    for (uint32_t k = 0; k < n; ++k) {
-                        const uint32_t cell = sortedKeys[k] >> shift;
-                        if (k == 0 || sortedKeys[k - 1] >> shift != cell) ranges[2 * cell] = k;
-                        if (k == n - 1 || sortedKeys[k + 1] >> shift != cell) ranges[2 * cell + 1] = k + 1;
-                        if (k == 0 || sortedKeys[k - 1] != sortedKeys[k]) subRanges[2 * sortedKeys[k]] = k;
-                        if (k == n - 1 || sortedKeys[k + 1] != sortedKeys[k])
-                            subRanges[2 * sortedKeys[k] + 1] = k + 1;
-                    }
-                    const std::vector<uint32_t> gotRanges =
-                        test::readBuffer<uint32_t>(f.cellRanges, 2 * grid.cellCount);
-                    if (grid.slices)
-                        EXPECT_EQ(gotRanges, std::vector<uint32_t>(2 * grid.cellCount, 0xabababab));
-                    else
-                        EXPECT_EQ(gotRanges, ranges);
-                    EXPECT_GT(std::count(cpu.boidsIn.begin(), cpu.boidsIn.end(), 0u), 0)
-                        << "no empty cells to check";
-                    if (grid.slices) {
-                        // Every sub-key starts where its keys are or would go, in empty cells too, and one
-                        // more entry holds n.
-                        const uint32_t per = sim::subKeysPerCell(grid), total = per * grid.cellCount;
-                        ASSERT_NO_FATAL_FAILURE(test::expectSubKeyStarts(f, grid, sortedKeys, total));
-                        // Segments of slicesPerCell sub-keys (a cell's slices, or those of a cell of a
-                        // quarter row) with empty slices between occupied ones.
-                        for (uint32_t segment = 0; segment < total / slicesPerCell; ++segment) {
-                            if (ranges[2 * segment] == CELL_EMPTY) continue;
-                            bool gap = false, seen = false, emptyAfterSeen = false;
-                            for (uint32_t sub = slicesPerCell * segment; sub < slicesPerCell * (segment + 1);
-                                 ++sub) {
-                                const auto first =
-                                    std::lower_bound(sortedKeys.begin(), sortedKeys.end(), sub);
-                                const bool occupied = first != sortedKeys.end() && *first == sub;
-                                gap |= occupied && emptyAfterSeen;
-                                emptyAfterSeen |= seen && !occupied;
-                                seen |= occupied;
-                            }
-                            sliced += gap;
-                        }
-                        // Runs of empty cells, whose starts the cells' own invocations write: the layouts
-                        // have some.
-                        uint32_t longest = sortedKeys.front() + 1;
-                        for (uint32_t k = 1; k < n; ++k)
-                            longest = std::max(longest, sortedKeys[k] - sortedKeys[k - 1]);
-                        longestGap = std::max(longestGap, std::max(longest, total - sortedKeys.back()));
-                    }
-                };
-                ASSERT_NO_FATAL_FAILURE(test::checkGridPasses(ctx(), s, p, grid, c, keyOf, checkRanges));
             }
-        }
-    EXPECT_GT(sliced, 10u) << "too few cells with empty slices between occupied ones";
-    EXPECT_GT(longestGap, 64u) << "no run of empty cells between occupied ones";
+    EXPECT_GT(gaps, 10u) << "too few empty slices between occupied ones";
+    EXPECT_GT(longestGap, 64u) << "no run of empty keys longer than a block";
 }
 
 // ---- Whole grid steps against the reference ---------------------------------------------------
@@ -244,7 +153,7 @@ TEST_F(GridPassTest, CellIndexAndSortedPairsAndRangesAndReorder) {
 TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
     Params p;
     p.domainHalf = 25;
-    subCells = sim::SubCells::Off; // whole cells (auto would slice the 8-cell grid's 24 boids a cell)
+    rows = sim::Rows::Cells; // whole cells (auto would give the 8-cell grid's 24 boids a cell x windows)
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         for (int cells : {8, 27}) {
             expectMatchesReference(uniformState(2999, 21, p), p, mode, cells, "uniform");
@@ -257,76 +166,73 @@ TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
         }
 }
 
-// Slices: each row walked only over the x within reach of the boid, at an eighth of a cell. Cells
-// of 10 to 40 boids, so that windows end inside occupied cells and cut slices off them.
-TEST_F(SimTest, GridStepsWithSlicesMatchReference) {
-    for (sim::SubCells sub : {sim::SubCells::Slices, sim::SubCells::Quarters})
+// x windows: each row scanned only over the x within reach of the boid, in whole slices, for each row
+// height. Cells of 10 to 40 boids, so that windows end inside occupied cells and cut slices off them.
+TEST_F(SimTest, GridStepsWithWindowsMatchReference) {
+    for (sim::Rows r : {sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
         for (Mode mode : {Mode::Scattered, Mode::Coherent})
             for (int cells : {8, 27}) {
-                subCells = sub;
-                SCOPED_TRACE(sim::subCellsName(sub));
+                rows = r;
+                SCOPED_TRACE(sim::rowsName(r));
                 Params p;
                 p.domainHalf = cells == 27 ? 12.5f : 25.0f; // 5 cells of 5 per axis, or 5 of 10
                 Params distinct = test::distinctRadii(p);
                 distinct.domainHalf = cells == 27 ? 13.75f : 27.5f; // 5 cells of max(r) = 5.5 (or 11)
                 Params small = p;
                 small.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis: every row wraps
-                ASSERT_TRUE(sim::makeGrid(p, cells, 1250, subCells, mode).slices);
-                ASSERT_TRUE(sim::makeGrid(small, cells, 300, subCells, mode).slices);
-                ASSERT_EQ(sim::makeGrid(p, cells, 1250, subCells, mode).quarters,
-                          sub == sim::SubCells::Quarters);
-                expectMatchesReference(uniformState(2999, 81, p), p, mode, cells, "slices, uniform");
-                expectMatchesReference(edgeState(2500, 82, p), p, mode, cells, "slices, edges");
-                expectMatchesReference(boxState(700, 83, p, 2.0f, 0.5f), p, mode, cells, "slices, one cell");
+                ASSERT_EQ(sim::makeGrid(p, cells, 1250, rows).slicesPerCell, 8u);
+                ASSERT_EQ(sim::makeGrid(small, cells, 300, rows).slicesPerCell, 8u);
+                expectMatchesReference(uniformState(2999, 81, p), p, mode, cells, "windows, uniform");
+                expectMatchesReference(edgeState(2500, 82, p), p, mode, cells, "windows, edges");
+                expectMatchesReference(boxState(700, 83, p, 2.0f, 0.5f), p, mode, cells, "windows, one cell");
                 expectMatchesReference(clusteredState(1999, 84, p, 3, 1.0f), p, mode, cells,
-                                       "slices, clusters");
-                expectMatchesReference(coincidentState(1201, 85, p), p, mode, cells, "slices, coincident");
-                expectMatchesReference(uniformState(257, 86, p), p, mode, cells, "slices, sparse");
+                                       "windows, clusters");
+                expectMatchesReference(coincidentState(1201, 85, p), p, mode, cells, "windows, coincident");
+                expectMatchesReference(uniformState(257, 86, p), p, mode, cells, "windows, sparse");
                 expectMatchesReference(uniformState(2500, 87, distinct), distinct, mode, cells,
-                                       "slices, distinct radii");
+                                       "windows, distinct radii");
                 expectMatchesReference(edgeState(1000, 88, small), small, mode, cells,
-                                       "slices, 3 cells per axis");
+                                       "windows, 3 cells per axis");
                 Params wide = p; // cells wider than max(r): window ends fall elsewhere in the cells
                 wide.domainHalf = cells == 27 ? 14.0f : 28.0f; // 5 cells of 5.6 (or 11.2)
-                expectMatchesReference(uniformState(2500, 90, wide), wide, mode, cells, "slices, wide cells");
-                // Crowded rows: about 48 boids a row of a cell (192 a cell with quarter rows).
-                const uint32_t dense = (sub == sim::SubCells::Quarters ? 4 : 1) * 48 * 27 + 77;
-                expectMatchesReference(uniformState(dense, 89, small), small, mode, cells,
-                                       "slices, long rows");
+                expectMatchesReference(uniformState(2500, 90, wide), wide, mode, cells,
+                                       "windows, wide cells");
+                // Crowded rows: about 48 boids a row of rows a full or half cell high (12 a quarter row).
+                const uint32_t rowsPerCell = std::min(sim::makeGrid(small, cells, 300, rows).rowsPerCell, 2u);
+                const uint32_t crowded = 48 * 27 * rowsPerCell * rowsPerCell + 77;
+                expectMatchesReference(uniformState(crowded, 89, small), small, mode, cells,
+                                       "windows, long rows");
             }
 }
 
-// Every search pipeline the product can reach (sim::searchVariants), on a grid that takes it
-// (tests/search_setups.h): boids in clusters (wrapped across the domain's faces where they reach
-// them), some tens of neighbours a boid on grids of up to 40 cells per axis.
-TEST_F(SimTest, EverySearchPipelineMatchesReference) {
-    for (const sim::SearchVariant& v : sim::searchVariants()) {
-        SCOPED_TRACE(sim::searchVariantName(v));
-        const std::optional<test::SearchSetup> setup = test::setupFor(v);
-        ASSERT_TRUE(setup.has_value());
-        subCells = setup->order;
-        cellOrder = setup->cellOrder;
-        const Params& p = setup->params;
-        expectMatchesReference(clusteredState(setup->boids, 191, p, 3, 12.0f), p, v.mode, setup->cells,
-                               "3 clusters");
-        expectMatchesReference(clusteredState(setup->boids, 192, p, 6, 9.0f), p, v.mode, setup->cells,
-                               "6 clusters");
-    }
+// Every search pipeline (sim::searchVariants) on every grid shape (tests/search_setups.h): boids in
+// clusters (wrapped across the domain's faces where they reach them), some tens of neighbours a boid.
+TEST_F(SimTest, EverySearchPipelineMatchesReferenceOnEveryShape) {
+    for (const sim::SearchVariant& v : sim::searchVariants())
+        for (const test::GridShape& shape : test::gridShapes()) {
+            SCOPED_TRACE(sim::searchVariantName(v) + ", " + shape.name());
+            rows = shape.rows;
+            cellOrder = shape.cellOrder;
+            Params p = v.sharedRadii ? Params{} : test::distinctRadii(Params{});
+            p.domainHalf = shape.domainHalf;
+            const float spread = std::max(6.0f, shape.domainHalf / 4); // some tens of neighbours a boid
+            expectMatchesReference(clusteredState(3000, 191, p, 3, spread), p, v.mode, shape.cells,
+                                   "3 clusters");
+        }
 }
 
-// The slice walks read the slice starts: spoiled starts must change the step, or a walk compiled
-// without slices (whole cells) would pass every test above.
-TEST_F(SimTest, SliceWalksReadTheirStarts) {
+// The search reads the key starts: spoiled starts must change the step, or a search that ignored
+// them would pass every test above.
+TEST_F(SimTest, TheSearchReadsItsStarts) {
     Params p;
     p.domainHalf = 12.5f; // 5 cells of 5 per axis, 24 boids a cell
     const State in = uniformState(2999, 91, p);
     const test::ReferenceStep ref = test::referenceStep(in, p);
-    for (sim::SubCells sub : {sim::SubCells::Slices, sim::SubCells::Quarters})
+    for (sim::Rows r : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
-            SCOPED_TRACE(std::string(sim::subCellsName(sub)) + " " + sim::modeName(mode));
-            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub, mode);
-            ASSERT_TRUE(grid.slices);
-            test::expectSpoiledStartsChangeTheStep(ctx(), in, ref, p, grid);
+            SCOPED_TRACE(std::string(sim::rowsName(r)) + " " + sim::modeName(mode));
+            test::expectSpoiledStartsChangeTheStep(ctx(), in, ref, p, sim::makeGrid(p, 27, in.count(), r),
+                                                   mode);
         }
 }
 
@@ -370,14 +276,12 @@ TEST_F(SimTest, DispatchesSplitOverTwoDimensions) {
 TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
     Params p;
     p.domainHalf = 15;
-    // 25 boids a cell with 27 cells: Auto orders coherent grids by quarter rows and scattered ones by
-    // slices, so switching modes also switches the grid's key, as in the demo.
+    // 25 boids a cell with 27 cells (Auto: rows a cell high), 200 with 8 (rows half a cell high).
     const uint32_t n = 5400;
-    bool sawSlices = false, sawQuarters = false;
+    bool sawFull = false, sawHalf = false;
     sim::Flock f = sim::createFlock(ctx(), n);
     State state = uniformState(n, 50, p);
     sim::uploadState(ctx(), f, state);
-    // With 8 cells (200 boids a cell) both modes take quarter rows, with their own walks.
     const std::vector<std::pair<Mode, int>> schedule = {
         {Mode::Coherent, 27},  {Mode::Coherent, 27}, {Mode::Naive, 27},
         {Mode::Scattered, 8},  {Mode::Coherent, 8},  {Mode::Scattered, 8},
@@ -385,18 +289,20 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
     for (const auto& [mode, cells] : schedule) {
         SCOPED_TRACE(std::string("step in ") + sim::modeName(mode) + " with " + std::to_string(cells) +
                      " cells");
-        const sim::Grid grid = sim::makeGrid(p, cells, n, sim::SubCells::Auto, mode);
-        sawSlices |= mode != Mode::Naive && grid.slices && !grid.quarters;
-        sawQuarters |= mode != Mode::Naive && grid.quarters;
-        sim::prepareGrid(ctx(), f, grid);
-        test::runCommands([&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, nullptr); });
+        const sim::Grid grid = sim::makeGrid(p, cells, n);
+        sawFull |= mode != Mode::Naive && grid.slicesPerCell > 1 && grid.rowsPerCell == 1;
+        sawHalf |= mode != Mode::Naive && grid.rowsPerCell == 2;
+        sim::prepareGrid(ctx(), f, grid, mode);
+        test::runCommands([&](VkCommandBuffer cmd) {
+            sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
+        });
         const State next = sim::downloadState(ctx(), f); // in original boid order, through the ids
         const test::ReferenceStep ref = test::referenceStep(state, p);
         const test::Comparison c = test::compareStates(next, ref, p);
         ASSERT_EQ(c.mismatches, 0u) << c.firstMismatch;
         state = next;
     }
-    EXPECT_TRUE(sawSlices && sawQuarters);
+    EXPECT_TRUE(sawFull && sawHalf);
     sim::destroyFlock(ctx(), f);
 }
 
@@ -406,11 +312,11 @@ TEST_F(SimTest, StepsOnTheSameGridReuseTheSearchsPairs) {
     Params p;
     p.domainHalf = 12.5f; // 5 cells of 5 per axis (27 cells), 24 boids a cell
     const State in = edgeState(2999, 92, p);
-    for (sim::SubCells sub : {sim::SubCells::Off, sim::SubCells::Slices, sim::SubCells::Quarters})
+    for (sim::Rows r : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
-            SCOPED_TRACE(std::string(sim::subCellsName(sub)) + " " + sim::modeName(mode));
-            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub, mode);
-            const std::vector<State> results = test::stepsReusingPairsAndNot(ctx(), in, p, grid);
+            SCOPED_TRACE(std::string(sim::rowsName(r)) + " " + sim::modeName(mode));
+            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), r);
+            const std::vector<State> results = test::stepsReusingPairsAndNot(ctx(), in, p, grid, mode);
             EXPECT_TRUE(results[0].data == results[1].data);
         }
 }

@@ -44,7 +44,7 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
               0u);
     for (const std::string& pass : app::passNames())
         EXPECT_NE(header.find(app::passColumn(pass)), std::string::npos);
-    EXPECT_EQ(app::passColumn("cell ranges + reorder"), "gpu_cell_ranges_reorder_ms");
+    EXPECT_EQ(app::passColumn("key starts + reorder"), "gpu_key_starts_reorder_ms");
 
     app::FrameRow row;
     row.frame = 3;
@@ -62,9 +62,13 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
     auto fields = [](const std::string& s) { return std::count(s.begin(), s.end(), ',') + 1; };
     EXPECT_EQ(fields(line), fields(header));
     // The four passes of the radix build's grid, the counting build's four, the flock pass, draw, ui,
-    // the (empty) grid build and the domain.
-    EXPECT_EQ(line, "3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,,252.000000\n");
-    EXPECT_EQ(header.substr(header.size() - 24), ",grid_build,domain_half\n");
+    // the (empty) grid build, the domain, and the (uncounted) candidates and neighbours.
+    EXPECT_EQ(line, "3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,,252.000000,,\n");
+    EXPECT_EQ(header.substr(header.size() - 64),
+              ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid\n");
+    row.candidates = 203.5;
+    row.neighbours = 65.25;
+    EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 33), ",252.000000,203.500000,65.250000\n");
     row.mode = "coherent";
     row.cells = 8;
     row.cellOrder = "morton";

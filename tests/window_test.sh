@@ -59,8 +59,9 @@ run() {
     rm -f "$out"/vkboids-*.png
     local rows=$(($(wc -l <"$out/$name.csv") - 1))
     [ "$rows" -eq "$frames" ] || { echo "$name: capture has $rows rows, $frames expected"; exit 1; }
-    # Every row names the domain it ran in: the default L.
-    local domains=$(tail -n +2 "$out/$name.csv" | awk -F, '{print $NF}' | sort -u)
+    # Every row names the domain it ran in: the default L (the column found by its name).
+    local column=$(head -n 1 "$out/$name.csv" | tr , '\n' | grep -n '^domain_half$' | cut -d: -f1)
+    local domains=$(tail -n +2 "$out/$name.csv" | cut -d, -f"$column" | sort -u)
     [ "$domains" = "100.000000" ] || { echo "$name: capture domains '$domains', not 100.000000"; exit 1; }
     # What the screenshot shows: right of the panel and outside the timings window (top right, about
     # 300x290), the box (about 3,800 pixels at 1280x800, fewer after the resize) and most of 3,000

@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# tools/gpu-bench.sh OUT [BASE]: the runs behind docs/PERFORMANCE.md, on the lent GPU machine (see
-# ../shared/GPU.md), from the checkout with the bundle in .gpu/:
+# tools/gpu-bench.sh OUT [BASE]: the runs behind docs/PERFORMANCE.md, on a machine with a Vulkan GPU:
 #
-#   ../shared/tools/gpu-bundle.sh .gpu build/release/vkboids build/release/tests/gpu_tests
-#   device run, carry [".gpu"]:  bash tools/gpu-bench.sh $OUT
+#   cmake --preset release && cmake --build --preset release
+#   bash tools/gpu-bench.sh results
 #
-# Writes OUT/log.txt (every table), OUT/steps.csv (simulation steps), OUT/frames.csv (whole frames,
-# every drawing path), OUT/sort.csv (both radix sorts) and OUT/techniques.csv (cell orders and grid
-# builds). With BASE, the name of an earlier build bundled as .gpu/bin/BASE, the step rows the issue
-# tracker follows are also timed for both builds, twice in opposite orders, into OUT/ab.txt.
-# SECTIONS (default: all of "steps frames sort techniques ab") runs a part, e.g. to fit a time limit.
+# Writes OUT/log.txt (every table), OUT/steps.csv (simulation steps, with each configuration's
+# candidates and neighbours a boid), OUT/rows.csv (each row height on the lab's sizes), OUT/frames.csv
+# (whole frames, every drawing path), OUT/sort.csv (both radix sorts) and OUT/techniques.csv (cell
+# orders and grid builds). With BASE, the path of an earlier build's vkboids, the rows the project
+# follows are also timed for both builds, twice in opposite orders, into OUT/ab.txt.
+# SECTIONS (default: all of "steps rows frames sort techniques ab") runs a part, e.g. to fit a time
+# limit. VKBOIDS (default build/release/vkboids) is the command that runs vkboids.
 set -uo pipefail
 out=$1
 base=${2:-}
-sections=${SECTIONS:-steps frames sort techniques ab}
+sections=${SECTIONS:-steps rows frames sort techniques ab}
 has() { [[ " $sections " == *" $1 "* ]]; }
-run=.gpu/run
+vkboids=${VKBOIDS:-build/release/vkboids}
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
 log=$out/log.txt
@@ -30,28 +31,42 @@ csv_join() {
 }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 | tee -a "$log"
-step $run vkboids --version
-step $run vkboids --list-devices
+step $vkboids --version
+step $vkboids --list-devices
 
 # Simulation steps: the CUDA lab's sizes (L = 100), and 16M boids at 1M's density.
 if has steps; then
-step $run vkboids bench --modes naive,scattered,coherent --boids 1e5,1e6 --cells 8,27 --naive-max 1e5 \
-    --csv "$out/steps-small.csv"
-step $run vkboids bench --modes scattered,coherent --boids 5.12e6,10.24e6 --cells 8,27 --frames 100 \
-    --warmup 20 --csv "$out/steps-large.csv"
-step $run vkboids bench --modes coherent --boids 16e6 --density 0.125 --cells 27 --frames 100 --warmup 20 \
-    --csv "$out/steps-dense.csv"
+step $vkboids bench --modes naive,scattered,coherent --boids 1e5,1e6 --cells 8,27 --naive-max 1e5 \
+    --count-candidates --csv "$out/steps-small.csv"
+step $vkboids bench --modes scattered,coherent --boids 5.12e6,10.24e6 --cells 8,27 --frames 100 \
+    --warmup 20 --count-candidates --csv "$out/steps-large.csv"
+step $vkboids bench --modes coherent --boids 16e6 --density 0.125 --cells 27 --frames 100 --warmup 20 \
+    --count-candidates --csv "$out/steps-dense.csv"
 csv_join "$out/steps.csv" "$out"/steps-small.csv "$out"/steps-large.csv "$out"/steps-dense.csv
 rm -f "$out"/steps-small.csv "$out"/steps-large.csv "$out"/steps-dense.csv
 fi
 
+# Each row height (and whole cells) on the lab's densities: time against candidates.
+if has rows; then
+parts=()
+for rows in cells full half quarter; do
+    step $vkboids bench --modes scattered,coherent --boids 1e6 --cells 8,27 --rows $rows --frames 100 \
+        --warmup 20 --count-candidates --csv "$out/rows-1m-$rows.csv"
+    step $vkboids bench --modes coherent --boids 10.24e6 --cells 27 --rows $rows --frames 40 --warmup 10 \
+        --count-candidates --csv "$out/rows-10m-$rows.csv"
+    parts+=("$out/rows-1m-$rows.csv" "$out/rows-10m-$rows.csv")
+done
+csv_join "$out/rows.csv" "${parts[@]}"
+rm -f "${parts[@]}"
+fi
+
 # Whole frames (1280x800 offscreen), every drawing path; glyphs only where auto would draw them.
 if has frames; then
-step $run vkboids bench --modes coherent --boids 5000,20000,100000 --cells 27 --render \
+step $vkboids bench --modes coherent --boids 5000,20000,100000 --cells 27 --render \
     --draw glyphs,compute,points --csv "$out/frames-small.csv"
-step $run vkboids bench --modes coherent --boids 1e6 --cells 27 --render --draw compute,points \
+step $vkboids bench --modes coherent --boids 1e6 --cells 27 --render --draw compute,points \
     --csv "$out/frames-lab.csv"
-step $run vkboids bench --modes coherent --boids 16e6,64e6 --density 0.125 --cells 27 --render \
+step $vkboids bench --modes coherent --boids 16e6,64e6 --density 0.125 --cells 27 --render \
     --draw compute,points --frames 60 --warmup 20 --csv "$out/frames-dense.csv"
 csv_join "$out/frames.csv" "$out"/frames-small.csv "$out"/frames-lab.csv "$out"/frames-dense.csv
 rm -f "$out"/frames-small.csv "$out"/frames-lab.csv "$out"/frames-dense.csv
@@ -59,29 +74,30 @@ fi
 
 # Both radix sorts against CUB's table in GPU.md.
 if has sort; then
-    step $run vkboids sort-bench --algorithm onesweep,reduce-then-scan --n 1e6,4e6,16e6,64e6 --bits 21,32 \
+    step $vkboids sort-bench --algorithm onesweep,reduce-then-scan --n 1e6,4e6,16e6,64e6 --bits 21,32 \
         --csv "$out/sort.csv"
 fi
 
 # The cell orders and grid builds, each against the defaults, per pass.
 if has techniques; then
-    step $run vkboids bench --modes scattered,coherent --boids 1e6,10.24e6 --cells 8,27 \
-        --cell-order linear,morton --grid-build radix,counting --frames 100 --warmup 20 \
+    step $vkboids bench --modes scattered,coherent --boids 1e6,10.24e6 --cells 8,27 \
+        --cell-order linear,morton --grid-build radix,counting --frames 50 --warmup 10 \
         --csv "$out/techniques.csv"
 fi
 
 if [ -n "$base" ] && has ab; then
     for round in 1 2; do
-        builds="$base vkboids"
-        [ $round = 2 ] && builds="vkboids $base"
-        for build in $builds; do
+        builds=("$base" "$vkboids")
+        [ $round = 2 ] && builds=("$vkboids" "$base")
+        for build in "${builds[@]}"; do
             {
-                echo "== round $round, $build: $($run "$build" --version)"
-                $run "$build" bench --modes coherent,scattered --boids 1e6 --cells 8,27 --frames 100 --warmup 20
-                $run "$build" bench --modes coherent --boids 10.24e6 --cells 27 --frames 100 --warmup 20
-                $run "$build" bench --modes coherent --boids 16e6 --domain-half 252 --cells 27 --frames 100 \
-                    --warmup 20
-            } 2>&1 | grep -E "^(==|coherent |scattered )" | awk '!seen[$0]++' | tee -a "$out/ab.txt"
+                echo "== round $round, $build: $($build --version)"
+                $build bench --modes coherent,scattered --boids 1e6 --cells 8,27 --frames 100 --warmup 20
+                $build bench --modes coherent --boids 10.24e6 --cells 27 --frames 100 --warmup 20
+                $build bench --modes naive --boids 1e5 --frames 100 --warmup 20
+                $build bench --modes coherent --boids 16e6,64e6 --density 0.125 --cells 27 --render --draw compute \
+                    --frames 40 --warmup 10
+            } 2>&1 | grep -E "^(==|coherent |scattered |naive )" | awk '!seen[$0]++' | tee -a "$out/ab.txt"
         done
     done
 fi

@@ -6,8 +6,10 @@
 Writes scaling.png (median GPU ms per step against boids, per mode, cell order, grid build, search
 shape and, where the file holds flocks at several densities, flock; log-log),
 breakdown.png (median ms of each pass, stacked, per configuration), cells.png (8 against 27
-cells per mode and size) and, for a --render bench, frames.png (each frame's simulation and draw,
-per drawing path). Medians are over the measured frames of each configuration.
+cells per mode and size), for a --render bench, frames.png (each frame's simulation and draw,
+per drawing path) and, for a --count-candidates bench, candidates.png (the flocking pass's time per
+boid against the candidates each boid's search tests, per grid configuration). Medians are over the
+measured frames of each configuration.
 """
 import argparse
 import csv
@@ -25,8 +27,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 PASS_COLUMNS = [
     ("gpu_grid_index_ms", "grid index"),
     ("gpu_sort_ms", "sort"),
-    ("gpu_cell_ranges_ms", "cell ranges"),
-    ("gpu_cell_ranges_reorder_ms", "cell ranges + reorder"),
+    ("gpu_key_starts_ms", "key starts"),
+    ("gpu_key_starts_reorder_ms", "key starts + reorder"),
     ("gpu_grid_histogram_ms", "grid/histogram"),
     ("gpu_grid_scan_ms", "grid/scan"),
     ("gpu_grid_scatter_ms", "grid/scatter"),
@@ -62,7 +64,7 @@ def flock_groups(rows):
 
 
 def load(path):
-    """Median of every timing column per configuration."""
+    """Median of every timing column, and the candidates per boid, per configuration."""
     samples = defaultdict(lambda: defaultdict(list))
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
@@ -80,7 +82,7 @@ def load(path):
         key = Config(row["mode"], variant, flock, int(row["boids"]), int(row["cells"]) if row["cells"] else 0,
                      row.get("draw", ""))
         for column, value in row.items():
-            if (column.startswith("gpu_") or column == "cpu_frame_ms") and value:
+            if (column.startswith("gpu_") or column in ("cpu_frame_ms", "candidates_per_boid")) and value:
                 samples[key][column].append(float(value))
     return {key: {c: statistics.median(v) for c, v in cols.items()} for key, cols in samples.items()}
 
@@ -204,6 +206,35 @@ def frames(medians, out, title):
     return True
 
 
+def candidates(medians, out, title):
+    series = defaultdict(list)
+    for c, cols in steps(medians).items():
+        if c.cells and "candidates_per_boid" in cols and "gpu_flock_ms" in cols:
+            series[c._replace(boids=0, flock="")].append(
+                (cols["candidates_per_boid"], cols["gpu_flock_ms"] * 1e6 / c.boids))
+    if not series:
+        return False
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    # Colour by mode (lighter in Morton order), square markers for the counting build, hollow ones
+    # for 8 cells.
+    for s, points in sorted(series.items()):
+        ax.plot([p[0] for p in points], [p[1] for p in points], linestyle="none",
+                marker="s" if "counting" in s.variant else "o", fillstyle="full" if s.cells == 27 else "none",
+                label=f"{name(s)}, {s.cells} cells",
+                color=(MORTON_COLORS if "morton" in s.variant else MODE_COLORS).get(s.mode))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("candidates per boid (distances computed, itself included)")
+    ax.set_ylabel("median flock pass GPU ns per boid")
+    ax.set_title(title or "Search cost")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "candidates.png"), dpi=120)
+    plt.close(fig)
+    return True
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("csv", help="a vkboids bench --csv file")
@@ -221,7 +252,9 @@ def main():
     breakdown(medians, args.out, prefix + "per-pass breakdown")
     cells(medians, args.out, prefix + "8 against 27 cells")
     drawn = frames(medians, args.out, prefix + "whole frames")
-    print(f"wrote scaling.png, breakdown.png, cells.png{', frames.png' if drawn else ''} to {args.out}")
+    counted = candidates(medians, args.out, prefix + "flock pass against candidates")
+    print(f"wrote scaling.png, breakdown.png, cells.png{', frames.png' if drawn else ''}"
+          f"{', candidates.png' if counted else ''} to {args.out}")
 
 
 if __name__ == "__main__":

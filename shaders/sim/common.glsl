@@ -63,52 +63,31 @@ uint cellKey(uvec3 cell, StepConstants c) {
     return c.cellOrder == CELL_ORDER_MORTON ? mortonIndex(cell) : cellIndex(cell, c.gridDim);
 }
 
-// One past the largest cell key (sim::cellKeyCount): the cell ranges' entries.
-uint cellKeyCount(StepConstants c) {
-    const uint last = c.gridDim - 1;
-    return c.cellOrder == CELL_ORDER_MORTON ? mortonIndex(uvec3(last)) + 1 : c.gridDim * c.gridDim * c.gridDim;
-}
-
-// The half of its cell a coordinate lies in (sim::subCellBit), for quarter rows: the same product as
-// cellCoordinate().
-uint subCellBit(float x, float L, float invCellWidth, uint cell) {
+// Which of `parts` equal parts of its cell a coordinate lies in (sim::partOf): the same product as
+// cellCoordinate(); f - cell and the scaling by a power of two are exact, so CPU and GPU agree. A
+// coordinate's slice (parts: slicesPerCell) or row (parts: rowsPerCell) within its cell.
+uint partOf(float x, float L, float invCellWidth, uint cell, uint parts) {
     precise const float f = (x + L) * invCellWidth;
-    return f >= float(cell) + 0.5 ? 1u : 0u;
+    precise const float s = floor((f - float(cell)) * float(parts));
+    return s > 0.0 ? min(uint(s), parts - 1) : 0u;  // NaN to 0
 }
 
-// The x slice of its cell a coordinate lies in, of `slices` (sim::sliceOf): the same product as
-// cellCoordinate(); f - cell and the scaling by a power of two are exact, so CPU and GPU agree.
-uint sliceOf(float x, float L, float invCellWidth, uint cell, uint slices) {
-    precise const float f = (x + L) * invCellWidth;
-    precise const float s = floor((f - float(cell)) * float(slices));
-    return s > 0.0 ? min(uint(s), slices - 1) : 0u;  // NaN to 0
-}
-
-// Quarter row (sim_types.h, SUB_CELLS_QUARTERS) of half-cells hy and hz (of 2 dim along each axis), z major.
-uint quarterRow(uint hy, uint hz, uint dim) { return hz * 2 * dim + hy; }
-
-// The quarter row a position lies in.
-uint quarterRowOf(vec3 p, uvec3 cell, StepConstants c) {
-    const uint hy = 2 * cell.y + subCellBit(p.y, c.halfDomain, c.invCellWidth, cell.y);
-    const uint hz = 2 * cell.z + subCellBit(p.z, c.halfDomain, c.invCellWidth, cell.z);
-    return quarterRow(hy, hz, c.gridDim);
-}
-
-// The x slices a cell of slices and quarter rows: a shader that knows them at compile time defines
-// this first.
-#ifndef GRID_SLICES_PER_CELL
-#define GRID_SLICES_PER_CELL c.slicesPerCell
-#endif
-
-// The sort key of a position: its cell's key, and below that (c.subCells) its x slice; or (linear
-// order only) its quarter row, then its cell along x and x slice.
+// The grid's sort key of a position (sim_types.h): its row and x slice, in the grid's cell order.
 uint gridKey(vec3 p, StepConstants c) {
     const uvec3 cell = cellOf(p, c);
-    const uint slice = sliceOf(p.x, c.halfDomain, c.invCellWidth, cell.x, GRID_SLICES_PER_CELL);
-    if (c.subCells == SUB_CELLS_QUARTERS)
-        return (quarterRowOf(p, cell, c) * c.gridDim + cell.x) * GRID_SLICES_PER_CELL + slice;
-    const uint key = cellKey(cell, c);
-    return c.subCells == SUB_CELLS_SLICES ? key * GRID_SLICES_PER_CELL + slice : key;
+    const uint slices = c.slicesPerCell, slice = partOf(p.x, c.halfDomain, c.invCellWidth, cell.x, slices);
+    if (c.cellOrder == CELL_ORDER_MORTON) return mortonIndex(cell) * slices + slice;
+    const uint R = c.rowsPerCell, dim = c.gridDim;
+    const uint rowY = R * cell.y + partOf(p.y, c.halfDomain, c.invCellWidth, cell.y, R);
+    const uint rowZ = R * cell.z + partOf(p.z, c.halfDomain, c.invCellWidth, cell.z, R);
+    return ((rowZ * R * dim + rowY) * dim + cell.x) * slices + slice;
+}
+
+// Keys of the grid (sim::keyCount): every row's slices, or with Morton order every code's.
+uint keyCount(StepConstants c) {
+    const uint dim = c.gridDim, R = c.rowsPerCell;
+    const uint cells = c.cellOrder == CELL_ORDER_MORTON ? mortonIndex(uvec3(dim - 1)) + 1 : dim * dim * dim;
+    return cells * R * R * c.slicesPerCell;
 }
 
 #endif

@@ -7,10 +7,9 @@
 // RANK:      each boid's final place within its key's range, its rank among the range's slots, so
 //            that boids of a key are ordered by slot whatever order the scatter's atomics took:
 //            the build is deterministic, and the same as a stable sort of (key, slot) pairs. With
-//            whole cells the first of each cell writes its [start, end). With REORDER (the coherent
-//            mode) the pass gathers positions, velocities and ids into sorted order.
-// Starts (the scan of the counts): cellStarts[key] (whole cells, one word each, and one past the
-// last) or the sub-key starts in subRanges[key].x (slices and quarters), read as words at a stride.
+//            REORDER (the coherent mode) the pass gathers positions, velocities and ids into sorted
+//            order.
+// Starts (the scan of the counts): keyStarts (sim_types.h), as the radix build writes them.
 //
 // HISTOGRAM and SCATTER take one atomic a run of equal keys within a subgroup: boids in cell order
 // (the coherent mode) make long runs.
@@ -39,21 +38,16 @@ layout(std430, binding = 0) readonly buffer SortedKeys { uint sortedKeys[]; };
 layout(std430, binding = 1) readonly buffer ScatteredSlots { uint scatteredSlots[]; };
 layout(std430, binding = 2) readonly buffer Starts { uint starts[]; };
 layout(std430, binding = 3) writeonly buffer SortedSlots { uint sortedSlots[]; };
-layout(std430, binding = 4) buffer CellRanges { uvec2 cellRanges[]; };
 #ifdef REORDER
-layout(std430, binding = 5) readonly buffer PosIn { vec4 posIn[]; };
-layout(std430, binding = 6) readonly buffer VelIn { vec4 velIn[]; };
-layout(std430, binding = 7) readonly buffer IdsIn { uint idsIn[]; };
-layout(std430, binding = 8) writeonly buffer PosOut { vec4 posOut[]; };
-layout(std430, binding = 9) writeonly buffer VelOut { vec4 velOut[]; };
-layout(std430, binding = 10) writeonly buffer IdsOut { uint idsOut[]; };
+layout(std430, binding = 4) readonly buffer PosIn { vec4 posIn[]; };
+layout(std430, binding = 5) readonly buffer VelIn { vec4 velIn[]; };
+layout(std430, binding = 6) readonly buffer IdsIn { uint idsIn[]; };
+layout(std430, binding = 7) writeonly buffer PosOut { vec4 posOut[]; };
+layout(std430, binding = 8) writeonly buffer VelOut { vec4 velOut[]; };
+layout(std430, binding = 9) writeonly buffer IdsOut { uint idsOut[]; };
 #endif
 #endif
 
-#ifndef HISTOGRAM
-// Slices and quarters keep their starts in subRanges (uvec2 a sub-key); whole cells in a word each.
-uint startOf(uint key) { return starts[c.subCells == SUB_CELLS_NONE ? key : 2 * key]; }
-#endif
 
 #if defined(HISTOGRAM) || defined(SCATTER)
 const uint NO_KEY = 0xffffffffu; // invocations past the last boid: a run of their own, never counted
@@ -88,22 +82,21 @@ void main() {
     if (gl_SubgroupInvocationID == head && key != NO_KEY) left = atomicAdd(counts[key], -length);
     left = subgroupShuffle(left, head);
     if (key == NO_KEY) return;
-    const uint k = startOf(key) + left - length + (gl_SubgroupInvocationID - head);
+    const uint k = starts[key] + left - length + (gl_SubgroupInvocationID - head);
     scatteredSlots[k] = i;
     sortedKeys[k] = key;
 #else
     if (i >= n) return;
     const uint key = sortedKeys[i];
     const uint slot = scatteredSlots[i];
-    const uint start = startOf(key), end = startOf(key + 1);
-    // The boid reads its own key's range: no more than the search reads of its own cell (a key's
-    // range lies within a cell, which the search visits among 8 or 27), so even with every boid in
-    // one cell the rank costs no more than the search it prepares.
+    const uint start = starts[key], end = starts[key + 1];
+    // The boid reads its own key's range: no more than the search reads of its own row (a key's
+    // range lies within a slice of a row, which the search scans), so even with every boid in one
+    // key the rank costs no more than the search it prepares.
     uint rank = 0;
     for (uint q = start; q < end; ++q) rank += scatteredSlots[q] < slot ? 1u : 0u;
     const uint k = start + rank;
     sortedSlots[k] = slot;
-    if (c.subCells == SUB_CELLS_NONE && rank == 0) cellRanges[key] = uvec2(start, end);
 #ifdef REORDER
     posOut[k] = posIn[slot];
     velOut[k] = velIn[slot];

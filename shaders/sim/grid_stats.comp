@@ -10,28 +10,24 @@ layout(local_size_x_id = 0) in;
 #include "sim_types.h"
 #include "common.glsl"
 
-layout(std430, binding = 0) readonly buffer CellRanges { uvec2 cellRanges[]; };
+layout(std430, binding = 0) readonly buffer KeyStarts { uint keyStarts[]; };
 layout(std430, binding = 1) buffer Stats { GridStats stats; };
-layout(std430, binding = 2) readonly buffer SubRanges { uvec2 subRanges[]; };
 layout(push_constant) uniform Push { StepConstants c; };
 
-// A cell's boids: from its range, or with slices and quarters (no cell ranges) from the starts of
-// its slices, in its four quarter rows.
+// A cell's boids: the keys of its slices, in each of its rows (sim_types.h).
 uint boidsIn(uvec3 cell) {
-    const uint slices = c.slicesPerCell;
-    const uint key = cellKey(cell, c);
-    if (c.subCells == SUB_CELLS_SLICES) return subRanges[slices * (key + 1)].x - subRanges[slices * key].x;
-    if (c.subCells != SUB_CELLS_QUARTERS) {
-        const uvec2 range = cellRanges[key];
-        return range.x == CELL_EMPTY ? 0u : range.y - range.x;
+    const uint S = c.slicesPerCell, R = c.rowsPerCell, dim = c.gridDim;
+    if (c.cellOrder == CELL_ORDER_MORTON) {
+        const uint key = mortonIndex(cell) * S;
+        return keyStarts[key + S] - keyStarts[key];
     }
-    const uint dim = c.gridDim;
     uint count = 0;
-    for (uint q = 0; q < 4; ++q) {
-        const uint row = quarterRow(2 * cell.y + (q & 1), 2 * cell.z + (q >> 1), dim);
-        const uint first = (row * dim + cell.x) * slices;
-        count += subRanges[first + slices].x - subRanges[first].x;
-    }
+    for (uint rz = 0; rz < R; ++rz)
+        for (uint ry = 0; ry < R; ++ry) {
+            const uint row = (R * cell.z + rz) * R * dim + R * cell.y + ry;
+            const uint first = (row * dim + cell.x) * S;
+            count += keyStarts[first + S] - keyStarts[first];
+        }
     return count;
 }
 

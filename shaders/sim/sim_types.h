@@ -29,13 +29,13 @@ struct StepConstants {
     f32 cellWidth;  // 2L / gridDim
     f32 invCellWidth;
     u32 boidCount;
-    u32 gridDim;             // cells per axis
-    u32 searchCells;         // 8 or 27
-    f32 reach;               // grid search: max(r) with a rounding margin; cells farther away are skipped
+    u32 gridDim;       // cells per axis
+    u32 rowsPerCell;   // rows a cell along y and along z: the row height is cellWidth / rowsPerCell
+    f32 reach;         // max(r) with a rounding margin: rows and slices farther away are not scanned
     f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
-    u32 subCells;            // SUB_CELLS_*: what the key bits below the cell index hold, if any
-    u32 slicesPerCell;       // x slices a cell: 8, 16 or 32 (sim::Grid::slicesPerCell)
+    u32 slicesPerCell;       // x slices a cell in the sort key: 1 (whole cells) or 8
     u32 cellOrder;           // CELL_ORDER_*: how the key numbers cells (sim::CellOrder)
+    u32 pad0;
     // The predator (sim::Params): boids within its radius flee (rules.glsl: integrate).
     u32 predatorOn; // 0: no predator, and the step is exactly the one without
     f32 predatorX;  // its position, wrapped into the domain
@@ -44,26 +44,23 @@ struct StepConstants {
     f32 predatorRadiusSq;
     f32 predatorInvRadius;
     f32 predatorScale;
-    f32 pad3;
+    f32 pad1;
 };
 
-// A cell's range in the sorted arrays is [start, end); empty cells hold CELL_EMPTY in both.
-#define CELL_EMPTY 0xffffffffu
-
-// Sort keys below the cell index (StepConstants::subCells). SLICES: cell * 8 + the eighth of the
-// cell along x the boid lies in, and for every sub-key s, empty cells included, its start: the first
-// sorted position with a key of s or more (one more entry, n, past the last). A row of cells is then
-// sorted by x at an eighth of a cell, and any run of its sub-keys [a, b) is [start a, start b).
-// QUARTERS: the domain cut into rows half a cell high and deep (quarter rows: (2 dim)^2 of them, z
-// half-cell major), each row sorted by x: (quarter row * dim + cell x) * S + x slice, S x slices a
-// cell (StepConstants::slicesPerCell: 8, 16 or 32), with the same starts. A quarter row's window is
-// then one range across its cells; a cell's boids lie in four runs, so quarters write no cell ranges.
-#define SUB_CELLS_NONE 0u
-#define SUB_CELLS_SLICES 2u
-#define SUB_CELLS_QUARTERS 3u
+// The grid's sort key (common.glsl: gridKey). The domain is cut into rows along x, rowsPerCell
+// rows a cell along y and along z, and each row into slices along x, slicesPerCell a cell. With
+// linear cell order a key is (row * gridDim + cell x) * slicesPerCell + slice, row = (row z) *
+// rowsPerCell * gridDim + row y: the slices of a row are consecutive keys, so any x window of a row
+// is one run of keys (two where it wraps around the domain). With Morton cell order (rowsPerCell
+// 1) a key is mortonIndex(cell) * slicesPerCell + slice: consecutive within a cell only. One slice a
+// cell and one row a cell is whole cells.
+//
+// keyStarts[k] is the first sorted position whose key is k or more, for every key k of the grid,
+// empty or not, and keyStarts[keyCount] = boidCount: the boids of keys [a, b) are the sorted
+// positions [keyStarts[a], keyStarts[b]).
 
 // Cell keys (StepConstants::cellOrder): x + dim (y + dim z), or the Morton code of x, y, z (common.glsl:
-// cellKey). Morton grids take no quarter rows.
+// cellKey). Morton grids have one row a cell.
 #define CELL_ORDER_LINEAR 0u
 #define CELL_ORDER_MORTON 1u
 

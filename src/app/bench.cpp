@@ -333,16 +333,15 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 for (render::DrawPath chosen : paths) {
                     const render::DrawPath path =
                         render::resolveDrawPath(chosen, n, render::computePathAvailable(ctx), ctx.isCpu);
-                    sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.subCells, mode, order);
-                    grid.build = build;
+                    const sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.rows, order);
                     const std::string orderName = cells ? sim::cellOrderName(order) : "";
-                    if (mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
+                    sim::prepareGrid(ctx, flock, grid, mode, build);
                     // Steps until the GPU's clock has risen from idle (or from a light load), then the
                     // run from the start state.
                     sim::uploadState(ctx, flock, start);
                     keepBusy(o.warmupMs, [&] {
                         runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler*) {
-                            sim::recordStep(cmd, flock, params, mode, grid, nullptr);
+                            sim::recordStep(cmd, flock, params, mode, grid, build, nullptr);
                         });
                     });
                     sim::uploadState(ctx, flock, start);
@@ -362,7 +361,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                         if (f == o.warmup) first = t0;
                         std::vector<gpu::ScopeTime> times =
                             runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-                                sim::recordStep(cmd, flock, params, mode, grid, p);
+                                sim::recordStep(cmd, flock, params, mode, grid, build, p);
                                 if (o.render) {
                                     gpu::Scope scope(p, cmd, "draw");
                                     render::recordOffscreenDraw(
@@ -385,10 +384,22 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                         if (o.render) row.draw = render::drawPathName(path);
                         row.cpuFrameMs = msSince(t0);
                         addScopeTimes(row, times);
-                        csv += csvRow(row);
                         rows.push_back(row);
                     }
                     endProgress();
+                    // What the search did, on the state the timed frames left, outside the timings.
+                    // Naive steps test every boid; their neighbours are counted on the 27-cell grid.
+                    std::optional<sim::SearchCounts> counted;
+                    if (o.countCandidates) {
+                        counted =
+                            sim::countSearch(ctx, flock, params, cells ? grid : sim::makeGrid(params, 27, n));
+                        if (!cells) counted->candidates = n;
+                        for (FrameRow& row : rows) {
+                            row.candidates = counted->candidates;
+                            row.neighbours = counted->neighbours;
+                        }
+                    }
+                    for (const FrameRow& row : rows) csv += csvRow(row);
                     RunInfo info{sim::modeName(mode),
                                  n,
                                  cells,
@@ -403,11 +414,15 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     nlohmann::json run = summarizeRun(info, rows);
                     if (o.render) run["color"] = render::colorModeName(o.color);
                     if (mode != sim::Mode::Naive) {
-                        run["slices"] = grid.slices;
-                        run["quarters"] = grid.quarters;
+                        run["rows_per_cell"] = grid.rowsPerCell;
+                        run["row_height"] = sim::rowHeight(grid);
                         run["slices_per_cell"] = grid.slicesPerCell;
-                        run["search"] = sim::searchVariantName(sim::searchVariant(grid, params));
+                        run["search"] = sim::searchVariantName(sim::searchVariant(mode, params));
                         run["grid_build"] = sim::gridBuildName(build);
+                    }
+                    if (counted) {
+                        run["candidates_per_boid"] = counted->candidates;
+                        run["neighbours_per_boid"] = counted->neighbours;
                     }
                     runs.push_back(run);
 
@@ -428,9 +443,12 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                           double(cols[passColumn(pass)]["median"]));
                             line += text;
                         }
-                    if (mode != sim::Mode::Naive && grid.slices)
-                        line += std::string(grid.quarters ? "  (quarter rows, " : "  (slices, ") +
-                                std::to_string(grid.slicesPerCell) + " a cell)";
+                    if (mode != sim::Mode::Naive) line += "  (" + sim::describeRows(grid) + ")";
+                    if (counted) {
+                        std::snprintf(text, sizeof text, "  candidates %.1f neighbours %.1f",
+                                      counted->candidates, counted->neighbours);
+                        line += text;
+                    }
                     table.push_back(line);
                     std::printf("%s\n", line.c_str());
                     std::fflush(stdout);

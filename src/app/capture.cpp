@@ -27,8 +27,8 @@ nlohmann::json summaryJson(const std::vector<double>& values) {
 const std::vector<std::string>& passNames() {
     static const std::vector<std::string> names = {"grid index",
                                                    "sort",
-                                                   "cell ranges",
-                                                   "cell ranges + reorder",
+                                                   "key starts",
+                                                   "key starts + reorder",
                                                    "grid/histogram",
                                                    "grid/scan",
                                                    "grid/scatter",
@@ -63,7 +63,7 @@ void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes) {
 std::string csvHeader() {
     std::string h = "frame,t_ms,mode,boids,cells,cell_order,present_mode,draw,cpu_frame_ms,gpu_total_ms";
     for (const std::string& p : passNames()) h += "," + passColumn(p);
-    return h + ",grid_build,domain_half\n";
+    return h + ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid\n";
 }
 
 std::string csvRow(const FrameRow& r) {
@@ -75,7 +75,10 @@ std::string csvRow(const FrameRow& r) {
         auto it = r.passMs.find(p);
         line += "," + (it != r.passMs.end() ? number(it->second) : "");
     }
-    return line + "," + r.gridBuild + "," + number(r.domainHalf) + "\n";
+    line += "," + r.gridBuild + "," + number(r.domainHalf);
+    line +=
+        "," + (r.candidates ? number(*r.candidates) : "") + "," + (r.neighbours ? number(*r.neighbours) : "");
+    return line + "\n";
 }
 
 nlohmann::json deviceJson(const gpu::Context& ctx) {

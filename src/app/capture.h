@@ -19,7 +19,7 @@ namespace app {
 // sub-passes) are not columns.
 const std::vector<std::string>& passNames();
 
-// "cell ranges + reorder" -> "gpu_cell_ranges_reorder_ms"
+// "key starts + reorder" -> "gpu_key_starts_reorder_ms"
 std::string passColumn(const std::string& pass);
 
 struct FrameRow {
@@ -36,6 +36,8 @@ struct FrameRow {
     double domainHalf = 0;                // L: a flock at another density is another configuration
     std::optional<double> gpuTotalMs;     // empty where timestamps are unavailable
     std::map<std::string, double> passMs; // by pass name
+    // The search's candidates and neighbours a boid (bench --count-candidates); empty where not counted.
+    std::optional<double> candidates, neighbours;
 };
 
 // Fills a row's GPU columns from a frame's scopes: "frame" is the total, passNames() the parts.

@@ -94,7 +94,7 @@ const CLI::Validator nonEmptyPath(
 // A grid's shape, build or cell order given where no step builds a grid has no effect: refused.
 void refuseGridOptionsWithoutGrid(const CLI::App* command, bool naiveOnly) {
     if (!naiveOnly) return;
-    for (const char* flag : {"--cells", "--subcells", "--grid-build", "--cell-order"})
+    for (const char* flag : {"--cells", "--rows", "--grid-build", "--cell-order"})
         if (command->get_option(flag)->count())
             throw InputError(std::string(flag) + " has no effect in naive mode (it builds no grid)");
 }
@@ -112,16 +112,16 @@ void refuseDemoOptionsBefore(const CLI::App* command, const std::vector<CLI::Opt
     }
 }
 
-const char* const subCellsHelp =
-    "the order of boids within cells, the sort key below the cell index: auto (by boids a cell), "
-    "slices (x slices), quarters (quarter rows by x slices) or off (whole cells)";
+const char* const rowsHelp =
+    "the rows the search scans, each over its x window: auto (by density), cells (rows one cell high, "
+    "windows in whole cells), or rows a full, half or quarter cell high and deep, windows in eighths";
 
 const char* const gridBuildHelp =
     "how grid steps order boids by cell: radix (a radix sort of the keys) or counting (a deterministic "
     "counting sort)";
 const char* const cellOrderHelp =
     "how the sort key numbers cells: linear (x + dim (y + dim z)) or morton (Z-order: x, y, z bits "
-    "interleaved; whole cells or slices, no quarter rows)";
+    "interleaved; rows one cell high)";
 
 // Switches for experts and tests, listed apart from what users need in --help.
 const char* const expertGroup = "Expert and testing";
@@ -152,14 +152,14 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     // The demo (no command).
     DemoOptions& demo = cl.demo;
     std::string demoBoids = "20000", demoMode = "coherent", demoCells = "27", demoFrames, demoWarmup = "0",
-                demoSubCells = "auto", demoGridBuild = "radix", demoCellOrder = "linear";
+                demoRows = "auto", demoGridBuild = "radix", demoCellOrder = "linear";
     CLI::Option* demoBoidsOption =
         app.add_option("--boids", demoBoids, "number of boids (re-initializes when changed in the panel)")
             ->capture_default_str();
     app.add_option("--seed", demo.seed, "seed of the random start")->capture_default_str()->check(seedRange);
     app.add_option("--mode", demoMode, "naive, scattered or coherent")->capture_default_str();
     app.add_option("--cells", demoCells, "grid search shape: 8 or 27 cells")->capture_default_str();
-    app.add_option("--subcells", demoSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
+    app.add_option("--rows", demoRows, rowsHelp)->capture_default_str()->group(expertGroup);
     app.add_option("--grid-build", demoGridBuild, gridBuildHelp)->capture_default_str()->group(expertGroup);
     app.add_option("--cell-order", demoCellOrder, cellOrderHelp)->capture_default_str()->group(expertGroup);
     app.add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
@@ -211,9 +211,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                      "grid modes are checked against)")
         ->capture_default_str();
     step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
-    std::string stepSubCells = "auto", benchSubCells = "auto", stepGridBuild = "radix",
-                benchGridBuild = "radix", stepCellOrder = "linear", benchCellOrders = "linear";
-    step->add_option("--subcells", stepSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
+    std::string stepRows = "auto", benchRows = "auto", stepGridBuild = "radix", benchGridBuild = "radix",
+                stepCellOrder = "linear", benchCellOrders = "linear";
+    step->add_option("--rows", stepRows, rowsHelp)->capture_default_str()->group(expertGroup);
     step->add_option("--grid-build", stepGridBuild, gridBuildHelp)->capture_default_str()->group(expertGroup);
     step->add_option("--cell-order", stepCellOrder, cellOrderHelp)->capture_default_str()->group(expertGroup);
     step->add_flag("--quiet", so.quiet, "print nothing on success");
@@ -265,7 +265,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_option("--modes", bModes, "modes, comma-separated")->capture_default_str();
     bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
     bench->add_option("--cells", bCells, "search shapes, comma-separated (8, 27)")->capture_default_str();
-    bench->add_option("--subcells", benchSubCells, subCellsHelp)->capture_default_str()->group(expertGroup);
+    bench->add_option("--rows", benchRows, rowsHelp)->capture_default_str()->group(expertGroup);
     bench
         ->add_option("--grid-build", benchGridBuild,
                      std::string(gridBuildHelp) + "; comma-separated, each grid run once with each")
@@ -285,6 +285,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_option("--csv", bo.csv, "per-frame rows to FILE.csv")->check(nonEmptyPath);
     bench->add_option("--json", bo.json, "one summary per configuration to FILE.json")->check(nonEmptyPath);
     bench->add_flag("--render", bo.render, "also draw every frame into an offscreen 1280x800 image");
+    bench->add_flag("--count-candidates", bo.countCandidates,
+                    "after each run, count the boids each boid's search tests (candidates) and finds within "
+                    "max(r) (neighbours), means into the CSV and JSON (outside the timings)");
     std::string bDraw = "auto";
     bench
         ->add_option(
@@ -324,7 +327,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                                                            {"--density", "D"},
                                                            {"--draw", "PATH"},
                                                            {"--present-mode", "MODE"},
-                                                           {"--subcells", "ORDER"},
+                                                           {"--rows", "ROWS"},
                                                            {"--seed", "S"},
                                                            {"--device", "N"},
                                                            {"--window", "WxH"},
@@ -379,11 +382,11 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         so.steps = parseCount(stepSteps, "--steps", 1ull << 40);
         so.mode = modeFromText(stepMode, "--mode");
         so.cells = cellsFromText(stepCells, "--cells");
-        so.subCells = subCellsFromText(stepSubCells);
+        so.rows = rowsFromText(stepRows);
         so.gridBuild = gridBuildFromText(stepGridBuild);
         so.cellOrder = cellOrderFromText(stepCellOrder);
         refuseGridOptionsWithoutGrid(step, so.mode == sim::Mode::Naive);
-        refuseMortonQuarters({so.cellOrder}, so.subCells);
+        refuseMortonThinRows({so.cellOrder}, so.rows);
         so.density = densityFrom(stepParamFlags);
         if (predatorOption->count())
             parsePredator(stepPredator, so.params);
@@ -409,14 +412,14 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         bo.boids = parseCountList(bBoids, "--boids", maxBoids);
         bo.cells.clear();
         for (const std::string& c : splitList(bCells)) bo.cells.push_back(cellsFromText(c, "--cells"));
-        bo.subCells = subCellsFromText(benchSubCells);
+        bo.rows = rowsFromText(benchRows);
         bo.gridBuilds.clear();
         for (const std::string& b : splitList(benchGridBuild)) bo.gridBuilds.push_back(gridBuildFromText(b));
         bo.cellOrders.clear();
         for (const std::string& c : splitList(benchCellOrders)) bo.cellOrders.push_back(cellOrderFromText(c));
         refuseGridOptionsWithoutGrid(
             bench, std::ranges::all_of(bo.modes, [](sim::Mode m) { return m == sim::Mode::Naive; }));
-        refuseMortonQuarters(bo.cellOrders, bo.subCells);
+        refuseMortonThinRows(bo.cellOrders, bo.rows);
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
         bo.warmup = parseCountOrZero(bWarmup, "--warmup", 1ull << 32);
         bo.warmupMs = parseCountOrZero(bWarmupMs, "--warmup-ms", 600000);
@@ -442,10 +445,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
             throw InputError("give either --boids or --load-state, not both");
         demo.mode = modeFromText(demoMode, "--mode");
         demo.cells = cellsFromText(demoCells, "--cells");
-        demo.subCells = subCellsFromText(demoSubCells);
+        demo.rows = rowsFromText(demoRows);
         demo.gridBuild = gridBuildFromText(demoGridBuild);
         demo.cellOrder = cellOrderFromText(demoCellOrder);
-        refuseMortonQuarters({demo.cellOrder}, demo.subCells);
+        refuseMortonThinRows({demo.cellOrder}, demo.rows);
         if (!demoFrames.empty()) demo.frames = parseCount(demoFrames, "--frames", 1ull << 40);
         demo.warmup = parseCountOrZero(demoWarmup, "--warmup", 1ull << 40);
         if (demoWarmupOption->count() && demo.capture.empty())

@@ -34,7 +34,7 @@ struct DemoOptions {
     uint64_t seed = 1;
     sim::Mode mode = sim::Mode::Coherent;
     int cells = 27;
-    sim::SubCells subCells = sim::SubCells::Auto;
+    sim::Rows rows = sim::Rows::Auto;
     sim::GridBuild gridBuild = sim::GridBuild::Radix;
     sim::CellOrder cellOrder = sim::CellOrder::Linear;
     std::string presentMode = "fifo";
@@ -59,7 +59,7 @@ struct StepOptions {
     uint64_t steps = 1;
     sim::Mode mode = sim::Mode::Naive;
     int cells = 27;
-    sim::SubCells subCells = sim::SubCells::Auto;
+    sim::Rows rows = sim::Rows::Auto;
     sim::GridBuild gridBuild = sim::GridBuild::Radix;
     sim::CellOrder cellOrder = sim::CellOrder::Linear;
     bool quiet = false;
@@ -81,7 +81,8 @@ struct BenchOptions {
     std::vector<sim::Mode> modes = {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent};
     std::vector<uint32_t> boids = {100000, 1000000};
     std::vector<int> cells = {8, 27};
-    sim::SubCells subCells = sim::SubCells::Auto;
+    sim::Rows rows = sim::Rows::Auto;
+    bool countCandidates = false; // after each run, the search's candidates and neighbours a boid
     std::vector<sim::GridBuild> gridBuilds = {sim::GridBuild::Radix}; // each grid run once with each
     std::vector<sim::CellOrder> cellOrders = {sim::CellOrder::Linear};
     uint64_t frames = 300, warmup = 60;

@@ -49,10 +49,10 @@ sim::Mode modeFromText(const std::string& text, const std::string& flag) {
     return *m;
 }
 
-sim::SubCells subCellsFromText(const std::string& text) {
-    std::optional<sim::SubCells> s = sim::parseSubCells(text);
-    if (!s) throw InputError("--subcells: '" + text + "' must be auto, slices, quarters or off");
-    return *s;
+sim::Rows rowsFromText(const std::string& text) {
+    std::optional<sim::Rows> r = sim::parseRows(text);
+    if (!r) throw InputError("--rows: '" + text + "' must be auto, cells, full, half or quarter");
+    return *r;
 }
 
 sim::GridBuild gridBuildFromText(const std::string& text) {
@@ -73,11 +73,12 @@ sort::SortAlgorithm algorithmFromText(const std::string& text) {
     return *a;
 }
 
-// Morton keys break the rows that quarter rows are made of (sim::CellOrder).
-void refuseMortonQuarters(const std::vector<sim::CellOrder>& orders, sim::SubCells subCells) {
-    if (subCells == sim::SubCells::Quarters &&
+// Rows thinner than a cell need rows of cells to be runs of keys, which Morton order breaks (sim::CellOrder).
+void refuseMortonThinRows(const std::vector<sim::CellOrder>& orders, sim::Rows rows) {
+    if ((rows == sim::Rows::Half || rows == sim::Rows::Quarter) &&
         std::ranges::find(orders, sim::CellOrder::Morton) != orders.end())
-        throw InputError("--subcells quarters needs --cell-order linear (Morton order has no quarter rows)");
+        throw InputError(std::string("--rows ") + sim::rowsName(rows) +
+                         " needs --cell-order linear (Morton grids have rows one cell high)");
 }
 
 int cellsFromText(const std::string& text, const std::string& flag) {

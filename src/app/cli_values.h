@@ -14,7 +14,7 @@ std::vector<std::string> splitList(const std::string& text);
 
 sim::Mode modeFromText(const std::string& text, const std::string& flag);
 int cellsFromText(const std::string& text, const std::string& flag); // 8 or 27
-sim::SubCells subCellsFromText(const std::string& text);
+sim::Rows rowsFromText(const std::string& text);
 sim::GridBuild gridBuildFromText(const std::string& text);
 sim::CellOrder cellOrderFromText(const std::string& text);
 sort::SortAlgorithm algorithmFromText(const std::string& text);
@@ -29,6 +29,6 @@ void parsePredator(const std::string& text, sim::Params& p);
 // L for `boids` at `density` (when given, else L stays), checked with the other parameters.
 void applyDensity(sim::Params& p, double density, uint64_t boids);
 void checkParams(const sim::Params& p);
-void refuseMortonQuarters(const std::vector<sim::CellOrder>& orders, sim::SubCells subCells);
+void refuseMortonThinRows(const std::vector<sim::CellOrder>& orders, sim::Rows rows);
 
 } // namespace app

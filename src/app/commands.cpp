@@ -103,9 +103,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     sim::wrapPositions(state, params.domainHalf);
     sim::Flock flock = sim::createFlock(ctx, state.count());
     sim::uploadState(ctx, flock, state);
-    sim::Grid grid = sim::makeGrid(params, o.cells, flock.count, o.subCells, o.mode, o.cellOrder);
-    grid.build = o.gridBuild;
-    if (o.mode != sim::Mode::Naive) sim::prepareGrid(ctx, flock, grid);
+    const sim::Grid grid = sim::makeGrid(params, o.cells, flock.count, o.rows, o.cellOrder);
+    sim::prepareGrid(ctx, flock, grid, o.mode, o.gridBuild);
 
     Headless headless = createHeadless(ctx);
     std::vector<double> stepMs;
@@ -113,7 +112,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     for (uint64_t s = 0; s < o.steps; ++s) {
         std::vector<gpu::ScopeTime> times =
             runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-                sim::recordStep(cmd, flock, params, o.mode, grid, p);
+                sim::recordStep(cmd, flock, params, o.mode, grid, o.gridBuild, p);
             });
         for (const gpu::ScopeTime& t : times) {
             if (!t.valid) continue;
@@ -134,9 +133,9 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
                     ctx.properties.deviceName, ctx.driverName.c_str(), ctx.driverInfo.c_str(),
                     VKBOIDS_COMMIT);
         if (o.mode != sim::Mode::Naive)
-            std::printf(", %u^3 cells of %.3g in %s order, %d-cell search, %s build", grid.dim,
+            std::printf(", %u^3 cells of %.3g in %s order, %d-cell search, %s, %s build", grid.dim,
                         grid.cellWidth, sim::cellOrderName(grid.cellOrder), grid.searchCells,
-                        sim::gridBuildName(grid.build));
+                        sim::describeRows(grid).c_str(), sim::gridBuildName(o.gridBuild));
         std::printf(", L = %.4g", params.domainHalf);
         std::printf("\n");
         if (stepMs.empty()) {

@@ -305,6 +305,15 @@ bool applyPanelRequests(Demo& d) {
         }
     }
     st.captureRequested = false;
+    if (st.countRequested && paramError.empty()) {
+        // Between frames, outside the timings: the count blocks until the GPU has done it. Naive
+        // steps test every boid; their neighbours are counted on the grid they would have.
+        const sim::Grid grid = currentGrid(d);
+        sim::SearchCounts counts = sim::countSearch(d.ctx, d.flock, st.params, grid);
+        if (st.mode == sim::Mode::Naive) counts.candidates = d.flock.count;
+        st.counted = counts;
+    }
+    st.countRequested = false;
     const bool simulate = paramError.empty() && (!st.paused || st.stepOnce);
     st.stepOnce = false;
     return simulate;
@@ -314,7 +323,7 @@ bool applyPanelRequests(Demo& d) {
 // panel, and the screenshots asked for (the last frame's, F12's). Returns the path that drew the boids.
 render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simulate) {
     const PanelState& st = d.panel;
-    if (simulate && st.mode != sim::Mode::Naive) sim::prepareGrid(d.ctx, d.flock, st.grid);
+    if (simulate) sim::prepareGrid(d.ctx, d.flock, st.grid, st.mode, st.gridBuild);
     VK_CHECK(vkResetFences(d.ctx.device, 1, &slot.fence));
     VkCommandBuffer cmd = slot.cmd;
     VK_CHECK(vkResetCommandBuffer(cmd, 0));
@@ -330,7 +339,7 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
                            VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0,
                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
         if (simulate) {
-            sim::recordStep(cmd, d.flock, st.params, st.mode, st.grid, &d.profiler);
+            sim::recordStep(cmd, d.flock, st.params, st.mode, st.grid, st.gridBuild, &d.profiler);
             if (st.mode != sim::Mode::Naive && d.frameNumber % 30 == 0) {
                 sim::recordGridStats(cmd, d.flock, sim::stepConstants(st.params, st.grid, d.flock.count),
                                      slot.gridStats, &d.profiler);

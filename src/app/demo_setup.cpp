@@ -30,7 +30,7 @@ void createDemoFlock(Demo& d) {
     }
     st.mode = o.mode;
     st.cells = o.cells;
-    st.subCells = o.subCells;
+    st.rows = o.rows;
     st.gridBuild = o.gridBuild;
     st.cellOrder = o.cellOrder;
     st.seedInput = o.seed;
@@ -111,10 +111,7 @@ void destroyFrameSlots(Demo& d) {
 }
 
 sim::Grid currentGrid(const Demo& d) {
-    sim::Grid grid = sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.subCells,
-                                   d.panel.mode, d.panel.cellOrder);
-    grid.build = d.panel.gridBuild;
-    return grid;
+    return sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.rows, d.panel.cellOrder);
 }
 
 // The camera, the capture the command line asks for, and the number of frames to render.

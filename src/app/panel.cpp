@@ -185,13 +185,12 @@ void drawPanel(PanelState& st) {
     }
     if (ImGui::CollapsingHeader("Grid", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (st.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
-        // The order of boids within cells, switchable live like the mode (auto: by density).
-        const sim::SubCells orders[] = {sim::SubCells::Auto, sim::SubCells::Slices, sim::SubCells::Quarters,
-                                        sim::SubCells::Off};
+        // The rows the search scans, switchable live like the mode (auto: by density).
         ImGui::SetNextItemWidth(120);
-        if (ImGui::BeginCombo("order within cells", sim::subCellsName(st.subCells))) {
-            for (sim::SubCells order : orders)
-                if (ImGui::Selectable(sim::subCellsName(order), order == st.subCells)) st.subCells = order;
+        if (ImGui::BeginCombo("rows", sim::rowsName(st.rows))) {
+            for (sim::Rows rows :
+                 {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
+                if (ImGui::Selectable(sim::rowsName(rows), rows == st.rows)) st.rows = rows;
             ImGui::EndCombo();
         }
         // How boids are ordered by key, switchable live (the two give the same order).
@@ -208,32 +207,31 @@ void drawPanel(PanelState& st) {
                 if (ImGui::Selectable(sim::cellOrderName(order), order == st.cellOrder)) st.cellOrder = order;
             ImGui::EndCombo();
         }
-        ImGui::Text("%u cells per axis (%u cells), width %.3g", st.grid.dim, st.grid.cellCount,
-                    st.grid.cellWidth);
-        const std::string keyParts =
-            st.grid.quarters ? "quarter rows, " + std::to_string(st.grid.slicesPerCell) + " x slices"
-            : st.grid.slices ? "cell, " + std::to_string(st.grid.slicesPerCell) + " x slices"
-                             : std::string("cell");
         if (st.grid.cellOrder == sim::CellOrder::Morton)
-            ImGui::Text("Morton keys: %u (%.2fx the cells)", st.grid.keyCells,
+            ImGui::Text("%u^3 cells of %.3g, Morton keys %.2fx", st.grid.dim, st.grid.cellWidth,
                         double(st.grid.keyCells) / st.grid.cellCount);
-        const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
-        ImGui::Text("key bits %u (%s)", st.grid.keyBits, keyParts.c_str());
-        // The build and the sort in use, whose passes the timings list.
-        if (st.gridBuild == sim::GridBuild::Counting)
-            ImGui::Text("counting sort: %u keys", sim::keyCount(st.grid));
         else
-            ImGui::Text("radix sort: %s, %u pass%s",
+            ImGui::Text("%u^3 cells of %.3g", st.grid.dim, st.grid.cellWidth);
+        ImGui::TextUnformatted(sim::describeRows(st.grid).c_str());
+        // The build and the sort in use, whose passes the timings list.
+        const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
+        if (st.gridBuild == sim::GridBuild::Counting)
+            ImGui::Text("counting sort of %u keys", sim::keyCount(st.grid));
+        else
+            ImGui::Text("radix sort: %s, %u pass%s of %u bits",
                         sort::algorithmName(
                             sort::resolveAlgorithm(sort::SortAlgorithm::Auto, st.boids, st.grid.keyBits)),
-                        passes, passes > 1 ? "es" : "");
-        if (st.haveGridStats && st.mode != sim::Mode::Naive) {
-            const double mean = double(st.boids) / st.grid.cellCount;
-            const double meanOccupied =
-                st.gridStats.occupiedCells ? double(st.boids) / st.gridStats.occupiedCells : 0;
-            ImGui::Text("boids per cell: mean %.2f, largest %u", mean, st.gridStats.largestCell);
-            ImGui::Text("%u cells occupied, %.2f boids each", st.gridStats.occupiedCells, meanOccupied);
-        }
+                        passes, passes > 1 ? "es" : "", st.grid.keyBits);
+        // What the search does: counted on demand, between frames and outside the timings.
+        if (ImGui::Button("Count")) st.countRequested = true;
+        ImGui::SameLine();
+        if (st.counted)
+            ImGui::Text("%.1f candidates, %.1f neighbours", st.counted->candidates, st.counted->neighbours);
+        else
+            ImGui::TextDisabled("candidates and neighbours a boid");
+        if (st.haveGridStats && st.mode != sim::Mode::Naive)
+            ImGui::Text("a cell: mean %.1f, largest %u; %u occupied", double(st.boids) / st.grid.cellCount,
+                        st.gridStats.largestCell, st.gridStats.occupiedCells);
     }
     if (ImGui::CollapsingHeader("Rules")) {
         sim::Params& p = st.params;

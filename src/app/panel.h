@@ -3,12 +3,14 @@
 
 #include "gpu/profiler.h"
 #include "render/renderer.h"
+#include "sim/flock.h"
 #include "sim/grid.h"
 #include "sim/params.h"
 #include "sim/sim_types.h"
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +35,7 @@ struct PanelState {
     sim::Params params;
     sim::Mode mode = sim::Mode::Coherent;
     int cells = 27;
-    sim::SubCells subCells = sim::SubCells::Auto; // the order within cells
+    sim::Rows rows = sim::Rows::Auto; // the rows the search scans
     sim::GridBuild gridBuild = sim::GridBuild::Radix;
     sim::CellOrder cellOrder = sim::CellOrder::Linear;
     bool paused = false;
@@ -55,12 +57,14 @@ struct PanelState {
     bool captureRequested = false;
     bool resetCamera = false;
     bool naiveConfirmed = false; // Yes to naiveQuestion
+    bool countRequested = false; // count the search's candidates and neighbours (sim::countSearch)
 
     // What the panel shows.
     std::string deviceName;
     bool cpuDevice = false;
     uint32_t boids = 0;
     sim::Grid grid;
+    std::optional<sim::SearchCounts> counted; // the last count (of the grid of its time)
     bool haveGridStats = false;
     gpudata::GridStats gridStats{};
     bool predatorHeld = false;                         // the right button places the predator this frame

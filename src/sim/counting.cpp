@@ -17,10 +17,9 @@ void prepareCounting(const gpu::Context& ctx, Flock& f, const Grid& grid) {
     if (keys <= f.countingCapacity) return;
     // The old buffers may still be read by frames in flight.
     VK_CHECK(vkDeviceWaitIdle(ctx.device));
-    for (gpu::Buffer* b : {&f.keyCounts, &f.cellStarts, &f.scatteredSlots}) gpu::destroyBuffer(ctx, *b);
+    for (gpu::Buffer* b : {&f.keyCounts, &f.scatteredSlots}) gpu::destroyBuffer(ctx, *b);
     sort::destroyScanner(ctx, f.scanner);
     f.keyCounts = gpu::createBuffer(ctx, 4ull * keys, gpu::storageUsage, gpu::MemoryUse::Device);
-    f.cellStarts = gpu::createBuffer(ctx, 4ull * keys, gpu::storageUsage, gpu::MemoryUse::Device);
     f.scatteredSlots = gpu::createBuffer(ctx, 4ull * f.count, gpu::storageUsage, gpu::MemoryUse::Device);
     f.scanner = sort::createScanner(ctx, keys);
     f.countingCapacity = keys;
@@ -29,28 +28,20 @@ void prepareCounting(const gpu::Context& ctx, Flock& f, const Grid& grid) {
 void destroyCounting(const gpu::Context& ctx, Flock& f) {
     for (gpu::Program* p : {&f.countHistogram, &f.countScatter, &f.countRank, &f.countRankReorder})
         gpu::destroyProgram(ctx, *p);
-    for (gpu::Buffer* b : {&f.keyCounts, &f.cellStarts, &f.scatteredSlots}) gpu::destroyBuffer(ctx, *b);
+    for (gpu::Buffer* b : {&f.keyCounts, &f.scatteredSlots}) gpu::destroyBuffer(ctx, *b);
     sort::destroyScanner(ctx, f.scanner);
     f.countingCapacity = 0;
 }
 
 namespace {
 
-// Slices and quarters keep each sub-key's start in subRanges (the first word of each uvec2); whole
-// cells in cellStarts (counting.comp: startOf).
-const gpu::Buffer& startsOf(const Flock& f, const Grid& grid) {
-    return grid.slices ? f.subRanges : f.cellStarts;
-}
-
 void recordHistogram(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants& c, const Grid& grid,
                      gpu::Profiler* profiler) {
     gpu::Scope scope(profiler, cmd, "grid/histogram");
     const uint32_t keys = keyCount(grid) + 1;
-    // The previous step's passes have finished with the counts and the ranges before the clears.
+    // The previous step's passes have finished with the counts before the clear.
     gpu::computeToTransferBarrier(cmd);
     vkCmdFillBuffer(cmd, f.keyCounts.buffer, 0, 4ull * keys, 0);
-    // Whole cells: empty cells keep CELL_EMPTY; the rank pass writes the occupied ones.
-    if (!grid.slices) vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * grid.keyCells, CELL_EMPTY);
     gpu::fillToComputeBarrier(cmd);
     gpu::bindProgram(cmd, f.countHistogram, {f.cellKeys, f.keyCounts});
     gpu::dispatch(cmd, f.countHistogram, f.count, c);
@@ -60,38 +51,34 @@ void recordHistogram(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants
 void recordScan(VkCommandBuffer cmd, Flock& f, const Grid& grid, gpu::Profiler* profiler) {
     gpu::Scope scope(profiler, cmd, "grid/scan");
     // Ends with the barrier that makes the starts visible to the scatter.
-    sort::recordExclusiveScan(cmd, f.scanner, f.keyCounts, startsOf(f, grid), keyCount(grid) + 1,
-                              grid.slices ? 2 : 1);
+    sort::recordExclusiveScan(cmd, f.scanner, f.keyCounts, f.keyStarts, keyCount(grid) + 1);
 }
 
-void recordScatter(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants& c, const Grid& grid,
-                   gpu::Profiler* profiler) {
+void recordScatter(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants& c, gpu::Profiler* profiler) {
     gpu::Scope scope(profiler, cmd, "grid/scatter");
     gpu::bindProgram(cmd, f.countScatter,
-                     {f.cellKeys, f.keyCounts, startsOf(f, grid), f.scatteredSlots, f.sortedKeys});
+                     {f.cellKeys, f.keyCounts, f.keyStarts, f.scatteredSlots, f.sortedKeys});
     gpu::dispatch(cmd, f.countScatter, f.count, c);
     // Every key's range is complete before any boid ranks itself within it.
     gpu::computeBarrier(cmd);
 }
 
-void recordRank(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants& c, const Grid& grid,
-                bool reorder, gpu::Profiler* profiler) {
+void recordRank(VkCommandBuffer cmd, Flock& f, const gpudata::StepConstants& c, bool reorder,
+                gpu::Profiler* profiler) {
     gpu::Scope scope(profiler, cmd, "grid/rank");
     if (reorder) {
         const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
         gpu::bindProgram(cmd, f.countRankReorder,
-                         {f.sortedKeys, f.scatteredSlots, startsOf(f, grid), f.sortedSlots, f.cellRanges,
-                          f.pos[f.current], f.vel[f.current], f.ids[f.idsCurrent], f.pos[alt], f.vel[alt],
-                          f.ids[idsAlt]});
+                         {f.sortedKeys, f.scatteredSlots, f.keyStarts, f.sortedSlots, f.pos[f.current],
+                          f.vel[f.current], f.ids[f.idsCurrent], f.pos[alt], f.vel[alt], f.ids[idsAlt]});
         gpu::dispatch(cmd, f.countRankReorder, f.count, c);
-        f.current = alt; // the state, now in cell order
+        f.current = alt; // the state, now in key order
         f.idsCurrent = idsAlt;
     } else {
-        gpu::bindProgram(cmd, f.countRank,
-                         {f.sortedKeys, f.scatteredSlots, startsOf(f, grid), f.sortedSlots, f.cellRanges});
+        gpu::bindProgram(cmd, f.countRank, {f.sortedKeys, f.scatteredSlots, f.keyStarts, f.sortedSlots});
         gpu::dispatch(cmd, f.countRank, f.count, c);
     }
-    // Ranges, sorted slots (and reordered state) are the search's input.
+    // Starts, sorted slots (and reordered state) are the search's input.
     gpu::computeBarrier(cmd);
 }
 
@@ -102,8 +89,8 @@ void recordCountingBuild(VkCommandBuffer cmd, Flock& f, const gpudata::StepConst
     CHECK(f.countingCapacity >= keyCount(grid) + 1); // prepareGrid made the buffers
     recordHistogram(cmd, f, c, grid, profiler);
     recordScan(cmd, f, grid, profiler);
-    recordScatter(cmd, f, c, grid, profiler);
-    recordRank(cmd, f, c, grid, reorder, profiler);
+    recordScatter(cmd, f, c, profiler);
+    recordRank(cmd, f, c, reorder, profiler);
 }
 
 } // namespace sim

@@ -1,6 +1,6 @@
 #pragma once
 // The counting grid build (sim::GridBuild::Counting): the passes that order a grid step's boids by
-// key and write each key's range, in place of the radix sort and the cell-ranges pass.
+// key and write every key's start, in place of the radix sort and the key-starts pass.
 
 #include "sim/flock.h"
 
@@ -11,8 +11,8 @@ namespace sim {
 void prepareCounting(const gpu::Context& context, Flock& flock, const Grid& grid);
 void destroyCounting(const gpu::Context& context, Flock& flock);
 
-// From the flock's (key, slot) pairs (cellKeys for slots 0..n-1): the sorted keys and slots, each
-// key's range (cellRanges, or with slices and quarters the starts in subRanges) and, with `reorder`
+// From the flock's (key, slot) pairs (cellKeys for slots 0..n-1): the sorted keys and slots, every
+// key's start (keyStarts) and, with `reorder`
 // (the coherent mode), the state gathered into sorted order, exactly as the radix build writes
 // them. Profiler scopes "grid/histogram", "grid/scan", "grid/scatter", "grid/rank". Ends with a
 // barrier that makes all of it visible to the search.

@@ -36,20 +36,11 @@ uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
     return fitWorkgroupSize(ctx, 128);
 }
 
-// The flock pass's groups: 512 for scattered walks of slices or quarter rows, 128 otherwise. On the
-// H200 groups of 512 made scattered slices 4.5% faster at 1M and 12% at 10.24M, where a group's
-// gathers through the index overlap better; coherent rows, short and contiguous, ran 7 to 8% faster
-// in groups of 128.
-uint32_t searchWorkgroupSize(const gpu::Context& ctx, const SearchVariant& v) {
-    const bool large = v.mode == Mode::Scattered && v.walk != Walk::Cells;
-    return fitWorkgroupSize(ctx, large ? 512 : 128);
-}
-
 // Whether two steps' constants give every position the same grid key (common.glsl: gridKey).
 bool sameGridKeys(const StepConstants& a, const StepConstants& b) {
     return a.halfDomain == b.halfDomain && a.invCellWidth == b.invCellWidth && a.gridDim == b.gridDim &&
-           a.subCells == b.subCells && a.slicesPerCell == b.slicesPerCell && a.boidCount == b.boidCount &&
-           a.cellOrder == b.cellOrder;
+           a.rowsPerCell == b.rowsPerCell && a.slicesPerCell == b.slicesPerCell &&
+           a.boidCount == b.boidCount && a.cellOrder == b.cellOrder;
 }
 
 } // namespace
@@ -61,13 +52,13 @@ uint64_t flockBytes(uint32_t count) {
     const uint64_t sorter =
         2 * 4 * n + 8 * n + 4 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 512
                                           // keys; reduce-then-scan's tile counts, 1 KB per tile
-    const uint64_t cells = 8ull * maxGridCells(count);
-    const uint64_t subCells = 8ull * (maxSubCells(count) + 1); // each sub-key's [start, end) or start
-    // The counting build (the panel switches to it live): counts and starts of every key, and the
-    // scattered slots.
-    const uint64_t counting =
-        8ull * (std::max<uint64_t>(maxGridCells(count), maxSubCells(count)) + 1) + 4 * n;
-    return state + pairs + sorter + cells + subCells + counting;
+    // With x windows keys stay within maxGridKeys; whole cells within maxGridCells.
+    const uint64_t keys = std::max<uint64_t>(maxGridKeys(count), maxGridCells(count)) + 1;
+    const uint64_t starts = 4 * keys;
+    // The counting build (the panel switches to it live): every key's count, and the scattered slots.
+    const uint64_t counting = 4 * keys + 4 * n;
+    const uint64_t counts = 8 * n; // countSearch's per-boid counts
+    return state + pairs + sorter + starts + counting + counts;
 }
 
 void checkFlockFits(const gpu::Context& ctx, uint32_t count) {
@@ -113,15 +104,16 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     f.naive = gpu::createComputeProgram(ctx, naive, {{0, std::min<uint32_t>(128, f.workgroupSize)}});
     f.search.resize(searchVariants().size());
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
-    f.cellRangesOnly = gpu::createComputeProgram(ctx, "cell_ranges", wg);
-    f.cellRangesReorder = gpu::createComputeProgram(ctx, "cell_ranges_reorder", wg);
+    f.keyStartsOnly = gpu::createComputeProgram(ctx, "key_starts", wg);
+    f.keyStartsReorder = gpu::createComputeProgram(ctx, "key_starts_reorder", wg);
     f.gridStats = gpu::createComputeProgram(ctx, "grid_stats", wg, gpu::preferredSubgroupSize(ctx));
     return f;
 }
 
 std::vector<gpu::Program*> flockPrograms(Flock& f) {
-    std::vector<gpu::Program*> programs = {&f.naive, &f.gridIndex, &f.cellRangesOnly, &f.cellRangesReorder,
-                                           &f.gridStats};
+    std::vector<gpu::Program*> programs = {
+        &f.naive,     &f.gridIndex,       &f.keyStartsOnly, &f.keyStartsReorder,
+        &f.gridStats, &f.countCandidates, &f.sumCounts};
     for (gpu::Program& p : f.search) programs.push_back(&p);
     for (gpu::Program* p :
          {&f.countHistogram, &f.countScatter, &f.countRank, &f.countRankReorder, &f.scanner.program})
@@ -137,8 +129,8 @@ void destroyFlock(const gpu::Context& ctx, Flock& f) {
         gpu::destroyBuffer(ctx, f.vel[b]);
         gpu::destroyBuffer(ctx, f.ids[b]);
     }
-    for (gpu::Buffer* b :
-         {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.cellRanges, &f.subRanges})
+    for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.keyStarts,
+                           &f.searchCounts, &f.countTotals})
         gpu::destroyBuffer(ctx, *b);
     sort::destroySorter(ctx, f.sorter);
     f = Flock{};
@@ -184,42 +176,18 @@ State downloadState(const gpu::Context& ctx, const Flock& f) {
     return s;
 }
 
-SearchVariant searchVariant(const Grid& grid, const Params& params) {
-    SearchVariant v;
-    v.mode = grid.mode;
-    v.walk = grid.walk;
-    v.rowsPerCell = grid.walk == Walk::Rows ? (grid.quarters ? 2 : 1) : 0;
-    v.slicesPerCell = grid.walk == Walk::Cells ? 0 : grid.slicesPerCell;
-    v.sharedRadii = params.cohesionRadius == params.alignmentRadius;
-    return v;
+SearchVariant searchVariant(Mode mode, const Params& params) {
+    return {mode, params.cohesionRadius == params.alignmentRadius};
 }
 
 const std::vector<SearchVariant>& searchVariants() {
-    // What makeGrid can choose: whole cells in either mode; scattered slices cell by cell; coherent
-    // slices by rows, or cell by cell in Morton order; quarter rows by rows in either mode, in 8, 16 or
-    // 32 slices (the finest that fits). Each for both radius cases.
-    static const std::vector<SearchVariant> variants = [] {
-        std::vector<SearchVariant> out;
-        for (bool shared : {false, true})
-            for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
-                out.push_back({mode, Walk::Cells, 0, 0, shared});
-                out.push_back({mode, Walk::Slices, 0, 8, shared});
-                if (mode == Mode::Coherent) out.push_back({mode, Walk::Rows, 1, 8, shared});
-                for (uint32_t slices : {8u, 16u, 32u}) out.push_back({mode, Walk::Rows, 2, slices, shared});
-            }
-        return out;
-    }();
+    static const std::vector<SearchVariant> variants = {
+        {Mode::Scattered, false}, {Mode::Scattered, true}, {Mode::Coherent, false}, {Mode::Coherent, true}};
     return variants;
 }
 
 std::string searchVariantName(const SearchVariant& v) {
-    std::string name = std::string(modeName(v.mode)) + " " +
-                       (v.walk == Walk::Cells    ? "cells"
-                        : v.walk == Walk::Slices ? "slices"
-                        : v.rowsPerCell == 2     ? "quarter rows"
-                                                 : "rows");
-    if (v.slicesPerCell) name += " in " + std::to_string(v.slicesPerCell) + " slices";
-    return name + (v.sharedRadii ? ", r1 = r3" : "");
+    return std::string(modeName(v.mode)) + (v.sharedRadii ? ", r1 = r3" : "");
 }
 
 namespace {
@@ -227,48 +195,41 @@ namespace {
 size_t variantIndex(const SearchVariant& v) {
     const std::vector<SearchVariant>& all = searchVariants();
     const auto it = std::find(all.begin(), all.end(), v);
-    CHECK(it != all.end()); // makeGrid chose a walk the list lacks
+    CHECK(it != all.end());
     return size_t(it - all.begin());
+}
+
+// Makes `buffer` hold at least `needed` 32-bit words; waits for the device first (frames in flight may
+// still read the old one).
+void growWords(const gpu::Context& ctx, gpu::Buffer& buffer, uint64_t needed, gpu::MemoryUse use) {
+    if (buffer.buffer && buffer.size >= 4 * needed) return;
+    VK_CHECK(vkDeviceWaitIdle(ctx.device));
+    gpu::destroyBuffer(ctx, buffer);
+    buffer = gpu::createBuffer(ctx, 4 * needed, gpu::storageUsage, use);
+}
+
+// Every key's start and one past the last.
+void growKeyStarts(const gpu::Context& ctx, Flock& f, const Grid& grid) {
+    if (keyCount(grid) <= f.keyCapacity) return;
+    growWords(ctx, f.keyStarts, uint64_t(keyCount(grid)) + 1, gpu::MemoryUse::Device);
+    f.keyCapacity = keyCount(grid);
 }
 
 } // namespace
 
-void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid) {
-    // The grid's search pipelines on first use: all of them would take seconds to compile on a CPU
+void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid, Mode mode, GridBuild build) {
+    if (mode == Mode::Naive) return; // no grid
+    // The mode's search pipelines on first use: all of them would take seconds to compile on a CPU
     // driver, and a flock needs a few.
-    if (grid.mode != Mode::Naive)
-        for (bool shared : {false, true}) {
-            SearchVariant v = searchVariant(grid, Params{});
-            v.sharedRadii = shared;
-            gpu::Program& program = f.search[variantIndex(v)];
-            if (program.pipeline) continue;
-            program = gpu::createComputeProgram(
-                ctx, v.mode == Mode::Coherent ? "grid_search_coherent" : "grid_search_scattered",
-                {{0, searchWorkgroupSize(ctx, v)},
-                 {1, v.sharedRadii ? 1u : 0u},
-                 {2, uint32_t(v.walk)},
-                 {3, std::max(v.rowsPerCell, 1u)},
-                 {4, std::max(v.slicesPerCell, 8u)}});
-        }
-
-    if (grid.build == GridBuild::Counting) prepareCounting(ctx, f, grid);
-
-    // Without sub-keys the passes still bind a (small, unused) sub-range buffer.
-    const uint32_t subCells = subRangeCount(grid);
-    if (grid.keyCells <= f.cellCapacity && subCells <= f.subCellCapacity) return;
-    // The old buffers may still be read by frames in flight.
-    VK_CHECK(vkDeviceWaitIdle(ctx.device));
-    if (grid.keyCells > f.cellCapacity) {
-        gpu::destroyBuffer(ctx, f.cellRanges);
-        f.cellRanges =
-            gpu::createBuffer(ctx, 8ull * grid.keyCells, gpu::storageUsage, gpu::MemoryUse::Device);
-        f.cellCapacity = grid.keyCells;
+    for (bool shared : {false, true}) {
+        gpu::Program& program = f.search[variantIndex({mode, shared})];
+        if (program.pipeline) continue;
+        program = gpu::createComputeProgram(
+            ctx, mode == Mode::Coherent ? "grid_search_coherent" : "grid_search_scattered",
+            {{0, f.workgroupSize}, {1, shared ? 1u : 0u}});
     }
-    if (subCells > f.subCellCapacity) {
-        gpu::destroyBuffer(ctx, f.subRanges);
-        f.subRanges = gpu::createBuffer(ctx, 8ull * subCells, gpu::storageUsage, gpu::MemoryUse::Device);
-        f.subCellCapacity = subCells;
-    }
+    if (build == GridBuild::Counting) prepareCounting(ctx, f, grid);
+    growKeyStarts(ctx, f, grid);
 }
 
 StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
@@ -290,7 +251,8 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     c.invCellWidth = float(grid.dim) / (2.0f * p.domainHalf);
     c.boidCount = count;
     c.gridDim = grid.dim;
-    c.searchCells = uint32_t(grid.searchCells);
+    c.rowsPerCell = grid.rowsPerCell;
+    c.slicesPerCell = grid.slicesPerCell;
     // Skipping cells beyond max(r) must never skip one holding a neighbour: a margin of several
     // roundings of coordinates up to 2L.
     c.reach = r + (2.0f * p.domainHalf + r) * 4e-6f;
@@ -298,12 +260,8 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // |d| - 1 moves its value by at most 0.00122, and rounding the threshold by 0.00024; a margin
     // of 0.003 (twice that) never rejects a neighbour.
     c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.003f;
-    c.subCells = grid.quarters ? SUB_CELLS_QUARTERS : grid.slices ? SUB_CELLS_SLICES : SUB_CELLS_NONE;
-    CHECK(grid.slicesPerCell == 8 ||
-          (grid.quarters && (grid.slicesPerCell == 16 || grid.slicesPerCell == 32)));
-    c.slicesPerCell = grid.slicesPerCell;
-    // The rows walk and quarter rows need rows of cells to be runs of keys (sim::CellOrder).
-    CHECK(grid.cellOrder == CellOrder::Linear || (grid.walk != Walk::Rows && !grid.quarters));
+    // Rows thinner than a cell need rows of cells to be runs of keys (sim::CellOrder).
+    CHECK(grid.cellOrder == CellOrder::Linear || grid.rowsPerCell == 1);
     c.cellOrder = grid.cellOrder == CellOrder::Morton ? CELL_ORDER_MORTON : CELL_ORDER_LINEAR;
     if (p.predator) {
         c.predatorOn = 1;
@@ -341,35 +299,25 @@ void recordSortPairs(VkCommandBuffer cmd, Flock& f, const Grid& grid, gpu::Profi
                      grid.keyBits, profiler);
 }
 
-void recordCellRanges(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const Grid& grid, bool reorder,
-                      gpu::Profiler* profiler) {
-    gpu::Scope scope(profiler, cmd, reorder ? "cell ranges + reorder" : "cell ranges");
-    // Slices and quarters write no cell ranges, and need no clear of their starts: the pass writes
-    // every sub-key's. Either way the previous step's search has finished reading what is rewritten.
-    if (grid.slices) {
-        gpu::computeBarrier(cmd);
-    } else {
-        gpu::computeToTransferBarrier(cmd);
-        vkCmdFillBuffer(cmd, f.cellRanges.buffer, 0, 8ull * grid.keyCells, CELL_EMPTY);
-        gpu::fillToComputeBarrier(cmd);
-    }
-    // One invocation a boid and, with slices or quarters, one a block of 64 sub-keys (empty blocks'
-    // starts) and one for the entry past the last.
-    const uint64_t subKeys = subRangeCount(grid) - 1;
-    const uint64_t invocations = f.count + (grid.slices ? (subKeys + 63) / 64 + 1 : 0);
+void recordKeyStarts(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const Grid& grid, bool reorder,
+                     gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, reorder ? "key starts + reorder" : "key starts");
+    // One invocation a block of 64 keys (the empty blocks' starts), one for the entry past the last,
+    // and one a boid.
+    const uint64_t invocations = (uint64_t(keyCount(grid)) + 63) / 64 + 1 + f.count;
     if (reorder) {
         const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
-        gpu::bindProgram(cmd, f.cellRangesReorder,
-                         {f.sortedKeys, f.cellRanges, f.sortedSlots, f.pos[f.current], f.vel[f.current],
-                          f.ids[f.idsCurrent], f.pos[alt], f.vel[alt], f.ids[idsAlt], f.subRanges});
-        gpu::dispatch(cmd, f.cellRangesReorder, invocations, c);
-        f.current = alt; // the state, now in cell order
+        gpu::bindProgram(cmd, f.keyStartsReorder,
+                         {f.sortedKeys, f.keyStarts, f.sortedSlots, f.pos[f.current], f.vel[f.current],
+                          f.ids[f.idsCurrent], f.pos[alt], f.vel[alt], f.ids[idsAlt]});
+        gpu::dispatch(cmd, f.keyStartsReorder, invocations, c);
+        f.current = alt; // the state, now in key order
         f.idsCurrent = idsAlt;
     } else {
-        gpu::bindProgram(cmd, f.cellRangesOnly, {f.sortedKeys, f.cellRanges, f.subRanges});
-        gpu::dispatch(cmd, f.cellRangesOnly, invocations, c);
+        gpu::bindProgram(cmd, f.keyStartsOnly, {f.sortedKeys, f.keyStarts});
+        gpu::dispatch(cmd, f.keyStartsOnly, invocations, c);
     }
-    // Ranges (and reordered state) are the search's input.
+    // Starts (and the reordered state) are the search's input.
     gpu::computeBarrier(cmd);
 }
 
@@ -378,17 +326,15 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     gpu::Scope scope(profiler, cmd, "flock");
     const uint32_t next = 1 - f.current;
     const gpu::Program& program = f.search[variantIndex(v)];
-    CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the grid's walk
-    CHECK(v.slicesPerCell == 0 ||
-          v.slicesPerCell == c.slicesPerCell); // the walk's compiled slices are the keys'
+    CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the mode's pipelines
     if (v.mode == Mode::Coherent)
         gpu::bindProgram(cmd, program,
-                         {f.pos[f.current], f.vel[f.current], f.cellRanges, f.pos[next], f.vel[next],
-                          f.subRanges, f.cellKeys, f.slotValues});
+                         {f.pos[f.current], f.vel[f.current], f.keyStarts, f.pos[next], f.vel[next],
+                          f.cellKeys, f.slotValues});
     else
         gpu::bindProgram(cmd, program,
-                         {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.cellRanges, f.pos[next],
-                          f.vel[next], f.subRanges, f.cellKeys, f.slotValues});
+                         {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.keyStarts, f.pos[next],
+                          f.vel[next], f.cellKeys, f.slotValues});
     gpu::dispatch(cmd, program, f.count, c);
     f.current = next;
     f.keysCurrent = true; // the new state's pairs for this grid
@@ -404,7 +350,7 @@ void recordGridStats(VkCommandBuffer cmd, Flock& f, const StepConstants& c, cons
                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     vkCmdFillBuffer(cmd, stats.buffer, 0, VK_WHOLE_SIZE, 0);
     gpu::fillToComputeBarrier(cmd);
-    gpu::bindProgram(cmd, f.gridStats, {f.cellRanges, stats, f.subRanges});
+    gpu::bindProgram(cmd, f.gridStats, {f.keyStarts, stats});
     gpu::dispatch(cmd, f.gridStats, uint64_t(c.gridDim) * c.gridDim * c.gridDim, c);
     // The host reads the counts once the frame's fence has signalled.
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
@@ -412,23 +358,60 @@ void recordGridStats(VkCommandBuffer cmd, Flock& f, const StepConstants& c, cons
 }
 
 void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, const Grid& grid,
-                gpu::Profiler* profiler) {
+                GridBuild build, gpu::Profiler* profiler) {
     const StepConstants c = stepConstants(params, grid, f.count);
     if (mode == Mode::Naive) {
         recordNaiveStep(cmd, f, c, profiler);
     } else {
-        CHECK(f.cellCapacity >= grid.keyCells && f.subCellCapacity >= subRangeCount(grid));
-        CHECK(grid.mode == mode); // the walk was chosen for the grid's mode
+        CHECK(f.keyCapacity >= keyCount(grid));
         if (!f.keysCurrent || !sameGridKeys(f.keysFor, c)) recordGridIndex(cmd, f, c, profiler);
-        if (grid.build == GridBuild::Counting) {
+        if (build == GridBuild::Counting) {
             recordCountingBuild(cmd, f, c, grid, mode == Mode::Coherent, profiler);
         } else {
             recordSortPairs(cmd, f, grid, profiler);
-            recordCellRanges(cmd, f, c, grid, mode == Mode::Coherent, profiler);
+            recordKeyStarts(cmd, f, c, grid, mode == Mode::Coherent, profiler);
         }
-        recordGridSearch(cmd, f, c, searchVariant(grid, params), profiler);
+        recordGridSearch(cmd, f, c, searchVariant(mode, params), profiler);
     }
     endOfStepBarrier(cmd);
+}
+
+SearchCounts countSearch(const gpu::Context& ctx, Flock& f, const Params& params, const Grid& grid) {
+    if (!f.countCandidates.pipeline) {
+        f.countCandidates = gpu::createComputeProgram(ctx, "grid_count", {{0, f.workgroupSize}});
+        f.sumCounts = gpu::createComputeProgram(ctx, "count_sum", {{0, f.workgroupSize}});
+    }
+    growWords(ctx, f.searchCounts, 2ull * f.count, gpu::MemoryUse::Device);
+    growWords(ctx, f.countTotals, 4, gpu::MemoryUse::Device);
+    growKeyStarts(ctx, f, grid);
+    const StepConstants c = stepConstants(params, grid, f.count);
+    VkCommandBuffer cmd = gpu::beginOneShot(ctx);
+    // Work submitted before (a frame's step, its draw) has finished with what this overwrites.
+    gpu::memoryBarrier(
+        cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+        VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    // The pairs of the state as it is, sorted, and their starts; the state stays in place.
+    recordGridIndex(cmd, f, c, nullptr);
+    recordSortPairs(cmd, f, grid, nullptr);
+    recordKeyStarts(cmd, f, c, grid, false, nullptr);
+    gpu::bindProgram(cmd, f.countCandidates, {f.pos[f.current], f.sortedSlots, f.keyStarts, f.searchCounts});
+    gpu::dispatch(cmd, f.countCandidates, f.count, c);
+    gpu::computeToTransferBarrier(cmd);
+    vkCmdFillBuffer(cmd, f.countTotals.buffer, 0, 16, 0);
+    gpu::fillToComputeBarrier(cmd);
+    gpu::bindProgram(cmd, f.sumCounts, {f.searchCounts, f.countTotals});
+    gpu::dispatch(cmd, f.sumCounts, f.count, c);
+    // The totals are copied out next; the counts stay for whoever reads them.
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    gpu::endOneShot(ctx, cmd);
+    f.keysCurrent = false; // the next step makes its own pairs
+    uint32_t totals[4];
+    gpu::downloadBuffer(ctx, f.countTotals, totals, sizeof totals);
+    const double n = f.count;
+    return {double(uint64_t(totals[1]) << 32 | totals[0]) / n,
+            double(uint64_t(totals[3]) << 32 | totals[2]) / n};
 }
 
 } // namespace sim

@@ -3,7 +3,7 @@
 //
 // State: pos[current], vel[current] hold the boids; ids[idsCurrent][k] is the original index of
 // the boid in slot k. Naive and scattered steps keep slots in place; the coherent step leaves the
-// boids in cell order (slot order changes), and ids follow them, so a readback can restore the
+// boids in key order (slot order changes), and ids follow them, so a readback can restore the
 // original order and modes can be switched between any two steps.
 
 #include "gpu/commands.h"
@@ -25,11 +25,10 @@ struct Flock {
     uint32_t current = 0;
     uint32_t idsCurrent = 0;
 
-    // Grid modes: (cell, slot) pairs, sorted pairs, and each cell key's [start, end) in sorted order.
-    gpu::Buffer cellKeys, slotValues, sortedKeys, sortedSlots, cellRanges;
-    uint32_t cellCapacity = 0; // cell keys (Grid::keyCells)
-    gpu::Buffer subRanges;     // each sub-key's start (slices, quarter rows), when the grid has them
-    uint32_t subCellCapacity = 0;
+    // Grid modes: (key, slot) pairs, sorted pairs, and every key's start in sorted order
+    // (sim_types.h: keyStarts).
+    gpu::Buffer cellKeys, slotValues, sortedKeys, sortedSlots, keyStarts;
+    uint32_t keyCapacity = 0; // keys whose starts fit (one more entry is the end)
     // The grid search also writes the next step's (key, slot) pairs. While they hold the current
     // state's pairs for the grid of keysFor (recorded, not yet run, counts), recordStep skips the
     // grid-index pass; a naive step or an upload clears this.
@@ -37,34 +36,35 @@ struct Flock {
     gpudata::StepConstants keysFor{};
     sort::Sorter sorter;
     // The counting build (GridBuild::Counting), made by prepareGrid when a grid first needs it: boids
-    // a key, each key's start (whole cells; slices and quarters keep theirs in subRanges), the
-    // scatter's slots in arbitrary order within each key's range, and the scan of the counts.
-    gpu::Buffer keyCounts, cellStarts, scatteredSlots;
+    // a key, the scatter's slots in arbitrary order within each key's range, and the scan of the
+    // counts (into keyStarts).
+    gpu::Buffer keyCounts, scatteredSlots;
     uint32_t countingCapacity = 0; // keys
     sort::Scanner scanner;
     gpu::Program countHistogram, countScatter, countRank, countRankReorder;
+    // countSearch: each boid's candidates and neighbours, made when first asked for.
+    gpu::Buffer searchCounts, countTotals;
+    gpu::Program countCandidates, sumCounts;
 
-    gpu::Program naive, gridIndex, cellRangesOnly, cellRangesReorder, gridStats;
+    gpu::Program naive, gridIndex, keyStartsOnly, keyStartsReorder, gridStats;
     // The grid search's pipelines, one for each of searchVariants() (same index), compiled by
-    // prepareGrid when a grid first needs one: until then VK_NULL_HANDLE.
+    // prepareGrid when a step first needs one: until then VK_NULL_HANDLE.
     std::vector<gpu::Program> search;
     uint32_t workgroupSize = 0;
 };
 
-// What a grid search pipeline is compiled for: the shader module (mode), the walk and what it
-// knows at compile time (specialization constants).
+// What a grid search pipeline is compiled for: the mode (scattered reads the state through the
+// sorted slots, coherent reads it reordered) and whether r1 == r3, so that cohesion and alignment
+// share one test and one count (a specialization constant).
 struct SearchVariant {
-    Mode mode = Mode::Coherent; // scattered or coherent
-    Walk walk = Walk::Cells;
-    uint32_t rowsPerCell = 0;   // Walk::Rows: 1 (rows of cells) or 2 (quarter rows); else 0
-    uint32_t slicesPerCell = 0; // Walk::Slices and Walk::Rows: 8, 16 or 32; else 0
-    bool sharedRadii = false;   // r1 == r3: cohesion and alignment share a test and a count
+    Mode mode = Mode::Coherent;
+    bool sharedRadii = false;
     auto operator<=>(const SearchVariant&) const = default;
 };
 
-// The pipeline a step on `grid` (of the grid's mode) with these parameters runs.
-SearchVariant searchVariant(const Grid& grid, const Params& params);
-// Every pipeline a grid can reach, in a fixed order (Flock::search).
+// The pipeline a grid step of `mode` with these parameters runs.
+SearchVariant searchVariant(Mode mode, const Params& params);
+// Every search pipeline, in a fixed order (Flock::search).
 const std::vector<SearchVariant>& searchVariants();
 std::string searchVariantName(const SearchVariant& variant);
 
@@ -87,10 +87,11 @@ void destroyFlock(const gpu::Context& context, Flock& flock);
 void uploadState(const gpu::Context& context, Flock& flock, const State& state);
 State downloadState(const gpu::Context& context, const Flock& flock);
 
-// Makes the grid buffers fit `grid` (and the counting build's, when the grid uses it), and compiles
-// the pipelines a step on it needs (the search's for both radius cases) if not yet done; waits for
-// the device only when buffers must grow.
-void prepareGrid(const gpu::Context& context, Flock& flock, const Grid& grid);
+// Makes the grid buffers fit `grid` (and the counting build's, with `build` Counting), and compiles
+// the search pipelines of `mode` (both radius cases) if not yet done; waits for the device only when
+// buffers must grow.
+void prepareGrid(const gpu::Context& context, Flock& flock, const Grid& grid, Mode mode,
+                 GridBuild build = GridBuild::Radix);
 
 // The push constants of every flocking pass.
 gpudata::StepConstants stepConstants(const Params& params, const Grid& grid, uint32_t count);
@@ -101,22 +102,35 @@ void recordNaiveStep(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConst
 void recordGridIndex(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
                      gpu::Profiler* profiler);
 void recordSortPairs(VkCommandBuffer cmd, Flock& flock, const Grid& grid, gpu::Profiler* profiler);
-void recordCellRanges(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, const Grid& grid,
-                      bool reorder, gpu::Profiler* profiler);
+void recordKeyStarts(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, const Grid& grid,
+                     bool reorder, gpu::Profiler* profiler);
 // Also writes the new state's (key, slot) pairs for this grid, as recordGridIndex would.
 void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
                       const SearchVariant& variant, gpu::Profiler* profiler);
 
-// Occupied cells and the largest cell of the current ranges into `stats` (a GridStats, host-visible,
+// Occupied cells and the largest cell of the current key starts into `stats` (a GridStats, host-visible,
 // read after the command buffer completes). Call after a grid step.
 void recordGridStats(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
                      const gpu::Buffer& stats, gpu::Profiler* profiler);
 
 // One step of `mode`: every boid reads the old state and writes the new one. Call prepareGrid()
-// first for the grid modes. A grid step records the grid-index pass only when the last step was not
-// one on a grid with the same keys (Flock::keysCurrent). Ends with a barrier that makes the new state visible
-// to the next step, to vertex shaders and to transfers.
+// first for the grid modes, which order the boids by `grid`'s keys as `build` says. A grid step
+// records the grid-index pass only when the last step was not one on a grid with the same keys
+// (Flock::keysCurrent). Ends with a barrier that makes the new state visible to the next step, to
+// vertex shaders and to transfers.
 void recordStep(VkCommandBuffer cmd, Flock& flock, const Params& params, Mode mode, const Grid& grid,
-                gpu::Profiler* profiler);
+                GridBuild build, gpu::Profiler* profiler);
+
+// What a grid's search does, per boid: candidates, the boids whose distance it computes (the boid
+// itself among them), and neighbours, the other boids within max(r). Means over the flock.
+struct SearchCounts {
+    double candidates = 0;
+    double neighbours = 0;
+};
+
+// Counts the current state's candidates and neighbours on `grid` (the same rows and windows in
+// either grid mode), leaving the state as it is; blocks until done. Each boid's counts stay in
+// flock.searchCounts (uvec2, by slot).
+SearchCounts countSearch(const gpu::Context& context, Flock& flock, const Params& params, const Grid& grid);
 
 } // namespace sim

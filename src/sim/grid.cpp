@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 
 namespace sim {
 
 namespace {
-// Slices need fixed image shifts: 3 or more cells per axis, so that each cell of the block is a
-// distinct periodic image.
-constexpr uint32_t slicesMinDim = 3;
+// x windows need fixed image shifts: 3 or more cells per axis, so that of a boid's periodic images at
+// most one lies within reach (grid_search.comp).
+constexpr uint32_t windowsMinDim = 3;
 } // namespace
 
 std::optional<GridBuild> parseGridBuild(const std::string& text) {
@@ -26,24 +27,26 @@ uint32_t maxGridCells(uint32_t boidCount) {
     return uint32_t(std::clamp<uint64_t>(8ull * boidCount, 1u << 18, 1u << 24));
 }
 
-uint64_t maxSubCells(uint32_t boidCount) {
+uint64_t maxGridKeys(uint32_t boidCount) {
     return std::max<uint64_t>(1u << 21, boidCount);
 }
 
-std::optional<SubCells> parseSubCells(const std::string& text) {
-    if (text == "auto") return SubCells::Auto;
-    if (text == "slices") return SubCells::Slices;
-    if (text == "quarters") return SubCells::Quarters;
-    if (text == "off") return SubCells::Off;
+std::optional<Rows> parseRows(const std::string& text) {
+    if (text == "auto") return Rows::Auto;
+    if (text == "cells") return Rows::Cells;
+    if (text == "full") return Rows::Full;
+    if (text == "half") return Rows::Half;
+    if (text == "quarter") return Rows::Quarter;
     return std::nullopt;
 }
 
-const char* subCellsName(SubCells s) {
-    switch (s) {
-    case SubCells::Slices: return "slices";
-    case SubCells::Quarters: return "quarters";
-    case SubCells::Off: return "off";
-    case SubCells::Auto: break;
+const char* rowsName(Rows rows) {
+    switch (rows) {
+    case Rows::Cells: return "cells";
+    case Rows::Full: return "full";
+    case Rows::Half: return "half";
+    case Rows::Quarter: return "quarter";
+    case Rows::Auto: break;
     }
     return "auto";
 }
@@ -82,46 +85,47 @@ uint32_t cellKeyCount(uint32_t dim, CellOrder order) {
     return order == CellOrder::Morton ? mortonIndex(dim - 1, dim - 1, dim - 1) + 1 : dim * dim * dim;
 }
 
-Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, SubCells subCells, Mode mode,
-              CellOrder cellOrder) {
+Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, Rows rows, CellOrder cellOrder) {
     Grid g;
     g.searchCells = searchCells == 8 ? 8 : 27;
     const float width = (g.searchCells == 8 ? 2.0f : 1.0f) * maxRadius(p);
     const double cells = std::floor(2.0 * double(p.domainHalf) / double(width));
     const uint32_t cap = uint32_t(std::cbrt(double(maxGridCells(boidCount))) + 1e-9);
     g.dim = uint32_t(std::clamp(cells, 1.0, double(cap)));
-    // Morton keys span more than dim^3: their ranges count against the cap too.
+    // Morton keys span more than dim^3: their starts count against the cap too.
     while (g.dim > 1 && cellKeyCount(g.dim, cellOrder) > maxGridCells(boidCount)) --g.dim;
     g.cellWidth = float(2.0 * double(p.domainHalf) / g.dim);
     g.cellCount = g.dim * g.dim * g.dim;
     g.cellOrder = cellOrder;
     g.keyCells = cellKeyCount(g.dim, cellOrder);
 
-    // The keys: slices need fixed image shifts, and their starts must fit.
-    const auto fits = [&](uint64_t perCell) {
-        return g.dim >= slicesMinDim && perCell * g.keyCells <= maxSubCells(boidCount);
+    // Rows a cell: as asked, or (Auto) as many as keep boidsPerRowCube boids in a cube of the row's
+    // height, when there are enough boids a cell for x windows at all.
+    const double perCell = double(boidCount) / g.cellCount;
+    uint32_t wanted = 1;
+    bool windows = rows != Rows::Cells;
+    switch (rows) {
+    case Rows::Auto:
+        windows = perCell >= windowsFrom;
+        while (wanted < 4 && perCell / std::pow(2.0 * wanted, 3) >= boidsPerRowCube) wanted *= 2;
+        break;
+    case Rows::Half: wanted = 2; break;
+    case Rows::Quarter: wanted = 4; break;
+    case Rows::Cells:
+    case Rows::Full: break;
+    }
+    if (cellOrder == CellOrder::Morton) wanted = 1; // its rows of cells are not runs of keys
+    // x windows need fixed image shifts, and every key's start must fit.
+    const auto fits = [&](uint64_t keysPerCell) {
+        return keysPerCell * g.keyCells <= maxGridKeys(boidCount);
     };
-    const uint64_t n = boidCount;
-    const bool autoSlices = subCells == SubCells::Auto && n >= uint64_t(slicesFrom) * g.cellCount;
-    const uint64_t quartersFrom = g.searchCells == 8       ? quartersFrom8
-                                  : mode == Mode::Coherent ? coherentQuartersFrom27
-                                                           : 0;
-    const bool autoQuarters = autoSlices && quartersFrom != 0 && n >= quartersFrom * g.cellCount;
-    const bool morton = cellOrder == CellOrder::Morton; // no quarter rows (CellOrder)
-    g.quarters = !morton && fits(4 * 8) && (subCells == SubCells::Quarters || autoQuarters);
-    g.slices = g.quarters ||
-               (fits(8) && (subCells == SubCells::Slices || subCells == SubCells::Quarters || autoSlices));
-    g.slicesPerCell = 8;
-    if (g.quarters)
-        for (uint32_t s = 16; s <= 32; s *= 2)
-            if (fits(4 * s)) g.slicesPerCell = s;
-    g.keyBits = std::max(1, int(std::bit_width(g.keyCells - 1))) + int(std::bit_width(subKeysPerCell(g) - 1));
-
-    // The walk: Morton rows of cells are not runs of keys.
-    g.mode = mode;
-    g.walk = !g.slices                                           ? Walk::Cells
-             : !morton && (g.quarters || mode == Mode::Coherent) ? Walk::Rows
-                                                                 : Walk::Slices;
+    windows = windows && g.dim >= windowsMinDim;
+    while (wanted > 1 && !fits(uint64_t(windowSlicesPerCell) * wanted * wanted)) wanted /= 2;
+    if (windows && fits(uint64_t(windowSlicesPerCell) * wanted * wanted)) {
+        g.rowsPerCell = wanted;
+        g.slicesPerCell = windowSlicesPerCell;
+    }
+    g.keyBits = std::max(1, int(std::bit_width(keyCount(g) - 1)));
     return g;
 }
 
@@ -131,16 +135,19 @@ uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t 
     return std::min(uint32_t(c), dim - 1);
 }
 
-uint32_t subCellBit(float x, float halfDomain, float invCellWidth, uint32_t cell) {
-    const float f = (x + halfDomain) * invCellWidth;
-    return f >= float(cell) + 0.5f ? 1u : 0u;
+std::string describeRows(const Grid& g) {
+    if (g.slicesPerCell == 1) return "whole cells";
+    char text[96];
+    std::snprintf(text, sizeof text, "rows %.3g high (%u a cell), %u x slices a cell", double(rowHeight(g)),
+                  g.rowsPerCell, g.slicesPerCell);
+    return text;
 }
 
-uint32_t sliceOf(float x, float halfDomain, float invCellWidth, uint32_t cell, uint32_t slicesPerCell) {
+uint32_t partOf(float x, float halfDomain, float invCellWidth, uint32_t cell, uint32_t parts) {
     const float f = (x + halfDomain) * invCellWidth;
-    const float s = std::floor((f - float(cell)) * float(slicesPerCell));
+    const float s = std::floor((f - float(cell)) * float(parts));
     if (!(s > 0)) return 0; // NaN too
-    return std::min(uint32_t(s), slicesPerCell - 1);
+    return std::min(uint32_t(s), parts - 1);
 }
 
 } // namespace sim

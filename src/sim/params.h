@@ -16,7 +16,7 @@ struct InputError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Defaults are the CUDA flocking lab's (../shared/seeds/003).
+// Defaults are the CUDA flocking lab's.
 struct Params {
     float cohesionRadius = 5.0f;   // r1
     float separationRadius = 3.0f; // r2
