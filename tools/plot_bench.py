@@ -104,6 +104,20 @@ def steps(medians):
     return out
 
 
+def save_log_log(fig, ax, xlabel, ylabel, title, path):
+    """Log axes, labels, grid and legend on a chart of points or series, written to path."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def scaling(medians, out, title):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     series = defaultdict(list)
@@ -121,16 +135,8 @@ def scaling(medians, out, title):
                 marker="s" if "counting" in s.variant else "o",
                 fillstyle="full" if flocks.index(s.flock) == 0 else "none", label=text,
                 color=(MORTON_COLORS if "morton" in s.variant else MODE_COLORS).get(s.mode))
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("boids")
-    ax.set_ylabel("median GPU ms per step (the draw left out)")
-    ax.set_title(title or "Time per step")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "scaling.png"), dpi=120)
-    plt.close(fig)
+    save_log_log(fig, ax, "boids", "median GPU ms per step (the draw left out)", title or "Time per step",
+                 os.path.join(out, "scaling.png"))
 
 
 def breakdown(medians, out, title):
@@ -222,16 +228,8 @@ def candidates(medians, out, title):
                 marker="s" if "counting" in s.variant else "o", fillstyle="full" if s.cells == 27 else "none",
                 label=f"{name(s)}, {s.cells} cells",
                 color=(MORTON_COLORS if "morton" in s.variant else MODE_COLORS).get(s.mode))
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("candidates per boid (distances computed, itself included)")
-    ax.set_ylabel("median flock pass GPU ns per boid")
-    ax.set_title(title or "Search cost")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "candidates.png"), dpi=120)
-    plt.close(fig)
+    save_log_log(fig, ax, "candidates per boid (distances computed, itself included)",
+                 "median flock pass GPU ns per boid", title or "Search cost", os.path.join(out, "candidates.png"))
     return True
 
 
