@@ -6,7 +6,8 @@
 #
 # Writes OUT/log.txt (every table), OUT/steps.csv (simulation steps, with each configuration's
 # candidates and neighbours a boid), OUT/rows.csv (each row height on the lab's sizes), OUT/frames.csv
-# (whole frames, every drawing path), OUT/sort.csv (both radix sorts) and OUT/techniques.csv (cell
+# (whole frames, every drawing path), OUT/sort.csv (both radix sorts), OUT/cub.csv (CUB's sort on the
+# same GPU, built from tools/cub_sort_bench.cu where nvcc is found) and OUT/techniques.csv (cell
 # orders and grid builds). With BASE, the path of an earlier build's vkboids, the rows the project
 # follows are also timed for both builds, twice in opposite orders, into OUT/ab.txt.
 # SECTIONS (default: all of "steps rows frames sort techniques ab") runs a part, e.g. to fit a time
@@ -72,10 +73,19 @@ csv_join "$out/frames.csv" "$out"/frames-small.csv "$out"/frames-lab.csv "$out"/
 rm -f "$out"/frames-small.csv "$out"/frames-lab.csv "$out"/frames-dense.csv
 fi
 
-# Both radix sorts against CUB's table in GPU.md.
+# Both radix sorts, and CUB's on the same GPU where the CUDA toolkit is installed.
 if has sort; then
     step $vkboids sort-bench --algorithm onesweep,reduce-then-scan --n 1e6,4e6,16e6,64e6 --bits 21,32 \
         --csv "$out/sort.csv"
+    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    if [ -x "$nvcc" ]; then
+        cub=$(mktemp -d)
+        step "$nvcc" -O3 -arch=native -o "$cub/cub_sort_bench" "$(dirname "$0")/cub_sort_bench.cu" &&
+            "$cub/cub_sort_bench" 1e6,4e6,16e6,64e6 21,32 | tee -a "$log" >"$out/cub.csv"
+        rm -rf "$cub"
+    else
+        say "no nvcc: CUB's sort not timed"
+    fi
 fi
 
 # The cell orders and grid builds, each against the defaults, per pass.

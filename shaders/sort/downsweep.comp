@@ -1,7 +1,8 @@
 #version 460
 // Reduce-then-scan sort, last step of a pass: each work group ranks its tile's keys stably with
 // subgroup ballots (rank.glsl, as onesweep.comp does) and scatters keys and values to their digit's
-// offset for the tile plus their rank within it. It reads keys and values once and writes them once.
+// offset for the tile plus their rank within it. It reads keys and values once and writes them once:
+// the keys first, ranked and scattered, then the values, which follow the keys' ranks.
 //
 // The spine leaves each tile's offset within its digit's run and each run's length; the runs'
 // starts (an exclusive scan of the 256 lengths, the scan's last level) are scanned here by every
@@ -60,12 +61,10 @@ void main() {
     const uint counters = gl_SubgroupID * SORT_RADIX;
 
     uint keys[KEYS_PER_THREAD];
-    uint values[KEYS_PER_THREAD];
     uint ranks[KEYS_PER_THREAD];
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
         const uint i = chunk + k * S + lane;
         keys[k] = i < c.count ? keysIn[i] : 0u;
-        values[k] = i < c.count ? valuesIn[i] : 0u;
     }
     // The spine's words for this tile, loaded before the ranking so that their latency hides behind it.
     const uint firstOffset = tid < SORT_RADIX ? tileOffsets[tid * c.rowStride + tile] : 0u;
@@ -115,6 +114,13 @@ void main() {
         const uint key = sTile[slot];
         destinations[k] = sBase[digitOf(key)] + slot;
         keysOut[destinations[k]] = key;
+    }
+    // Values only now, once the keys are out. Held through the ranking they cost far more than their
+    // loads' latency costs here, where no group waits for another (docs/PERFORMANCE.md, "The sort").
+    uint values[KEYS_PER_THREAD];
+    [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+        const uint i = chunk + k * S + lane;
+        values[k] = i < c.count ? valuesIn[i] : 0u;
     }
     barrier();
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k)

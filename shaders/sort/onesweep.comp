@@ -134,6 +134,8 @@ void main() {
     const uint chunk = tileStart + gl_SubgroupID * S * KEYS_PER_THREAD;
     const uint counters = gl_SubgroupID * SORT_RADIX;
 
+    // Values are loaded with the keys, unlike in downsweep.comp: here the look-back's wait covers their
+    // latency, and loaded after it or after the key scatter they made the pass slower.
     uint keys[KEYS_PER_THREAD];
     uint values[KEYS_PER_THREAD];
     uint ranks[KEYS_PER_THREAD];

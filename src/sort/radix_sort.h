@@ -32,9 +32,10 @@ const char* algorithmName(SortAlgorithm algorithm);
 std::optional<SortAlgorithm> parseAlgorithm(const std::string& name);
 
 // Auto takes reduce-then-scan from this many pairs, per pass count (1 to 4 passes: 8, 16, 24, 32-bit
-// keys), and Onesweep below. On the GPU measured (docs/PERFORMANCE.md) reduce-then-scan's downsweep
-// alone, ranking and scattering a tile as Onesweep does, takes about as long as a whole Onesweep pass:
-// Onesweep's look-back is not what bounds it, so reading the keys twice never pays. Hence never.
+// keys), and Onesweep below. On the GPU measured (docs/PERFORMANCE.md) reduce-then-scan is slower at
+// every size: its downsweep, waiting for no other group, ranks and scatters a tile in less time than
+// a Onesweep pass takes, but the upsweep's second read of the keys costs more than that saves, and
+// small sorts pay for three dispatches a pass. Hence never.
 constexpr uint32_t reduceThenScanNever = UINT32_MAX;
 constexpr uint32_t reduceThenScanFrom[4] = {reduceThenScanNever, reduceThenScanNever, reduceThenScanNever,
                                             reduceThenScanNever};
