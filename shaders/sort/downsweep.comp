@@ -116,7 +116,7 @@ void main() {
         keysOut[destinations[k]] = key;
     }
     // Values only now, once the keys are out. Held through the ranking they cost far more than their
-    // loads' latency costs here, where no group waits for another (docs/PERFORMANCE.md, "The sort").
+    // loads' latency costs here, where no group waits for another (docs/PERFORMANCE.md, the sort).
     uint values[KEYS_PER_THREAD];
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
         const uint i = chunk + k * S + lane;
