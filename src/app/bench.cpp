@@ -94,7 +94,8 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
                          const sort::Sorter& sorter, const SortBuffers& buffers,
                          const std::vector<uint32_t>& keys, uint32_t n, uint32_t bits,
                          sort::SortAlgorithm algorithm, const std::string& name, bool& allMatch) {
-    const auto& [keysIn, valuesIn, keysOut, valuesOut] = buffers;
+    const gpu::Buffer &keysIn = buffers.keysIn, &valuesIn = buffers.valuesIn, &keysOut = buffers.keysOut,
+                      &valuesOut = buffers.valuesOut;
     const VkDeviceSize bytes = 4ull * n;
     const uint32_t mask = sort::sortKeyMask(bits);
     const auto record = [&](VkCommandBuffer cmd, gpu::Profiler* p) {
@@ -329,8 +330,12 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 for (int cells : o.cells)
                     for (sim::CellOrder order : o.cellOrders)
                         for (sim::GridBuild build : o.gridBuilds) shapes.push_back({cells, order, build});
-            for (const auto& [cells, order, build] : shapes)
+            for (const Shape& shape : shapes)
                 for (render::DrawPath chosen : paths) {
+                    // Not a structured binding: lambdas capture these, which clang accepts only from 16.
+                    const int cells = shape.cells;
+                    const sim::CellOrder order = shape.order;
+                    const sim::GridBuild build = shape.build;
                     const render::DrawPath path =
                         render::resolveDrawPath(chosen, n, render::computePathAvailable(ctx), ctx.isCpu);
                     const sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.rows, order);
