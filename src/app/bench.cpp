@@ -16,7 +16,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <unistd.h>
 
 namespace app {
 namespace {
@@ -51,10 +50,6 @@ bool isStableSortOf(const std::vector<uint32_t>& keysIn, const std::vector<uint3
     return true;
 }
 
-void progress(const std::string& text) {
-    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s", text.c_str());
-}
-
 // The demo's starting camera and style, so that --render draws what a user first sees (in the colours
 // --color asks for).
 render::DrawSettings benchView(const sim::Params& params, const sim::Grid& grid, uint32_t count,
@@ -67,10 +62,6 @@ render::DrawSettings benchView(const sim::Params& params, const sim::Grid& grid,
                                           target.frame.height, params, style);
     showGrid(s, sim::stepConstants(params, grid, count));
     return s;
-}
-
-void endProgress() {
-    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s\r", "");
 }
 
 // Calls `work` (a blocking GPU submission) again and again for `ms` milliseconds of wall time, at
@@ -186,7 +177,6 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
         line += row;
     }
     std::printf("%s%s\n", line.c_str(), total.empty() ? " (timestamps unavailable)" : "");
-    std::fflush(stdout);
     return csvLine + "," + std::to_string(groupSize) + "," + std::to_string(tile) + "\n";
 }
 
@@ -456,7 +446,6 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     }
                     table.push_back(line);
                     std::printf("%s\n", line.c_str());
-                    std::fflush(stdout);
                 }
         }
         sim::destroyFlock(ctx, flock);
