@@ -10,6 +10,9 @@
 int main(int argc, char** argv) {
     // A FIFO whose reader quits mid-write gives EPIPE, reported as a one-line error, not a silent death.
     std::signal(SIGPIPE, SIG_IGN);
+    // Piped or redirected, output still arrives line by line as it is printed (a bench's rows as each
+    // configuration finishes), not all at the end.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     try {
         app::CommandLine cl = app::parseCommandLine(argc, argv);
         switch (cl.command) {

@@ -7,13 +7,18 @@
 
 #include <array>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <poll.h>
+#include <pty.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -100,6 +105,15 @@ TEST(Cli, CommandsAndOptions) {
               (std::vector<sim::CellOrder>{sim::CellOrder::Linear, sim::CellOrder::Morton}));
 }
 
+// step runs the demo's mode unless told: naive steps of the default 20,000 boids take 13 s each on
+// lavapipe, and are asked for by name.
+TEST(Cli, StepRunsTheDemosModeByDefault) {
+    EXPECT_EQ(parse({"step"}).step.mode, sim::Mode::Coherent);
+    EXPECT_EQ(parse({"step"}).step.mode, parse({}).demo.mode);
+    EXPECT_EQ(parse({"step", "--cells", "8", "--rows", "full"}).step.cells, 8); // a grid without --mode
+    EXPECT_EQ(parse({"step", "--mode", "naive"}).step.mode, sim::Mode::Naive);
+}
+
 TEST(Cli, GlobalOptionsGoBeforeOrAfterTheCommand) {
     app::CommandLine cl =
         parse({"--validation", "--device", "0", "--pipeline-stats", "step", "--boids", "10"});
@@ -148,7 +162,7 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"bench", "--grid-build", "radix,"}, "must be radix or counting"},
         {{"bench", "--grid-build", ""}, "--grid-build"},
         {{"--cell-order", "hilbert"}, "--cell-order: 'hilbert' must be linear or morton"},
-        {{"step", "--grid-build", "counting"}, "--grid-build has no effect in naive mode"},
+        {{"step", "--mode", "naive", "--grid-build", "counting"}, "--grid-build has no effect in naive mode"},
         {{"bench", "--modes", "naive", "--cell-order", "morton"}, "--cell-order has no effect in naive mode"},
         {{"step", "--mode", "coherent", "--cell-order", "morton", "--rows", "quarter"},
          "--rows quarter needs --cell-order linear"},
@@ -208,7 +222,7 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"sort-bench", "--n", ""}, "--n: the value is empty"},
         // Options that would have no effect.
         {{"step", "--mode", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
-        {{"step", "--rows", "full"}, "--rows has no effect in naive mode"},
+        {{"step", "--mode", "naive", "--rows", "full"}, "--rows has no effect in naive mode"},
         {{"bench", "--modes", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
         {{"step", "--seed", "3", "--load-state", "x.npy"}, "--seed has no effect with --load-state"},
         {{"--device", "0", "step", "--device", "0"}, "--device is given both before and after 'step'"},
@@ -313,6 +327,51 @@ TEST(Binary, StepWritesIntoADeviceAndLeavesItADevice) {
     EXPECT_TRUE(fs::is_character_file(fs::symlink_status(node)));
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
     fs::remove_all(dir);
+}
+
+// Piped, bench prints each line as it comes: its first arrives while the configuration's 3 s of
+// warm-up still run, not with the rest at the end.
+TEST(Binary, PipedBenchPrintsEachLineAsItComes) {
+    const std::string command =
+        std::string(VKBOIDS_BINARY) +
+        " bench --modes coherent --boids 300 --frames 2 --warmup 1 --warmup-ms 3000 2>/dev/null";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::array<char, 1024> line{};
+    ASSERT_NE(std::fgets(line.data(), int(line.size()), pipe), nullptr);
+    const auto first = std::chrono::steady_clock::now();
+    EXPECT_EQ(std::string(line.data()).rfind("bench on ", 0), 0u) << line.data();
+    while (std::fgets(line.data(), int(line.size()), pipe)) {}
+    const double rest = std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
+    EXPECT_EQ(::pclose(pipe), 0);
+    EXPECT_GT(rest, 2.0) << "the first line came with the last";
+}
+
+// On a terminal, a long step run shows its progress on one line of stderr (from 2 s on); killed once
+// it has.
+TEST(Binary, StepShowsItsProgressOnATerminal) {
+    int terminal = -1;
+    const pid_t child = ::forkpty(&terminal, nullptr, nullptr, nullptr);
+    ASSERT_GE(child, 0) << std::strerror(errno);
+    if (child == 0) {
+        ::execl(VKBOIDS_BINARY, VKBOIDS_BINARY, "step", "--boids", "1000", "--steps", "1e9", nullptr);
+        ::_exit(127);
+    }
+    std::string seen;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (seen.find("\rstep ") == std::string::npos && std::chrono::steady_clock::now() < until) {
+        pollfd ready{terminal, POLLIN, 0};
+        if (::poll(&ready, 1, 1000) <= 0) continue;
+        std::array<char, 256> buffer{};
+        const ssize_t n = ::read(terminal, buffer.data(), buffer.size());
+        if (n <= 0) break; // the run ended
+        seen.append(buffer.data(), size_t(n));
+    }
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    ::close(terminal);
+    EXPECT_NE(seen.find("coherent: 1000000000 steps of 1000 boids"), std::string::npos) << seen;
+    EXPECT_NE(seen.find("\rstep "), std::string::npos) << seen;
 }
 
 // Where the driver reports pipeline statistics, one line a compute pipeline naming its shader and

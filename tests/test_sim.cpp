@@ -286,7 +286,9 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
         {Mode::Coherent, 27},  {Mode::Coherent, 27}, {Mode::Naive, 27},
         {Mode::Scattered, 8},  {Mode::Coherent, 8},  {Mode::Scattered, 8},
         {Mode::Scattered, 27}, {Mode::Naive, 27},    {Mode::Coherent, 27}};
-    for (const auto& [mode, cells] : schedule) {
+    for (const auto& step : schedule) {
+        const Mode mode = step.first; // not a structured binding: captured below, which clang 14 refuses
+        const int cells = step.second;
         SCOPED_TRACE(std::string("step in ") + sim::modeName(mode) + " with " + std::to_string(cells) +
                      " cells");
         const sim::Grid grid = sim::makeGrid(p, cells, n);

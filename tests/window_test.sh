@@ -4,12 +4,66 @@
 # a capture and a screenshot, with each drawing path; exit code 0 means no validation errors either.
 # Keys and mouse drags come from an input script (--input-script), handed to the window's own GLFW
 # callbacks: under Xvfb, key presses sent with xdotool were often lost.
+#
+# One X server for the whole script, started here rather than by xvfb-run: each check judges the
+# demo's own exit code, never a wrapper's clean-up (xvfb-run once returned 5 for a demo that exited
+# 1), and -displayfd lets the server take a free display, so that tests running at once never collide.
 set -euo pipefail
 vkboids=$(realpath "$1")
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+xvfb=
+wm=
+cleanup() {
+    for pid in $wm $xvfb; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
+    rm -rf "$out"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM # and the servers go on a timeout's kill too
 export XDG_RUNTIME_DIR=$out
 cd "$out" # F12 writes its screenshot into the working directory
+
+# waitFor FILE PID NAME: until NAME (process PID) has written FILE, at most 30 s.
+waitFor() {
+    for _ in $(seq 300); do
+        [ -s "$1" ] && return 0
+        kill -0 "$2" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "$3 did not start:"
+    cat "$out/$3.log"
+    exit 1
+}
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$out/display" >"$out/Xvfb.log" 2>&1 &
+xvfb=$!
+waitFor "$out/display" $xvfb Xvfb
+export DISPLAY=:$(head -n 1 "$out/display")
+
+# Closed by Escape before its last frame: the capture and the screenshot asked for are not written,
+# and the exit code says so. A window larger than the device draws is refused before it is drawn;
+# these two run before the window manager starts, which would fit the window to the screen.
+printf '1 key ESCAPE\n' >"$out/escape.txt"
+code=0
+"$vkboids" --validation --boids 1000 --frames 10 --input-script "$out/escape.txt" --capture "$out/early.csv" \
+    --screenshot "$out/early.png" >"$out/early.log" 2>&1 || code=$?
+cat "$out/early.log"
+[ "$code" -eq 1 ] || { echo "closed early: exit code $code, not 1"; exit 1; }
+grep -q "the window closed after 2 of 10 frames: no capture written" "$out/early.log"
+grep -q "the window closed after 2 of 10 frames: no screenshot written" "$out/early.log"
+[ ! -e "$out/early.csv" ] && [ ! -e "$out/early.png" ] || { echo "closed early: an output was written"; exit 1; }
+# lavapipe draws at most 16384x16384; an X window is at most 32767 wide, within what GPUs draw.
+if grep -q "running on llvmpipe" "$out/early.log"; then
+    code=0
+    "$vkboids" --validation --boids 1000 --frames 2 --window 20000x20000 >"$out/huge.log" 2>&1 || code=$?
+    cat "$out/huge.log"
+    [ "$code" -eq 2 ] || { echo "a 20000x20000 window: exit code $code, not 2"; exit 1; }
+    grep -q "the window is 20000x20000, more than this device draws" "$out/huge.log"
+fi
+
+# A window manager, so that minimizing really unmaps the window; --startup runs once it manages the
+# screen.
+openbox --startup "sh -c 'echo ready >$out/wm-ready'" >"$out/openbox.log" 2>&1 &
+wm=$!
+waitFor "$out/wm-ready" $wm openbox
 
 # Help on (F1) and off ('?'), the predator pinned and unpinned (P), every mode (M), a screenshot
 # (F12) and the predator held under a right drag; then a left drag orbits the camera.
@@ -27,15 +81,12 @@ cat >"$out/input.txt" <<'EOF'
 80 drag left 0.6 0.5 0.7 0.55 5
 EOF
 
-# run NAME FRAMES WARMUP [options]: the demo in a fresh X server, its log in $out/NAME.log.
+# run NAME FRAMES WARMUP [options]: the demo, its log in $out/NAME.log.
 run() {
     local name=$1 frames=$2 warmup=$3
     shift 3
-    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
-        openbox >/dev/null 2>&1 &
-        sleep 1
-        exec "$@"' bash "$vkboids" --validation --boids 3000 --frames "$frames" --warmup "$warmup" \
-        --exercise-window --capture "$out/$name.csv" --screenshot "$out/$name.png" --input-script "$out/input.txt" \
+    "$vkboids" --validation --boids 3000 --frames "$frames" --warmup "$warmup" --exercise-window \
+        --capture "$out/$name.csv" --screenshot "$out/$name.png" --input-script "$out/input.txt" \
         "$@" 2>&1 | tee "$out/$name.log"
     grep -q "$((frames + warmup)) frames rendered" "$out/$name.log"
     grep -q "minimized 1 times" "$out/$name.log" # the window manager really minimized it
@@ -92,26 +143,5 @@ PY
 run default 240 30 --color cell # glyphs
 run compute 90 10 --draw compute --color order
 run points 90 10 --draw points
-# Closed by Escape before its last frame: the capture and the screenshot asked for are not written,
-# and the exit code says so. A window larger than the device draws is refused before it is drawn.
-printf '1 key ESCAPE\n' >"$out/escape.txt"
-code=0
-xvfb-run -a -s "-screen 0 1280x800x24" "$vkboids" --validation --boids 1000 --frames 10 \
-    --input-script "$out/escape.txt" --capture "$out/early.csv" --screenshot "$out/early.png" \
-    >"$out/early.log" 2>&1 || code=$?
-cat "$out/early.log"
-[ "$code" -eq 1 ] || { echo "closed early: exit code $code, not 1"; exit 1; }
-grep -q "the window closed after 2 of 10 frames: no capture written" "$out/early.log"
-grep -q "the window closed after 2 of 10 frames: no screenshot written" "$out/early.log"
-[ ! -e "$out/early.csv" ] && [ ! -e "$out/early.png" ] || { echo "closed early: an output was written"; exit 1; }
-# lavapipe draws at most 16384x16384; an X window is at most 32767 wide, within what GPUs draw.
-if grep -q "running on llvmpipe" "$out/early.log"; then
-    code=0
-    xvfb-run -a -s "-screen 0 1280x800x24" "$vkboids" --validation --boids 1000 --frames 2 \
-        --window 20000x20000 >"$out/huge.log" 2>&1 || code=$?
-    cat "$out/huge.log"
-    [ "$code" -eq 2 ] || { echo "a 20000x20000 window: exit code $code, not 2"; exit 1; }
-    grep -q "the window is 20000x20000, more than this device draws" "$out/huge.log"
-fi
 
 echo "window test passed"

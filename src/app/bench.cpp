@@ -16,7 +16,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <unistd.h>
 
 namespace app {
 namespace {
@@ -51,10 +50,6 @@ bool isStableSortOf(const std::vector<uint32_t>& keysIn, const std::vector<uint3
     return true;
 }
 
-void progress(const std::string& text) {
-    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s", text.c_str());
-}
-
 // The demo's starting camera and style, so that --render draws what a user first sees (in the colours
 // --color asks for).
 render::DrawSettings benchView(const sim::Params& params, const sim::Grid& grid, uint32_t count,
@@ -67,10 +62,6 @@ render::DrawSettings benchView(const sim::Params& params, const sim::Grid& grid,
                                           target.frame.height, params, style);
     showGrid(s, sim::stepConstants(params, grid, count));
     return s;
-}
-
-void endProgress() {
-    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s\r", "");
 }
 
 // Calls `work` (a blocking GPU submission) again and again for `ms` milliseconds of wall time, at
@@ -94,7 +85,8 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
                          const sort::Sorter& sorter, const SortBuffers& buffers,
                          const std::vector<uint32_t>& keys, uint32_t n, uint32_t bits,
                          sort::SortAlgorithm algorithm, const std::string& name, bool& allMatch) {
-    const auto& [keysIn, valuesIn, keysOut, valuesOut] = buffers;
+    const gpu::Buffer &keysIn = buffers.keysIn, &valuesIn = buffers.valuesIn, &keysOut = buffers.keysOut,
+                      &valuesOut = buffers.valuesOut;
     const VkDeviceSize bytes = 4ull * n;
     const uint32_t mask = sort::sortKeyMask(bits);
     const auto record = [&](VkCommandBuffer cmd, gpu::Profiler* p) {
@@ -185,7 +177,6 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
         line += row;
     }
     std::printf("%s%s\n", line.c_str(), total.empty() ? " (timestamps unavailable)" : "");
-    std::fflush(stdout);
     return csvLine + "," + std::to_string(groupSize) + "," + std::to_string(tile) + "\n";
 }
 
@@ -329,8 +320,12 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 for (int cells : o.cells)
                     for (sim::CellOrder order : o.cellOrders)
                         for (sim::GridBuild build : o.gridBuilds) shapes.push_back({cells, order, build});
-            for (const auto& [cells, order, build] : shapes)
+            for (const Shape& shape : shapes)
                 for (render::DrawPath chosen : paths) {
+                    // Not a structured binding: lambdas capture these, which clang accepts only from 16.
+                    const int cells = shape.cells;
+                    const sim::CellOrder order = shape.order;
+                    const sim::GridBuild build = shape.build;
                     const render::DrawPath path =
                         render::resolveDrawPath(chosen, n, render::computePathAvailable(ctx), ctx.isCpu);
                     const sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.rows, order);
@@ -451,7 +446,6 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     }
                     table.push_back(line);
                     std::printf("%s\n", line.c_str());
-                    std::fflush(stdout);
                 }
         }
         sim::destroyFlock(ctx, flock);

@@ -200,15 +200,14 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     CLI::App* step = app.add_subcommand("step", "run K steps headless and write the state");
     addGlobalFlags(step, cl.global, listDevices);
     StepOptions& so = cl.step;
-    std::string stepBoids, stepSteps = "1", stepMode = "naive", stepCells = "27";
+    std::string stepBoids, stepSteps = "1", stepMode = "coherent", stepCells = "27";
     step->add_option("--boids", stepBoids, "number of boids of a random start");
     step->add_option("--seed", so.seed, "seed of the random start")->capture_default_str()->check(seedRange);
     step->add_option("--load-state", so.loadState, "start from a state file (.npy)");
     step->add_option("--save-state", so.saveState, "write the final state (.npy)")->check(nonEmptyPath);
     step->add_option("--steps", stepSteps, "number of steps")->capture_default_str();
     step->add_option("--mode", stepMode,
-                     "naive, scattered or coherent (naive by default: the exact all-pairs step, the one the "
-                     "grid modes are checked against)")
+                     "naive, scattered or coherent (naive: the exact all-pairs step, to check the others)")
         ->capture_default_str();
     step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
     std::string stepRows = "auto", benchRows = "auto", stepGridBuild = "radix", benchGridBuild = "radix",

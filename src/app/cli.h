@@ -57,7 +57,7 @@ struct StepOptions {
     uint64_t seed = 1;
     std::string loadState, saveState;
     uint64_t steps = 1;
-    sim::Mode mode = sim::Mode::Naive;
+    sim::Mode mode = sim::Mode::Coherent;
     int cells = 27;
     sim::Rows rows = sim::Rows::Auto;
     sim::GridBuild gridBuild = sim::GridBuild::Radix;

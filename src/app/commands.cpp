@@ -1,6 +1,7 @@
 #include "app/commands.h"
 
 #include "app/headless.h"
+#include "app/naive_guard.h"
 #include "app/stats.h"
 #include "sim/flock.h"
 #include "sim/npy.h"
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <unistd.h>
 
 namespace app {
 
@@ -63,6 +65,14 @@ runHeadlessFrame(const gpu::Context& ctx, Headless& h,
     return gpu::readProfilerFrame(ctx, h.profiler, 0);
 }
 
+void progress(const std::string& text) {
+    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s", text.c_str());
+}
+
+void endProgress() {
+    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s\r", "");
+}
+
 int finish(int code) {
     const uint32_t errors = gpu::validationErrorCount();
     if (errors == 0) return code;
@@ -106,10 +116,39 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     const sim::Grid grid = sim::makeGrid(params, o.cells, flock.count, o.rows, o.cellOrder);
     sim::prepareGrid(ctx, flock, grid, o.mode, o.gridBuild);
 
+    if (!o.quiet) {
+        std::printf("%s: %llu step%s of %u boids on %s (%s %s), vkboids %s", sim::modeName(o.mode),
+                    (unsigned long long)o.steps, o.steps == 1 ? "" : "s", flock.count,
+                    ctx.properties.deviceName, ctx.driverName.c_str(), ctx.driverInfo.c_str(),
+                    VKBOIDS_COMMIT);
+        if (o.mode != sim::Mode::Naive)
+            std::printf(", %u^3 cells of %.3g in %s order, %d-cell search, %s, %s build", grid.dim,
+                        grid.cellWidth, sim::cellOrderName(grid.cellOrder), grid.searchCells,
+                        sim::describeRows(grid).c_str(), sim::gridBuildName(o.gridBuild));
+        std::printf(", L = %.4g\n", params.domainHalf);
+    }
+
     Headless headless = createHeadless(ctx);
     std::vector<double> stepMs;
     std::map<std::string, std::vector<double>> passMs;
+    // Progress on a terminal for a run a user waits on: from the start where naive steps are expected
+    // to take seconds, else once the run has taken 2 s.
+    const double naiveSeconds =
+        o.mode == sim::Mode::Naive ? estimateNaiveStepSeconds(flock.count, std::nullopt, ctx.isCpu) : 0;
+    const auto start = std::chrono::steady_clock::now();
     for (uint64_t s = 0; s < o.steps; ++s) {
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!o.quiet && (elapsed >= 2 || naiveSeconds * double(o.steps) >= 2)) {
+            char text[96];
+            if (s == 0)
+                std::snprintf(text, sizeof text, "step 1 of %llu", (unsigned long long)o.steps);
+            else
+                std::snprintf(text, sizeof text, "step %llu of %llu, %.3g s a step, %.0f s to go",
+                              (unsigned long long)s + 1, (unsigned long long)o.steps, elapsed / double(s),
+                              elapsed / double(s) * double(o.steps - s));
+            progress(text);
+        }
         std::vector<gpu::ScopeTime> times =
             runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
                 sim::recordStep(cmd, flock, params, o.mode, grid, o.gridBuild, p);
@@ -122,22 +161,13 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
                 passMs[t.name].push_back(t.ms);
         }
     }
+    if (!o.quiet) endProgress();
     const sim::State result = sim::downloadState(ctx, flock);
     for (float x : result.data)
         if (!std::isfinite(x)) throw gpu::Error("the flock's state became non-finite; nothing was written");
     if (!o.saveState.empty()) sim::saveNpy(o.saveState, result);
 
     if (!o.quiet) {
-        std::printf("%s: %llu step%s of %u boids on %s (%s %s), vkboids %s", sim::modeName(o.mode),
-                    (unsigned long long)o.steps, o.steps == 1 ? "" : "s", flock.count,
-                    ctx.properties.deviceName, ctx.driverName.c_str(), ctx.driverInfo.c_str(),
-                    VKBOIDS_COMMIT);
-        if (o.mode != sim::Mode::Naive)
-            std::printf(", %u^3 cells of %.3g in %s order, %d-cell search, %s, %s build", grid.dim,
-                        grid.cellWidth, sim::cellOrderName(grid.cellOrder), grid.searchCells,
-                        sim::describeRows(grid).c_str(), sim::gridBuildName(o.gridBuild));
-        std::printf(", L = %.4g", params.domainHalf);
-        std::printf("\n");
         if (stepMs.empty()) {
             std::printf("GPU timestamps are unavailable on this queue\n");
         } else {

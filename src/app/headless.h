@@ -4,6 +4,7 @@
 #include "gpu/profiler.h"
 
 #include <functional>
+#include <string>
 
 namespace app {
 
@@ -21,5 +22,9 @@ void destroyHeadless(const gpu::Context& context, Headless& headless);
 std::vector<gpu::ScopeTime>
 runHeadlessFrame(const gpu::Context& context, Headless& headless,
                  const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record);
+
+// One line on stderr that each call overwrites, and its clearing: only where stderr is a terminal.
+void progress(const std::string& text);
+void endProgress();
 
 } // namespace app

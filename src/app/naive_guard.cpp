@@ -18,7 +18,7 @@ double estimateNaiveStepSeconds(uint32_t boids, std::optional<std::pair<uint32_t
 
 std::string naiveQuestion(uint32_t boids, double seconds) {
     std::string count = std::to_string(boids);
-    for (int i = int(count.size()) - 3; i > 0; i -= 3) count.insert(size_t(i), ",");
+    for (int i = int(count.size()) - 3; i > 0; i -= 3) count.insert(size_t(i), 1, ',');
     char time[32];
     if (seconds < 10)
         std::snprintf(time, sizeof time, "%.2g", seconds);
