@@ -63,6 +63,19 @@ runHeadlessFrame(const gpu::Context& ctx, Headless& h,
     return gpu::readProfilerFrame(ctx, h.profiler, 0);
 }
 
+void printTimestampNote(const gpu::TimestampProbe& p) {
+    if (p.trust == gpu::TimestampTrust::Barriers)
+        std::printf(
+            "timestamps: each behind a barrier (after drawing, this driver writes them before the work "
+            "recorded ahead of them has run: probe %.3f ms direct, %.3f behind barriers)\n",
+            p.directMs, p.barriersMs);
+    if (p.trust == gpu::TimestampTrust::Untrusted)
+        std::printf(
+            "timestamps: untrusted on this driver, GPU times not reported (probe %.3f ms direct, %.3f "
+            "behind barriers, %.3f for a quarter of the work)\n",
+            p.directMs, p.barriersMs, p.oneFillMs);
+}
+
 int finish(int code) {
     const uint32_t errors = gpu::validationErrorCount();
     if (errors == 0) return code;
@@ -138,8 +151,10 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
                         sim::describeRows(grid).c_str(), sim::gridBuildName(o.gridBuild));
         std::printf(", L = %.4g", params.domainHalf);
         std::printf("\n");
+        printTimestampNote(headless.profiler.probe);
         if (stepMs.empty()) {
-            std::printf("GPU timestamps are unavailable on this queue\n");
+            std::printf("GPU timestamps are %s on this queue\n",
+                        gpu::timestampTrustName(headless.profiler.probe.trust));
         } else {
             // Medians after the first step (pipeline warm-up) when there is more than one.
             auto settled = [](std::vector<double> v) {

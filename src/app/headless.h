@@ -22,4 +22,7 @@ std::vector<gpu::ScopeTime>
 runHeadlessFrame(const gpu::Context& context, Headless& headless,
                  const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record);
 
+// One line on how the profiler takes timestamps, where it is not directly (gpu::TimestampTrust).
+void printTimestampNote(const gpu::TimestampProbe& probe);
+
 } // namespace app
