@@ -82,6 +82,7 @@ bool timesReported(TimestampTrust trust) {
 }
 
 TimestampTrust judgeTimestamps(double directMs, double barriersMs, double oneFillMs) {
+    if (barriersMs <= 0) return TimestampTrust::Untrusted; // 16 MiB of fills take time on any device
     if (directMs >= barriersMs / 2) return TimestampTrust::Direct;
     if (oneFillMs > 0 && barriersMs >= 1.5 * oneFillMs) return TimestampTrust::Barriers;
     return TimestampTrust::Untrusted;

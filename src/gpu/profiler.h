@@ -36,9 +36,10 @@ struct TimestampProbe {
 
 constexpr uint64_t probeFillBytes = 4ull << 20;
 
-// The verdict on the probe's times: direct where the plain timestamps see at least half of the work
-// that those behind barriers see; else barriers where four fills behind barriers take at least 1.5
-// times as long as one (the times grow with the work); else untrusted.
+// The verdict on the probe's times: untrusted where even the timestamps behind barriers see no work;
+// direct where the plain ones see at least half of what those behind barriers see; else barriers
+// where four fills behind barriers take at least 1.5 times as long as one (the times grow with the
+// work); else untrusted.
 TimestampTrust judgeTimestamps(double directMs, double barriersMs, double oneFillMs);
 
 // Runs the probe on the context's queue (blocking; tens of milliseconds on a CPU driver).
