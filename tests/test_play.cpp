@@ -231,6 +231,26 @@ TEST(InputScript, Parses) {
     EXPECT_EQ(e[10].type, Type::Release);
 }
 
+TEST(InputScript, SettingsAndTheLoop) {
+    using Type = app::InputEvent::Type;
+    const std::vector<app::InputEvent> e = app::parseInputScript("3 set preset calm murmuration  \n"
+                                                                 "1 set draw glyphs\n"
+                                                                 "2 set window 800x500\n"
+                                                                 "4 set boids 3e3\n"
+                                                                 "9 loop\n",
+                                                                 "x");
+    ASSERT_EQ(e.size(), 5u);
+    EXPECT_EQ(e[0].type, Type::Set);
+    EXPECT_EQ(e[0].name, "draw");
+    EXPECT_EQ(e[0].value, "glyphs");
+    EXPECT_EQ(e[1].value, "800x500");
+    EXPECT_EQ(e[2].name, "preset");
+    EXPECT_EQ(e[2].value, "calm murmuration"); // a name with spaces, without the trailing ones
+    EXPECT_EQ(e[3].value, "3e3");
+    EXPECT_EQ(e[4].type, Type::Loop);
+    EXPECT_EQ(e[4].frame, 9u);
+}
+
 TEST(InputScript, BadLinesNameTheFileAndLine) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"1 key\n", "s:1: '' is not a key"},
@@ -243,6 +263,18 @@ TEST(InputScript, BadLinesNameTheFileAndLine) {
         {"1 drag left 0 0 1 1 0\n", "drag takes a number of frames"},
         {"1 key M M\n", "unexpected 'M'"},
         {"1 char ab\n", "char takes one character"},
+        {"1 set mode fast\n", "set mode: 'fast' must be naive, scattered or coherent"},
+        {"1 set cells 9\n", "set cells: '9' must be 8 or 27"},
+        {"1 set draw lines\n", "set draw: 'lines' must be"},
+        {"1 set preset calm\n", "set preset: 'calm' must be a preset's name"},
+        {"1 set boids 0\n", "set boids: must be at least 1"},
+        {"1 set window 100x100\n", "at least 320x240"},
+        {"1 set speed 2\n", "'speed' is not a setting"},
+        {"0 loop\n", "loop must come after frame 0"},
+        {"5 loop\n6 key M\n", "s:1: loop must come after every other event"},
+        {"5 loop\n5 key M\n", "s:1: loop must come after every other event"},
+        {"1 drag left 0 0 1 1 9\n5 loop\n", "s:2: loop must come after every other event"},
+        {"5 loop\n6 loop\n", "s:2: a second loop (the first is on line 1)"},
     };
     for (const auto& [text, expect] : cases) {
         try {

@@ -2,6 +2,8 @@
 
 #include "render_test.h"
 
+#include "gpu/profiler.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -233,6 +235,17 @@ TEST_F(RenderTest, TheTargetFollowsTheFramesSize) {
     gpu::destroyBuffer(ctx(), vel);
     render::destroyOffscreen(ctx(), small);
     render::sizeTarget(ctx(), renderer, width, height); // back for the fixture's offscreen frame
+}
+
+// After drawing, the profiler's probe finds timestamps that it can report: lavapipe's only behind
+// barriers (its plain ones read a fraction of the work), a GPU's as they are.
+TEST_F(RenderTest, TimestampsAfterADrawSeeTheWork) {
+    const gpu::TimestampProbe probe = gpu::probeTimestamps(ctx());
+    EXPECT_TRUE(gpu::timesReported(probe.trust)) << gpu::timestampTrustName(probe.trust);
+    EXPECT_GT(probe.barriersMs, 0);
+    if (probe.trust == gpu::TimestampTrust::Barriers) {
+        EXPECT_LT(probe.directMs, probe.barriersMs / 2);
+    }
 }
 
 } // namespace

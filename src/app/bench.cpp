@@ -198,6 +198,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
     std::printf("sort-bench on %s (%s %s), subgroup %u, vkboids %s\n", ctx.properties.deviceName,
                 ctx.driverName.c_str(), ctx.driverInfo.c_str(), gpu::preferredSubgroupSize(ctx),
                 VKBOIDS_COMMIT);
+    printTimestampNote(headless.profiler.probe);
     for (uint32_t n : o.sizes) // every size before any work
         if (n > sort::maxSortPairs(ctx))
             throw sim::InputError("--n " + std::to_string(n) + " exceeds this device's limit of " +
@@ -284,6 +285,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     }
     std::printf("bench on %s (%s %s)\n", ctx.properties.deviceName, ctx.driverName.c_str(),
                 ctx.driverInfo.c_str());
+    printTimestampNote(headless.profiler.probe);
     const bool naive = std::find(o.modes.begin(), o.modes.end(), sim::Mode::Naive) != o.modes.end();
     if (!o.naiveLimit && ctx.isCpu && naive)
         std::printf("a CPU device: naive runs only up to %.0f boids (--naive-max to change)\n", naiveLimit);
@@ -455,7 +457,8 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     for (const std::string& line : table) std::printf("%s\n", line.c_str());
     std::vector<std::pair<std::string, std::string>> files;
     if (!o.csv.empty()) files.push_back({o.csv, csv});
-    if (!o.json.empty()) files.push_back({o.json, captureJson(ctx, runs).dump(2) + "\n"});
+    if (!o.json.empty())
+        files.push_back({o.json, captureJson(ctx, headless.profiler.probe, runs).dump(2) + "\n"});
     sim::writeFilesAtomically(files);
     if (o.render) {
         render::destroyOffscreen(ctx, offscreen);

@@ -81,17 +81,21 @@ std::string csvRow(const FrameRow& r) {
     return line + "\n";
 }
 
-nlohmann::json deviceJson(const gpu::Context& ctx) {
+nlohmann::json deviceJson(const gpu::Context& ctx, const gpu::TimestampProbe& probe) {
     const VkPhysicalDeviceProperties& p = ctx.properties;
-    return {{"name", p.deviceName},
-            {"vendor_id", p.vendorID},
-            {"device_id", p.deviceID},
-            {"driver", ctx.driverName + " " + ctx.driverInfo},
-            {"driver_version", p.driverVersion},
-            {"api_version", gpu::apiVersionString(p.apiVersion)},
-            {"timestamp_period_ns", p.limits.timestampPeriod},
-            {"timestamps", ctx.timestampValidBits > 0},
-            {"subgroup_size", ctx.subgroupSize}};
+    return {
+        {"name", p.deviceName},
+        {"vendor_id", p.vendorID},
+        {"device_id", p.deviceID},
+        {"driver", ctx.driverName + " " + ctx.driverInfo},
+        {"driver_version", p.driverVersion},
+        {"api_version", gpu::apiVersionString(p.apiVersion)},
+        {"timestamp_period_ns", p.limits.timestampPeriod},
+        {"timestamps", gpu::timesReported(probe.trust)},
+        {"timestamp_trust", gpu::timestampTrustName(probe.trust)},
+        {"timestamp_probe_ms",
+         {{"direct", probe.directMs}, {"behind_barriers", probe.barriersMs}, {"one_fill", probe.oneFillMs}}},
+        {"subgroup_size", ctx.subgroupSize}};
 }
 
 nlohmann::json buildJson() {
@@ -138,8 +142,9 @@ nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& ro
     return run;
 }
 
-nlohmann::json captureJson(const gpu::Context& ctx, const std::vector<nlohmann::json>& runs) {
-    return {{"device", deviceJson(ctx)}, {"build", buildJson()}, {"runs", runs}};
+nlohmann::json captureJson(const gpu::Context& ctx, const gpu::TimestampProbe& probe,
+                           const std::vector<nlohmann::json>& runs) {
+    return {{"device", deviceJson(ctx, probe)}, {"build", buildJson()}, {"runs", runs}};
 }
 
 bool measureFrame(Capture& c, std::chrono::steady_clock::time_point start, FrameRow& row) {
@@ -170,12 +175,12 @@ void checkCaptureWritable(const std::string& csvPath) {
     sim::checkDistinctOutputs({csvPath, jsonPathFor(csvPath)});
 }
 
-void writeCapture(const gpu::Context& ctx, const Capture& c) {
+void writeCapture(const gpu::Context& ctx, const gpu::TimestampProbe& probe, const Capture& c) {
     std::string csv = csvHeader();
     for (const FrameRow& r : c.rows) csv += csvRow(r);
     sim::writeFilesAtomically(
         {{c.csvPath, csv},
-         {jsonPathFor(c.csvPath), captureJson(ctx, {summarizeRun(c.info, c.rows)}).dump(2) + "\n"}});
+         {jsonPathFor(c.csvPath), captureJson(ctx, probe, {summarizeRun(c.info, c.rows)}).dump(2) + "\n"}});
 }
 
 } // namespace app

@@ -60,8 +60,8 @@ struct RunInfo {
     std::string cellOrder; // linear or morton; empty for naive
 };
 
-// Device, driver and build, for the top of a JSON file.
-nlohmann::json deviceJson(const gpu::Context& context);
+// Device, driver, how far its timestamps can be believed, and build, for the top of a JSON file.
+nlohmann::json deviceJson(const gpu::Context& context, const gpu::TimestampProbe& probe);
 nlohmann::json buildJson();
 
 // One run's summary: configuration, parameters, and per column the mean, median, p95, p99, min,
@@ -69,7 +69,8 @@ nlohmann::json buildJson();
 nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& rows);
 
 // {"device": ..., "build": ..., "runs": [...]}
-nlohmann::json captureJson(const gpu::Context& context, const std::vector<nlohmann::json>& runs);
+nlohmann::json captureJson(const gpu::Context& context, const gpu::TimestampProbe& probe,
+                           const std::vector<nlohmann::json>& runs);
 
 // A capture in progress (the demo's): frames after the warm-up become rows once their GPU times are in.
 struct Capture {
@@ -92,6 +93,6 @@ std::string jsonPathFor(const std::string& csvPath);
 void checkCaptureWritable(const std::string& csvPath);
 
 // The rows as CSV and their summary as JSON, both or neither. Throws sim::InputError.
-void writeCapture(const gpu::Context& context, const Capture& capture);
+void writeCapture(const gpu::Context& context, const gpu::TimestampProbe& probe, const Capture& capture);
 
 } // namespace app

@@ -177,6 +177,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                    "testing: play the input events of FILE (keys, mouse) through the window's callbacks")
         ->check(nonEmptyPath)
         ->group(expertGroup);
+    app.add_flag("--report-memory", demo.reportMemory,
+                 "testing: print the device memory that vkboids' buffers and images hold, once a second")
+        ->group(expertGroup);
     std::string demoDraw = "auto";
     app.add_option("--draw", demoDraw,
                    "how boids are drawn: compute (a compute rasterizer), points (hardware points), glyphs "

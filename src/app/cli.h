@@ -45,6 +45,7 @@ struct DemoOptions {
     std::string loadState;
     bool exerciseWindow = false;    // testing: resize, minimize and restore during the run
     std::string inputScript;        // testing: input events at given frames (input_script.h)
+    bool reportMemory = false;      // testing: the device memory vkboids holds, a line a second
     int width = 1280, height = 800; // --window
     render::DrawPath drawPath = render::DrawPath::Auto;
     render::ColorMode color = render::ColorMode::Heading;

@@ -73,6 +73,19 @@ void endProgress() {
     if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s\r", "");
 }
 
+void printTimestampNote(const gpu::TimestampProbe& p) {
+    if (p.trust == gpu::TimestampTrust::Barriers)
+        std::printf(
+            "timestamps: each behind a barrier (after drawing, this driver writes them before the work "
+            "recorded ahead of them has run: probe %.3f ms direct, %.3f behind barriers)\n",
+            p.directMs, p.barriersMs);
+    if (p.trust == gpu::TimestampTrust::Untrusted)
+        std::printf(
+            "timestamps: untrusted on this driver, GPU times not reported (probe %.3f ms direct, %.3f "
+            "behind barriers, %.3f for a quarter of the work)\n",
+            p.directMs, p.barriersMs, p.oneFillMs);
+}
+
 int finish(int code) {
     const uint32_t errors = gpu::validationErrorCount();
     if (errors == 0) return code;
@@ -129,6 +142,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     }
 
     Headless headless = createHeadless(ctx);
+    if (!o.quiet) printTimestampNote(headless.profiler.probe);
     std::vector<double> stepMs;
     std::map<std::string, std::vector<double>> passMs;
     // Progress on a terminal for a run a user waits on: from the start where naive steps are expected
@@ -169,7 +183,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
 
     if (!o.quiet) {
         if (stepMs.empty()) {
-            std::printf("GPU timestamps are unavailable on this queue\n");
+            std::printf("GPU timestamps are %s on this queue\n",
+                        gpu::timestampTrustName(headless.profiler.probe.trust));
         } else {
             // Medians after the first step (pipeline warm-up) when there is more than one.
             auto settled = [](std::vector<double> v) {

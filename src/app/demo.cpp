@@ -6,8 +6,17 @@
 
 #include "app/demo_state.h"
 
+#include <csignal>
+
 namespace app {
 namespace {
+
+// SIGINT or SIGTERM: the run ends as when the window closes (results written, validation counted).
+volatile std::sig_atomic_t stopRequested = 0;
+
+void requestStop(int) {
+    stopRequested = 1;
+}
 
 void exerciseWindow(Demo& d) {
     if (!d.options.exerciseWindow || !d.totalFrames) return;
@@ -128,7 +137,7 @@ void finishCaptureIfDone(Demo& d) {
     for (const FrameSlot& s : d.slots)
         if (s.captured) return;
     try {
-        writeCapture(d.ctx, *d.capture);
+        writeCapture(d.ctx, d.profiler.probe, *d.capture);
         d.panel.status = "wrote " + d.capture->csvPath + " and " + jsonPathFor(d.capture->csvPath);
     } catch (const sim::InputError& e) {
         d.panel.status = e.what();
@@ -355,14 +364,15 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
                                         sc.extent.width,  sc.extent.height,       sc.storage};
         {
             gpu::Scope scope(&d.profiler, cmd, "draw");
-            render::beginDraw(cmd, d.ctx, d.renderer, frame, pos, vel, d.flock.count, view);
+            render::recordDraw(cmd, d.ctx, d.renderer, frame, pos, vel, d.flock.count, view);
         }
         drawn = render::drawnPath(d.ctx, d.renderer, frame, view, d.flock.count);
         {
             gpu::Scope scope(&d.profiler, cmd, "ui");
+            render::beginOverlay(cmd, d.renderer, frame);
             ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
+            vkCmdEndRenderPass(cmd);
         }
-        vkCmdEndRenderPass(cmd);
         const bool lastFrame = d.totalFrames && d.frameNumber + 1 == d.totalFrames;
         if (lastFrame && !d.options.screenshot.empty() && canScreenshot(sc))
             recordScreenshot(cmd, d.ctx, sc, image, d.shot);
@@ -498,12 +508,14 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     createDemoFlock(d);
     createRendererAndSwapchain(d);
     createFrameSlots(d);
-    // The panel draws in the pass the renderer leaves open, clear or keep: the two are compatible.
+    // The panel draws in the renderer's overlay pass, compatible with the clear pass.
     d.imgui = createImGuiBackend(d.ctx, d.window, d.renderer.clearPass, d.swapchain.minImageCount,
                                  std::max<uint32_t>(uint32_t(d.swapchain.images.size()), framesInFlight));
     startRun(d);
+    std::signal(SIGINT, requestStop);
+    std::signal(SIGTERM, requestStop);
 
-    while (!glfwWindowShouldClose(d.window)) {
+    while (!glfwWindowShouldClose(d.window) && !stopRequested) {
         glfwPollEvents();
         playInputScript(d);
         exerciseWindow(d);
@@ -532,6 +544,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         d.panel.drawn = drawn;
         submitAndPresent(d, slot, image);
         endFrame(d, slot, start, drawn);
+        reportMemory(d);
         if (d.totalFrames && d.frameNumber >= d.totalFrames) break;
     }
     const bool complete = finishRun(d);

@@ -56,7 +56,7 @@ void createRendererAndSwapchain(Demo& d) {
         render::createRenderer(d.ctx, surfaceFormat.format, d.depthFormat, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
     int w = 0, h = 0;
     glfwGetFramebufferSize(d.window, &w, &h);
-    // Framebuffers are made with the clear pass; the keep pass is compatible with it.
+    // Framebuffers are made with the clear pass; the keep and overlay passes are compatible with it.
     createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(std::max(w, 1)),
                     uint32_t(std::max(h, 1)), presentModeFromName(o.presentMode));
     if (d.swapchain.presentMode != presentModeFromName(o.presentMode))
@@ -97,6 +97,7 @@ void createFrameSlots(Demo& d) {
             gpu::createBuffer(d.ctx, sizeof(gpudata::GridStats), gpu::storageUsage, gpu::MemoryUse::Readback);
     }
     d.profiler = gpu::createProfiler(d.ctx, framesInFlight);
+    d.panel.timings.trust = d.profiler.probe.trust;
 }
 
 void destroyFrameSlots(Demo& d) {
@@ -123,6 +124,7 @@ void startRun(Demo& d) {
     d.totalFrames = o.frames ? o.frames + (o.capture.empty() ? 0 : o.warmup) : 0;
     d.panel.grid = currentGrid(d); // what the first frame's panel shows
     d.previousStart = Clock::now();
+    gpu::resetMemoryPeak(); // --report-memory's peaks are the run's, not the set-up's
 }
 
 // Testing (--exercise-window): a resize a third of the way through, a minimize at two thirds

@@ -76,9 +76,12 @@ struct Demo {
     bool buttonDown[GLFW_MOUSE_BUTTON_LAST + 1] = {};
     double cursorX = 0, cursorY = 0;
     std::vector<InputEvent> script; // --input-script
-    size_t scriptNext = 0;          // the first event not yet played
-    uint64_t predatorFrames = 0;    // frames with the predator on, for the script's report
-    uint64_t helpFrames = 0;        // frames with the help shown, for the script's report
+    size_t scriptNext = 0;          // the first event not yet played in this pass
+    uint64_t scriptStart = 0;       // the frame this pass of the script began (its loop restarts it)
+    uint64_t scriptPasses = 1;
+    Clock::time_point lastMemoryReport; // --report-memory
+    uint64_t predatorFrames = 0;        // frames with the predator on, for the script's report
+    uint64_t helpFrames = 0;            // frames with the help shown, for the script's report
 
     // The run.
     std::optional<Capture> capture;
@@ -104,6 +107,8 @@ void playInputScript(Demo& d);
 void updatePlay(Demo& d);
 void drawPredatorMarker(const Demo& d);
 void reportInputScript(const Demo& d);
+// --report-memory: a line a second, with the peak since the last.
+void reportMemory(Demo& d);
 // Refuses unwritable outputs before any work.
 void checkOutputs(const DemoOptions& options);
 void createDemoFlock(Demo& d);

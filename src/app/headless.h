@@ -26,5 +26,7 @@ runHeadlessFrame(const gpu::Context& context, Headless& headless,
 // One line on stderr that each call overwrites, and its clearing: only where stderr is a terminal.
 void progress(const std::string& text);
 void endProgress();
+// One line on how the profiler takes timestamps, where it is not directly (gpu::TimestampTrust).
+void printTimestampNote(const gpu::TimestampProbe& probe);
 
 } // namespace app

@@ -1,5 +1,7 @@
 #include "app/input_script.h"
 
+#include "app/cli_values.h"
+#include "app/presets.h"
 #include "sim/params.h"
 
 #define GLFW_INCLUDE_NONE
@@ -37,12 +39,40 @@ int buttonFromName(const std::string& name) {
     return -1;
 }
 
+// Why `value` is not a value of setting `name`, or "" where it is.
+std::string settingProblem(const std::string& name, const std::string& value) {
+    const auto expect = [&](bool ok, const char* values) {
+        return ok ? std::string() : "set " + name + ": '" + value + "' must be " + values;
+    };
+    if (name == "mode") return expect(sim::parseMode(value).has_value(), "naive, scattered or coherent");
+    if (name == "cells") return expect(value == "8" || value == "27", "8 or 27");
+    if (name == "build") return expect(sim::parseGridBuild(value).has_value(), "radix or counting");
+    if (name == "order") return expect(sim::parseCellOrder(value).has_value(), "linear or morton");
+    if (name == "draw")
+        return expect(render::drawPathFromName(value).has_value(), "compute, points, glyphs or auto");
+    if (name == "color")
+        return expect(render::colorModeFromName(value).has_value(), "speed, heading, cell or order");
+    if (name == "preset")
+        return expect(std::ranges::any_of(presets(), [&](const Preset& p) { return value == p.name; }),
+                      "a preset's name, as the panel lists it");
+    try {
+        int width = 0, height = 0;
+        if (name == "boids") parseCount(value, "set boids", 0x7fffffff);
+        if (name == "window") parseWindowSize(value, width, height);
+        if (name == "boids" || name == "window") return std::string();
+    } catch (const sim::InputError& e) {
+        return e.what();
+    }
+    return "'" + name + "' is not a setting (mode, cells, build, order, draw, color, preset, boids, window)";
+}
+
 } // namespace
 
 std::vector<InputEvent> parseInputScript(const std::string& text, const std::string& source) {
     std::vector<InputEvent> events;
     std::istringstream lines(text);
     std::string line;
+    int loopLine = 0;
     for (int number = 1; std::getline(lines, line); ++number) {
         line = line.substr(0, line.find('#'));
         std::istringstream in(line);
@@ -107,13 +137,32 @@ std::vector<InputEvent> parseInputScript(const std::string& text, const std::str
                 }
                 events.push_back({e.frame + frames, InputEvent::Type::Release, e.code});
             }
+        } else if (action == "set") {
+            e.type = InputEvent::Type::Set;
+            in >> e.name;
+            std::getline(in >> std::ws, e.value); // a preset's name has spaces
+            while (!e.value.empty() && std::isspace(uint8_t(e.value.back()))) e.value.pop_back();
+            if (const std::string problem = settingProblem(e.name, e.value); !problem.empty()) fail(problem);
+            events.push_back(e);
+        } else if (action == "loop") {
+            if (loopLine) fail("a second loop (the first is on line " + std::to_string(loopLine) + ")");
+            if (e.frame == 0) fail("loop must come after frame 0");
+            e.type = InputEvent::Type::Loop;
+            loopLine = number;
+            events.push_back(e);
         } else {
-            fail("'" + action + "' is not an action (key, char, move, press, release, drag)");
+            fail("'" + action + "' is not an action (key, char, move, press, release, drag, set, loop)");
         }
         if (in >> arg) fail("unexpected '" + arg + "'");
     }
     std::stable_sort(events.begin(), events.end(),
                      [](const InputEvent& a, const InputEvent& b) { return a.frame < b.frame; });
+    // The loop restarts the script: every other event (a drag's last step too) comes before it.
+    const auto loop = std::ranges::find(events, InputEvent::Type::Loop, &InputEvent::type);
+    if (loop != events.end() &&
+        (loop + 1 != events.end() || (loop != events.begin() && (loop - 1)->frame >= loop->frame)))
+        throw sim::InputError("--input-script " + source + ":" + std::to_string(loopLine) +
+                              ": loop must come after every other event");
     return events;
 }
 

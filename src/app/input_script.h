@@ -10,6 +10,11 @@
 //   FRAME press|release BUTTON      left, right or middle
 //   FRAME drag BUTTON X0 Y0 X1 Y1 N press at (X0, Y0), move a step a frame to (X1, Y1) over N frames,
 //                                   release
+//   FRAME set NAME VALUE            a setting changed as the panel changes it: mode, cells, build, order,
+//                                   draw, color (the command line's values), preset (its name, as the
+//                                   panel lists it), boids (a fresh flock of N boids), window (WxH)
+//   FRAME loop                      play the script again from its start, its frames counted from here
+//                                   (the last event, after every other)
 
 #include <cstdint>
 #include <string>
@@ -18,11 +23,12 @@
 namespace app {
 
 struct InputEvent {
-    enum class Type { Key, Char, Move, Press, Release };
+    enum class Type { Key, Char, Move, Press, Release, Set, Loop };
     uint64_t frame = 0;
     Type type = Type::Key;
-    int code = 0;       // GLFW key or mouse button, or the character
-    float x = 0, y = 0; // Move: fractions of the window
+    int code = 0;            // GLFW key or mouse button, or the character
+    float x = 0, y = 0;      // Move: fractions of the window
+    std::string name, value; // Set: the setting and its value, checked when the script is read
 };
 
 // Events in frame order. Throws sim::InputError naming `source` and the line.

@@ -78,7 +78,10 @@ void drawTimings(const TimingHistory& t, uint32_t boids) {
         ImGui::Text("frame: %.2f ms CPU, %.2f ms GPU", cpuMean, gpuMean);
     else
         ImGui::Text("frame: %.2f ms CPU, - GPU", cpuMean);
-    if (!t.timestampsAvailable) ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "GPU timestamps unavailable");
+    if (t.trust == gpu::TimestampTrust::Untrusted)
+        ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "GPU timestamps untrusted on this driver: not shown");
+    else if (!t.timestampsAvailable)
+        ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "GPU timestamps unavailable");
     // Fixed columns: stretched ones would feed back into the window's automatic size.
     if (ImGui::BeginTable("timings", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("pass");

@@ -1,6 +1,7 @@
 #pragma once
 // The demo's ImGui panel: what it shows and what the user changed in it this frame.
 
+#include "app/presets.h"
 #include "gpu/profiler.h"
 #include "render/renderer.h"
 #include "sim/flock.h"
@@ -26,6 +27,7 @@ struct TimingHistory {
     uint64_t frames = 0;
     std::deque<double> cpuMs;
     bool timestampsAvailable = true;
+    gpu::TimestampTrust trust = gpu::TimestampTrust::Direct; // what the profiler's probe found
 };
 
 void addFrameTimes(TimingHistory& history, const std::vector<gpu::ScopeTime>& scopes, double cpuMs);
@@ -81,5 +83,7 @@ const char* const presentModeNames[3] = {"fifo", "mailbox", "immediate"};
 void drawPanel(PanelState& state);
 // The panel's "Play" section (play_panel.cpp): presets and the predator.
 void drawPlaySection(PanelState& state);
+// A preset chosen (play_panel.cpp): its rules, and its flock where it has one.
+void selectPreset(PanelState& state, const Preset& preset);
 
 } // namespace app

@@ -1,6 +1,7 @@
 // The demo's input callbacks, the input script (input_script.h) played through them, and the
 // predator under the mouse.
 
+#include "app/cli_values.h"
 #include "app/demo_state.h"
 #include "app/picking.h"
 
@@ -41,11 +42,43 @@ void installInputCallbacks(Demo& d) {
     glfwGetCursorPos(d.window, &d.cursorX, &d.cursorY);
 }
 
+// A setting as the panel changes it (the script checked the value when it was read).
+void applySetting(Demo& d, const InputEvent& e) {
+    PanelState& st = d.panel;
+    if (e.name == "mode") st.mode = *sim::parseMode(e.value);
+    if (e.name == "cells") st.cells = e.value == "8" ? 8 : 27;
+    if (e.name == "build") st.gridBuild = *sim::parseGridBuild(e.value);
+    if (e.name == "order") st.cellOrder = *sim::parseCellOrder(e.value);
+    if (e.name == "draw") st.draw.path = *render::drawPathFromName(e.value);
+    if (e.name == "color") st.draw.colorMode = *render::colorModeFromName(e.value);
+    if (e.name == "preset")
+        for (const Preset& preset : presets())
+            if (e.value == preset.name) selectPreset(st, preset);
+    if (e.name == "boids") {
+        st.boidInput = int(parseCount(e.value, "set boids", 0x7fffffff));
+        st.reinitialize = true;
+    }
+    if (e.name == "window") {
+        int width = 0, height = 0;
+        parseWindowSize(e.value, width, height);
+        glfwSetWindowSize(d.window, width, height);
+    }
+}
+
 void playInputScript(Demo& d) {
     GLFWwindow* w = d.window;
-    for (; d.scriptNext < d.script.size() && d.script[d.scriptNext].frame <= d.frameNumber; ++d.scriptNext) {
-        const InputEvent& e = d.script[d.scriptNext];
+    while (d.scriptNext < d.script.size() && d.script[d.scriptNext].frame + d.scriptStart <= d.frameNumber) {
+        const InputEvent& e = d.script[d.scriptNext++];
         switch (e.type) {
+        case InputEvent::Type::Set: applySetting(d, e); break;
+        case InputEvent::Type::Loop:
+            d.scriptStart += e.frame;
+            d.scriptNext = 0;
+            d.scriptPasses++;
+            std::printf("input script: pass %llu begins at frame %llu\n", (unsigned long long)d.scriptPasses,
+                        (unsigned long long)d.frameNumber);
+            std::fflush(stdout);
+            break;
         case InputEvent::Type::Key:
             if (const GLFWkeyfun key = installed(w, glfwSetKeyCallback)) {
                 key(w, e.code, glfwGetKeyScancode(e.code), GLFW_PRESS, 0);
@@ -106,9 +139,24 @@ void reportInputScript(const Demo& d) {
     if (d.script.empty()) return;
     const float* p = d.panel.params.predatorPos;
     std::printf("input script: %zu of %zu events played, predator on in %llu frames, last at (%.2f, %.2f, "
-                "%.2f), help shown in %llu frames\n",
+                "%.2f), help shown in %llu frames",
                 d.scriptNext, d.script.size(), (unsigned long long)d.predatorFrames, p[0], p[1], p[2],
                 (unsigned long long)d.helpFrames);
+    if (d.scriptPasses > 1) std::printf(", in pass %llu", (unsigned long long)d.scriptPasses);
+    std::printf("\n");
+}
+
+void reportMemory(Demo& d) {
+    const Clock::time_point now = Clock::now();
+    if (!d.options.reportMemory || now - d.lastMemoryReport < std::chrono::seconds(1)) return;
+    d.lastMemoryReport = now;
+    const gpu::MemoryTally tally = gpu::allocatedMemory();
+    gpu::resetMemoryPeak();
+    std::printf(
+        "memory: frame %llu, device %llu bytes in %llu allocations, at most %llu since the last line\n",
+        (unsigned long long)d.frameNumber, (unsigned long long)tally.bytes,
+        (unsigned long long)tally.allocations, (unsigned long long)tally.peakBytes);
+    std::fflush(stdout);
 }
 
 // A circle of the predator's radius around it, drawn behind the panels.

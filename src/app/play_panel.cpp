@@ -7,22 +7,25 @@
 
 namespace app {
 
+void selectPreset(PanelState& st, const Preset& preset) {
+    sim::Params& p = st.params;
+    const float L = p.domainHalf;
+    p = applyPreset(preset, p);
+    st.domainChanged = st.domainChanged || p.domainHalf != L;
+    if (preset.boids) { // a fresh flock of that many, at the present density
+        st.boidInput = int(preset.boids);
+        st.keepDensity = true;
+        st.reinitialize = true;
+    }
+}
+
 void drawPlaySection(PanelState& st) {
     if (!ImGui::CollapsingHeader("Play")) return;
     sim::Params& p = st.params;
     ImGui::SetNextItemWidth(200);
     if (ImGui::BeginCombo("preset", "choose...")) {
-        for (const Preset& preset : presets()) {
-            if (!ImGui::Selectable(preset.name)) continue;
-            const float L = p.domainHalf;
-            p = applyPreset(preset, p);
-            st.domainChanged = st.domainChanged || p.domainHalf != L;
-            if (preset.boids) { // a fresh flock of that many, at the present density
-                st.boidInput = int(preset.boids);
-                st.keepDensity = true;
-                st.reinitialize = true;
-            }
-        }
+        for (const Preset& preset : presets())
+            if (ImGui::Selectable(preset.name)) selectPreset(st, preset);
         ImGui::EndCombo();
     }
     ImGui::Checkbox("predator stays (P)", &st.predatorPinned);

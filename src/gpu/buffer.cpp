@@ -2,9 +2,36 @@
 
 #include "gpu/commands.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gpu {
+namespace {
+
+// Buffers and images are made and destroyed on the thread that records frames.
+MemoryTally tally;
+
+} // namespace
+
+MemoryTally allocatedMemory() {
+    return tally;
+}
+
+void resetMemoryPeak() {
+    tally.peakBytes = tally.bytes;
+}
+
+void tallyAllocation(VkDeviceSize bytes, bool freed) {
+    if (freed) {
+        tally.bytes -= bytes;
+        tally.allocations -= 1;
+    } else {
+        tally.bytes += bytes;
+        tally.allocations += 1;
+        tally.peakBytes = std::max(tally.peakBytes, tally.bytes);
+    }
+}
+
 uint32_t findMemoryType(const Context& ctx, uint32_t typeBits, VkMemoryPropertyFlags want,
                         VkMemoryPropertyFlags fallback) {
     for (VkMemoryPropertyFlags flags : {want, fallback})
@@ -45,6 +72,8 @@ Buffer createBuffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags us
         throw OutOfMemory("the device has no room for a buffer of " + std::to_string(bytes) + " bytes");
     }
     VK_CHECK(result);
+    b.allocated = req.size;
+    tallyAllocation(b.allocated, false);
     VK_CHECK(vkBindBufferMemory(ctx.device, b.buffer, b.memory, 0));
     if (use != MemoryUse::Device) VK_CHECK(vkMapMemory(ctx.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped));
     return b;
@@ -52,7 +81,10 @@ Buffer createBuffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags us
 
 void destroyBuffer(const Context& ctx, Buffer& b) {
     if (b.buffer) vkDestroyBuffer(ctx.device, b.buffer, nullptr);
-    if (b.memory) vkFreeMemory(ctx.device, b.memory, nullptr);
+    if (b.memory) {
+        vkFreeMemory(ctx.device, b.memory, nullptr);
+        tallyAllocation(b.allocated, true);
+    }
     b = Buffer{};
 }
 

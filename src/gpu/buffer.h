@@ -17,8 +17,20 @@ struct Buffer {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkDeviceSize size = 0;
-    void* mapped = nullptr; // host-visible buffers only
+    VkDeviceSize allocated = 0; // the memory's size, as the driver required it
+    void* mapped = nullptr;     // host-visible buffers only
 };
+
+// The device memory that the buffers and images made here hold now (every memory type), in how many
+// allocations, and the most they held since the peak was last reset: the program's own accounting,
+// which the demo reports (--report-memory).
+struct MemoryTally {
+    uint64_t bytes = 0, allocations = 0, peakBytes = 0;
+};
+MemoryTally allocatedMemory();
+void resetMemoryPeak();
+// For image.cpp: an allocation of `bytes` made (freed: released).
+void tallyAllocation(VkDeviceSize bytes, bool freed);
 
 // The first memory type allowed by typeBits with all of `want`, else with all of `fallback`.
 uint32_t findMemoryType(const Context& context, uint32_t typeBits, VkMemoryPropertyFlags want,

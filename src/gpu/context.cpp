@@ -167,8 +167,8 @@ DeviceSummary summarize(VkPhysicalDevice device, uint32_t index, VkSurfaceKHR su
     if (props.properties.apiVersion < VK_API_VERSION_1_3)
         s.whyNot = "Vulkan " + s.api + " (1.3 needed)";
     else if (!f13.synchronization2 || !f13.subgroupSizeControl || !f13.computeFullSubgroups ||
-             !f13.maintenance4)
-        s.whyNot = "no synchronization2, subgroup size control or maintenance4";
+             !f13.maintenance4 || !f13.dynamicRendering)
+        s.whyNot = "no synchronization2, subgroup size control, maintenance4 or dynamic rendering";
     else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
              (subgroup.supportedOperations & needOps) != needOps)
         s.whyNot = "compute shaders lack basic/vote/arithmetic/ballot/shuffle subgroup operations";
@@ -301,6 +301,7 @@ Context createContext(const ContextOptions& options) {
     f13.subgroupSizeControl = VK_TRUE;
     f13.computeFullSubgroups = VK_TRUE;
     f13.maintenance4 = VK_TRUE; // LocalSizeId: local sizes from specialization constants
+    f13.dynamicRendering = VK_TRUE;
     if (ctx.pipelineStatistics) f13.pNext = &executableInfo;
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
     {

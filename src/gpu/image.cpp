@@ -28,6 +28,8 @@ Image createImage(const Context& ctx, uint32_t width, uint32_t height, VkFormat 
     alloc.allocationSize = req.size;
     alloc.memoryTypeIndex = findMemoryType(ctx, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
     VK_CHECK(vkAllocateMemory(ctx.device, &alloc, nullptr, &img.memory));
+    img.allocated = req.size;
+    tallyAllocation(img.allocated, false);
     VK_CHECK(vkBindImageMemory(ctx.device, img.image, img.memory, 0));
 
     const bool depth = format == VK_FORMAT_D32_SFLOAT || format == VK_FORMAT_D32_SFLOAT_S8_UINT ||
@@ -45,7 +47,10 @@ Image createImage(const Context& ctx, uint32_t width, uint32_t height, VkFormat 
 void destroyImage(const Context& ctx, Image& img) {
     if (img.view) vkDestroyImageView(ctx.device, img.view, nullptr);
     if (img.image) vkDestroyImage(ctx.device, img.image, nullptr);
-    if (img.memory) vkFreeMemory(ctx.device, img.memory, nullptr);
+    if (img.memory) {
+        vkFreeMemory(ctx.device, img.memory, nullptr);
+        tallyAllocation(img.allocated, true);
+    }
     img = Image{};
 }
 
@@ -59,7 +64,7 @@ VkFormat findDepthFormat(const Context& ctx) {
 }
 
 VkRenderPass createRenderPass(const Context& ctx, VkFormat colorFormat, VkFormat depthFormat,
-                              VkImageLayout finalLayout, bool keepColor) {
+                              VkImageLayout finalLayout, ColorStart start) {
     VkAttachmentDescription attachments[2] = {};
     attachments[0].format = colorFormat;
     attachments[0].samples = VK_SAMPLE_COUNT_1_BIT;
@@ -70,10 +75,11 @@ VkRenderPass createRenderPass(const Context& ctx, VkFormat colorFormat, VkFormat
     attachments[0].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     attachments[0].finalLayout = finalLayout;
     attachments[1] = attachments[0];
-    if (keepColor) {
-        // What the pass draws over a compute pass's colour tests no depth attachment.
+    if (start != ColorStart::Clear) {
+        // What the pass draws over kept colour tests no depth attachment.
         attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-        attachments[0].initialLayout = VK_IMAGE_LAYOUT_GENERAL;
+        attachments[0].initialLayout =
+            start == ColorStart::AfterCompute ? VK_IMAGE_LAYOUT_GENERAL : finalLayout;
         attachments[1].loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
     }
     attachments[1].format = depthFormat;

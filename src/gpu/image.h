@@ -11,6 +11,7 @@ struct Image {
     VkImageView view = VK_NULL_HANDLE;
     VkFormat format = VK_FORMAT_UNDEFINED;
     uint32_t width = 0, height = 0;
+    VkDeviceSize allocated = 0; // the memory's size (gpu::allocatedMemory)
 };
 
 Image createImage(const Context& context, uint32_t width, uint32_t height, VkFormat format,
@@ -20,10 +21,15 @@ void destroyImage(const Context& context, Image& image);
 // The first of D32_SFLOAT, D32_SFLOAT_S8, D24_S8 usable as a depth attachment.
 VkFormat findDepthFormat(const Context& context);
 
-// A render pass of one colour and one depth attachment; colour ends in finalLayout. Both are
-// cleared; or, with keepColor, colour is kept from the GENERAL layout a compute pass wrote it in,
-// and depth is left undefined.
+// How a render pass finds its colour attachment.
+enum class ColorStart {
+    Clear,        // cleared, and depth with it
+    AfterCompute, // kept from the GENERAL layout a compute pass wrote it in; depth undefined
+    AfterPass,    // kept from an earlier pass that left it in finalLayout; depth undefined
+};
+
+// A render pass of one colour and one depth attachment; colour ends in finalLayout.
 VkRenderPass createRenderPass(const Context& context, VkFormat colorFormat, VkFormat depthFormat,
-                              VkImageLayout finalLayout, bool keepColor = false);
+                              VkImageLayout finalLayout, ColorStart start);
 
 } // namespace gpu

@@ -1,7 +1,10 @@
 #pragma once
 // GPU timestamps by named scope: one query pool per frame in flight, read back after that frame's
-// fence has signalled (never stalls). Where the queue cannot write timestamps, every time reads
-// as unavailable, not as zero.
+// fence has signalled (never stalls). Where the queue cannot write timestamps, or where the probe
+// below finds that they do not bracket the work, every time reads as unavailable, not as zero.
+//
+// Scopes begin and end outside render passes: where timestamps need a barrier behind them
+// (TimestampTrust::Barriers), a barrier inside a render pass is invalid, and validation says so.
 
 #include "gpu/context.h"
 
@@ -9,6 +12,38 @@
 #include <vector>
 
 namespace gpu {
+
+// How far the queue's timestamps can be believed, as probeTimestamps measured it.
+enum class TimestampTrust {
+    Unavailable, // the queue writes none
+    Direct,      // each waits for the work recorded before it, as Vulkan says
+    Barriers,    // only with an execution barrier behind each timestamp (lavapipe: profiler.cpp)
+    Untrusted,   // not even then: no time is reported
+};
+
+const char* timestampTrustName(TimestampTrust trust);
+
+// Direct or behind barriers: the profiler writes timestamps and reports their times.
+bool timesReported(TimestampTrust trust);
+
+// What the probe measured, each the fastest of a few runs after a small render pass: four fills of
+// probeFillBytes between two timestamps as they are written, the same with a barrier behind each
+// timestamp, and (only where the two disagree) one fill with barriers.
+struct TimestampProbe {
+    TimestampTrust trust = TimestampTrust::Unavailable;
+    double directMs = 0, barriersMs = 0, oneFillMs = 0;
+};
+
+constexpr uint64_t probeFillBytes = 4ull << 20;
+
+// The verdict on the probe's times: untrusted where even the timestamps behind barriers see no work;
+// direct where the plain ones see at least half of what those behind barriers see; else barriers
+// where four fills behind barriers take at least 1.5 times as long as one (the times grow with the
+// work); else untrusted.
+TimestampTrust judgeTimestamps(double directMs, double barriersMs, double oneFillMs);
+
+// Runs the probe on the context's queue (blocking; tens of milliseconds on a CPU driver).
+TimestampProbe probeTimestamps(const Context& context);
 
 struct ScopeTime {
     std::string name;
@@ -21,11 +56,12 @@ struct Profiler {
     std::vector<VkQueryPool> pools;              // one per frame in flight
     std::vector<std::vector<std::string>> names; // scope names recorded into each frame
     uint32_t frame = 0;                          // the frame being recorded
-    bool supported = false;
+    TimestampProbe probe;
     double periodNs = 0;
     uint64_t validMask = 0;
 };
 
+// Probes the queue's timestamps first (probeTimestamps).
 Profiler createProfiler(const Context& context, uint32_t framesInFlight);
 void destroyProfiler(const Context& context, Profiler& profiler);
 

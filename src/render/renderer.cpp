@@ -56,8 +56,11 @@ DrawPath resolveDrawPath(DrawPath chosen, uint32_t count, bool computeUsable, bo
 Renderer createRenderer(const gpu::Context& ctx, VkFormat colorFormat, VkFormat depthFormat,
                         VkImageLayout finalLayout) {
     Renderer r;
-    r.clearPass = gpu::createRenderPass(ctx, colorFormat, depthFormat, finalLayout);
-    r.keepPass = gpu::createRenderPass(ctx, colorFormat, depthFormat, finalLayout, true);
+    r.clearPass = gpu::createRenderPass(ctx, colorFormat, depthFormat, finalLayout, gpu::ColorStart::Clear);
+    r.keepPass =
+        gpu::createRenderPass(ctx, colorFormat, depthFormat, finalLayout, gpu::ColorStart::AfterCompute);
+    r.overlayPass =
+        gpu::createRenderPass(ctx, colorFormat, depthFormat, finalLayout, gpu::ColorStart::AfterPass);
     gpu::GraphicsDesc points;
     points.renderPass = r.clearPass;
     points.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
@@ -91,6 +94,7 @@ void destroyRenderer(const gpu::Context& ctx, Renderer& r) {
     gpu::destroyBuffer(ctx, r.target);
     if (r.clearPass) vkDestroyRenderPass(ctx.device, r.clearPass, nullptr);
     if (r.keepPass) vkDestroyRenderPass(ctx.device, r.keepPass, nullptr);
+    if (r.overlayPass) vkDestroyRenderPass(ctx.device, r.overlayPass, nullptr);
     r = Renderer{};
 }
 
@@ -169,19 +173,14 @@ DrawPath drawnPath(const gpu::Context& ctx, const Renderer& r, const FrameTarget
     return resolveDrawPath(s.style.path, count, r.raster.pipeline && frame.storage, ctx.isCpu);
 }
 
-void beginDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, const FrameTarget& frame,
-               const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count, const DrawSettings& s) {
-    CHECK(s.width == frame.width && s.height == frame.height);
-    const DrawPath path = drawnPath(ctx, r, frame, s, count);
-    const bool compute = path == DrawPath::Compute;
-    const gpudata::DrawConstants c = drawConstants(ctx, s, count, compute);
-    if (compute) recordCompute(cmd, r, frame, pos, vel, c);
+namespace {
 
+void beginPass(VkCommandBuffer cmd, VkRenderPass pass, const FrameTarget& frame) {
     VkClearValue clears[2] = {};
     std::memcpy(clears[0].color.float32, gpudata::drawBackground, sizeof gpudata::drawBackground);
     clears[1].depthStencil = {1.0f, 0};
     VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    begin.renderPass = compute ? r.keepPass : r.clearPass;
+    begin.renderPass = pass;
     begin.framebuffer = frame.framebuffer;
     begin.renderArea = {{0, 0}, {frame.width, frame.height}};
     begin.clearValueCount = 2;
@@ -191,6 +190,18 @@ void beginDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, 
     VkRect2D scissor{{0, 0}, {frame.width, frame.height}};
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
+} // namespace
+
+void recordDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, const FrameTarget& frame,
+                const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count, const DrawSettings& s) {
+    CHECK(s.width == frame.width && s.height == frame.height);
+    const DrawPath path = drawnPath(ctx, r, frame, s, count);
+    const bool compute = path == DrawPath::Compute;
+    const gpudata::DrawConstants c = drawConstants(ctx, s, count, compute);
+    if (compute) recordCompute(cmd, r, frame, pos, vel, c);
+    beginPass(cmd, compute ? r.keepPass : r.clearPass, frame);
     if (compute) {
         gpu::bindProgram(cmd, r.boxOverTarget, {r.target});
         gpu::pushConstantsRaw(cmd, r.boxOverTarget, &c, sizeof c);
@@ -210,6 +221,11 @@ void beginDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, 
         gpu::pushConstantsRaw(cmd, r.box, &c, sizeof c);
     }
     vkCmdDraw(cmd, 24, 1, 0, 0);
+    vkCmdEndRenderPass(cmd);
+}
+
+void beginOverlay(VkCommandBuffer cmd, const Renderer& r, const FrameTarget& frame) {
+    beginPass(cmd, r.overlayPass, frame);
 }
 
 Offscreen createOffscreen(const gpu::Context& ctx, Renderer& r, uint32_t width, uint32_t height) {
@@ -248,8 +264,7 @@ void destroyOffscreen(const gpu::Context& ctx, Offscreen& o) {
 void recordOffscreenDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r, const Offscreen& o,
                          const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count,
                          const DrawSettings& s) {
-    beginDraw(cmd, ctx, r, o.frame, pos, vel, count, s);
-    vkCmdEndRenderPass(cmd);
+    recordDraw(cmd, ctx, r, o.frame, pos, vel, count, s);
 }
 
 std::vector<uint8_t> readOffscreen(const gpu::Context& ctx, const Offscreen& o) {

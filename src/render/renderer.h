@@ -59,8 +59,9 @@ struct DrawSettings {
 
 struct Renderer {
     // Over one colour and one depth attachment, colour ending in the layout given at creation.
-    VkRenderPass clearPass = VK_NULL_HANDLE; // clears colour: the points path
-    VkRenderPass keepPass = VK_NULL_HANDLE;  // keeps the resolve's colour: the compute path
+    VkRenderPass clearPass = VK_NULL_HANDLE;   // clears colour: the points path
+    VkRenderPass keepPass = VK_NULL_HANDLE;    // keeps the resolve's colour: the compute path
+    VkRenderPass overlayPass = VK_NULL_HANDLE; // keeps a drawn frame's colour: the panel over it
     gpu::Program points, glyphs, box;
     gpu::Program raster, resolve, boxOverTarget; // the compute path, where the device has it
     gpu::Buffer target;                          // its (depth, colour) words, one a pixel
@@ -78,8 +79,8 @@ Renderer createRenderer(const gpu::Context& context, VkFormat colorFormat, VkFor
                         VkImageLayout finalLayout);
 void destroyRenderer(const gpu::Context& context, Renderer& renderer);
 
-// An image a frame is drawn into, and its framebuffer (made with Renderer::clearPass; keepPass is
-// compatible with it).
+// An image a frame is drawn into, and its framebuffer (made with Renderer::clearPass; keepPass and
+// overlayPass are compatible with it).
 struct FrameTarget {
     VkImage image = VK_NULL_HANDLE;
     VkFramebuffer framebuffer = VK_NULL_HANDLE;
@@ -96,12 +97,15 @@ void sizeTarget(const gpu::Context& context, Renderer& renderer, uint32_t width,
 DrawPath drawnPath(const gpu::Context& context, const Renderer& renderer, const FrameTarget& frame,
                    const DrawSettings& settings, uint32_t count);
 
-// Draws `count` boids and the box into the frame and leaves its render pass open for overlays (the
-// panel): the caller ends it. The compute path's work runs before the pass, in a target sized for the
-// frame (sizeTarget).
-void beginDraw(VkCommandBuffer cmd, const gpu::Context& context, const Renderer& renderer,
-               const FrameTarget& frame, const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count,
-               const DrawSettings& settings);
+// Draws `count` boids and the box into the frame, in a render pass of their own. The compute path's
+// work runs before the pass, in a target sized for the frame (sizeTarget).
+void recordDraw(VkCommandBuffer cmd, const gpu::Context& context, const Renderer& renderer,
+                const FrameTarget& frame, const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count,
+                const DrawSettings& settings);
+
+// Opens a render pass over the drawn frame for overlays (the panel); the caller ends it. A pass of
+// its own, so that the overlay is timed outside the boids' pass (gpu/profiler.h).
+void beginOverlay(VkCommandBuffer cmd, const Renderer& renderer, const FrameTarget& frame);
 
 // An offscreen frame (headless benchmarks and tests): colour ends each pass ready to be copied.
 struct Offscreen {
@@ -113,7 +117,7 @@ struct Offscreen {
 Offscreen createOffscreen(const gpu::Context& context, Renderer& renderer, uint32_t width, uint32_t height);
 void destroyOffscreen(const gpu::Context& context, Offscreen& offscreen);
 
-// beginDraw into the offscreen frame, then the end of its pass.
+// recordDraw into the offscreen frame.
 void recordOffscreenDraw(VkCommandBuffer cmd, const gpu::Context& context, const Renderer& renderer,
                          const Offscreen& offscreen, const gpu::Buffer& pos, const gpu::Buffer& vel,
                          uint32_t count, const DrawSettings& settings);
