@@ -27,8 +27,7 @@ trap '[ -n "${SOAK_KEEP:-}" ] && cp "$out/samples" "$out/log" "$SOAK_KEEP"/; rm 
 export XDG_RUNTIME_DIR=$out
 # glibc raises its mmap threshold each time a large block is freed, after which such blocks (lavapipe's
 # device memory is host memory) come from the heap, whose resident size then creeps up for minutes
-# without any leak: window resizes alone took it from 129 to 156 MiB in 90 s, and it stayed within
-# 111 to 113 MiB with the threshold held at its starting value.
+# without any leak (docs/PERFORMANCE.md, Reliability); held at its starting value, it stays level.
 export MALLOC_MMAP_THRESHOLD_=131072
 seconds=$((minutes * 60))
 reference=$((minutes >= 3 ? 60 : seconds / 3))
