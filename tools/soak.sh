@@ -12,7 +12,8 @@
 # 2% above its highest in the reference period, the demo must report no validation error and must exit
 # cleanly. Exit status 0 when all of that holds, 1 otherwise; a short summary either way.
 #
-# Usage: tools/soak.sh MINUTES [VKBOIDS]    (VKBOIDS defaults to build/release/vkboids)
+# Usage: tools/soak.sh MINUTES [VKBOIDS]    (VKBOIDS defaults to build/release/vkboids; SOAK_KEEP=DIR
+# keeps the samples and the demo's log there)
 set -euo pipefail
 minutes=${1:-}
 if ! [[ "$minutes" =~ ^[0-9]+$ ]] || [ "$minutes" -lt 1 ]; then
@@ -26,8 +27,7 @@ trap '[ -n "${SOAK_KEEP:-}" ] && cp "$out/samples" "$out/log" "$SOAK_KEEP"/; rm 
 export XDG_RUNTIME_DIR=$out
 # glibc raises its mmap threshold each time a large block is freed, after which such blocks (lavapipe's
 # device memory is host memory) come from the heap, whose resident size then creeps up for minutes
-# without any leak: window resizes alone took it from 129 to 156 MiB in 90 s, and it stayed within
-# 111 to 113 MiB with the threshold held at its starting value.
+# without any leak (docs/PERFORMANCE.md, Reliability); held at its starting value, it stays level.
 export MALLOC_MMAP_THRESHOLD_=131072
 seconds=$((minutes * 60))
 reference=$((minutes >= 3 ? 60 : seconds / 3))
@@ -73,7 +73,8 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
     exec "$@"' "$out" "$vkboids" --validation --boids 2000 --window 800x500 \
     --input-script "$out/soak.txt" --report-memory >"$out/log" 2>&1 &
 runner=$!
-for _ in $(seq 100); do [ -s "$out/pid" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s "$out/pid" ] && break; sleep 0.1; done
+[ -s "$out/pid" ] || { echo "soak: the demo did not start"; cat "$out/log"; exit 1; }
 pid=$(cat "$out/pid")
 
 # Samples: second, resident KiB, device bytes (each the peak over the second), the script's pass.
