@@ -57,6 +57,8 @@ def bench(mode, path, json_path):
          "--warmup", str(WARMUP), "--warmup-ms", "0", "--render", "--draw", path, "--json", json_path]
         + ([] if mode == "naive" else ["--cells", "27"]))
     columns = json.load(open(json_path))["runs"][0]["columns"]
+    if "gpu_total_ms" not in columns or "gpu_flock_ms" not in columns:
+        sys.exit(f"no GPU times in {mode} {path}: the profiler did not trust this driver's timestamps")
     passes = {name: c["median"] for name, c in columns.items()
               if name.startswith("gpu_") and name != "gpu_total_ms"}
     return columns["gpu_total_ms"]["median"], passes

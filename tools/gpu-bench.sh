@@ -81,7 +81,8 @@ if has sort; then
     if [ -x "$nvcc" ]; then
         cub=$(mktemp -d)
         step "$nvcc" -O3 -arch=native -o "$cub/cub_sort_bench" "$(dirname "$0")/cub_sort_bench.cu" &&
-            "$cub/cub_sort_bench" 1e6,4e6,16e6,64e6 21,32 | tee -a "$log" >"$out/cub.csv"
+            "$cub/cub_sort_bench" 1e6,4e6,16e6,64e6 21,32 | tee -a "$log" >"$out/cub.csv" ||
+            say "CUB's sort bench failed: cub.csv is incomplete"
         rm -rf "$cub"
     else
         say "no nvcc: CUB's sort not timed"

@@ -24,7 +24,8 @@ fi
 vkboids=$(realpath "${2:-$(dirname "$0")/../build/release/vkboids}")
 [ -x "$vkboids" ] || { echo "soak: no vkboids at $vkboids (build it first)" >&2; exit 2; }
 out=$(mktemp -d)
-trap '[ -n "${SOAK_KEEP:-}" ] && cp "$out/samples" "$out/log" "$SOAK_KEEP"/; rm -rf "$out"' EXIT
+trap '[ -n "${SOAK_KEEP:-}" ] && cp "$out/samples" "$out/log" "$SOAK_KEEP"/; kill ${runner:-} 2>/dev/null || true; rm -rf "$out"' EXIT
+trap 'exit 1' INT TERM
 export XDG_RUNTIME_DIR=$out
 # glibc raises its mmap threshold each time a large block is freed, after which such blocks (lavapipe's
 # device memory is host memory) come from the heap, whose resident size then creeps up for minutes
@@ -70,8 +71,10 @@ EOF
 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
     openbox >/dev/null 2>&1 &
     sleep 1
-    echo $$ >"$0/pid"
-    exec "$@"' "$out" "$vkboids" --validation --boids 2000 --window 800x500 \
+    "$@" &
+    echo $! >"$0/pid"
+    wait $!
+    echo $? >"$0/status"' "$out" "$vkboids" --validation --boids 2000 --window 800x500 \
     --input-script "$out/soak.txt" --report-memory >"$out/log" 2>&1 &
 runner=$!
 for _ in $(seq 300); do [ -s "$out/pid" ] && break; sleep 0.1; done
@@ -102,8 +105,10 @@ while :; do
     [ "$now" -ge $((seconds + 300)) ] && break
 done
 kill -TERM "$pid" 2>/dev/null || true
-status=0
-wait "$runner" || status=$?
+# The demo's own exit status, not xvfb-run's (whose clean-up can fail on its own).
+wait "$runner" || true
+status=$(cat "$out/status" 2>/dev/null || echo "unknown")
+[[ "$status" =~ ^[0-9]+$ ]] || status=255
 
 errors=$(grep -c '^validation error' "$out/log" || true)
 frames=$(sed -n 's/^\([0-9]*\) frames rendered.*/\1/p' "$out/log")
