@@ -115,8 +115,9 @@ void main() {
         destinations[k] = sBase[digitOf(key)] + slot;
         keysOut[destinations[k]] = key;
     }
-    // Values only now, once the keys are out. Held through the ranking they cost far more than their
-    // loads' latency costs here, where no group waits for another (docs/PERFORMANCE.md, the sort).
+    // Values only now, once the keys are out: held through the ranking they take the registers that let
+    // a second group share an SM, and here, where no group waits for another, their loads' latency is
+    // all that loading them late costs (docs/PERFORMANCE.md, the sort).
     uint values[KEYS_PER_THREAD];
     [[unroll]] for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
         const uint i = chunk + k * S + lane;
