@@ -1,7 +1,9 @@
 // vkboids: the command-line entry. Errors end here as one line on stderr and an exit code.
 
-#include "app/commands.h"
+#include "app/demo/demo.h"
+#include "app/headless/commands.h"
 #include "gpu/check.h"
+#include "io/output.h"
 
 #include <csignal>
 #include <cstdio>
@@ -23,7 +25,7 @@ int main(int argc, char** argv) {
         case app::Command::Bench: return app::runBench(cl.global, cl.bench);
         case app::Command::Demo: return app::runDemo(cl.global, cl.demo);
         }
-    } catch (const sim::InputError& e) {
+    } catch (const io::InputError& e) {
         std::fprintf(stderr, "vkboids: error: %s\n", e.what());
         return app::exitBadInput;
     } catch (const gpu::OutOfMemory& e) {

@@ -170,15 +170,15 @@ std::string jsonPathFor(const std::string& csvPath) {
 }
 
 void checkCaptureWritable(const std::string& csvPath) {
-    sim::checkOutputPath(csvPath, ".csv");
-    sim::checkWritable(jsonPathFor(csvPath));
-    sim::checkDistinctOutputs({csvPath, jsonPathFor(csvPath)});
+    io::checkOutputPath(csvPath, ".csv");
+    io::checkWritable(jsonPathFor(csvPath));
+    io::checkDistinctOutputs({csvPath, jsonPathFor(csvPath)});
 }
 
 void writeCapture(const gpu::Context& ctx, const gpu::TimestampProbe& probe, const Capture& c) {
     std::string csv = csvHeader();
     for (const FrameRow& r : c.rows) csv += csvRow(r);
-    sim::writeFilesAtomically(
+    io::writeFilesAtomically(
         {{c.csvPath, csv},
          {jsonPathFor(c.csvPath), captureJson(ctx, probe, {summarizeRun(c.info, c.rows)}).dump(2) + "\n"}});
 }

@@ -89,10 +89,10 @@ bool measureFrame(Capture& capture, std::chrono::steady_clock::time_point start,
 std::string jsonPathFor(const std::string& csvPath);
 
 // A capture writes its CSV and, beside it, a JSON summary: both must be writable before it starts.
-// Throws sim::InputError.
+// Throws io::InputError.
 void checkCaptureWritable(const std::string& csvPath);
 
-// The rows as CSV and their summary as JSON, both or neither. Throws sim::InputError.
+// The rows as CSV and their summary as JSON, both or neither. Throws io::InputError.
 void writeCapture(const gpu::Context& context, const gpu::TimestampProbe& probe, const Capture& capture);
 
 } // namespace app

@@ -62,7 +62,7 @@ uint64_t flockBytes(uint32_t count) {
 }
 
 void checkFlockFits(const gpu::Context& ctx, uint32_t count) {
-    if (count == 0) throw InputError("--boids must be at least 1");
+    if (count == 0) throw io::InputError("--boids must be at least 1");
     const uint64_t range = ctx.properties.limits.maxStorageBufferRange;
     const uint64_t maxByRange = std::min<uint64_t>(range / vec4Bytes, sort::maxSortPairs(ctx));
     // Leave a quarter of the device's memory to the driver, the swapchain and the rest.
@@ -70,9 +70,9 @@ void checkFlockFits(const gpu::Context& ctx, uint32_t count) {
     if (count > maxByRange || flockBytes(count) > budget) {
         uint64_t fit =
             std::min<uint64_t>(maxByRange, uint64_t(double(budget) / double(flockBytes(count)) * count));
-        throw InputError("--boids " + std::to_string(count) + " needs " +
-                         std::to_string(flockBytes(count) >> 20) + " MiB of GPU memory; " +
-                         ctx.properties.deviceName + " can hold about " + std::to_string(fit) + " boids");
+        throw io::InputError("--boids " + std::to_string(count) + " needs " +
+                             std::to_string(flockBytes(count) >> 20) + " MiB of GPU memory; " +
+                             ctx.properties.deviceName + " can hold about " + std::to_string(fit) + " boids");
     }
 }
 
@@ -93,8 +93,8 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
         f.sorter = sort::createSorter(ctx, count);
     } catch (const gpu::OutOfMemory& e) {
         destroyFlock(ctx, f);
-        throw InputError("--boids " + std::to_string(count) + " does not fit in GPU memory (" + e.what() +
-                         ")");
+        throw io::InputError("--boids " + std::to_string(count) + " does not fit in GPU memory (" + e.what() +
+                             ")");
     }
 
     f.workgroupSize = chooseWorkgroupSize(ctx);

@@ -75,7 +75,7 @@ struct FlockOptions {
 // Bytes of device memory a flock of `count` boids needs (all modes, the grid at its largest).
 uint64_t flockBytes(uint32_t count);
 
-// Throws sim::InputError when the count is zero or more than the device can hold.
+// Throws io::InputError when the count is zero or more than the device can hold.
 void checkFlockFits(const gpu::Context& context, uint32_t count);
 
 Flock createFlock(const gpu::Context& context, uint32_t count, const FlockOptions& options = {});

@@ -1,6 +1,7 @@
 #pragma once
 // The flocking parameters, the modes, and how they pack into the passes' push constants.
 
+#include "io/output.h"
 #include "sim/sim_types.h"
 
 #include <cstdint>
@@ -10,11 +11,6 @@
 #include <string_view>
 
 namespace sim {
-
-// Bad input from the user (flags, files, sizes): reported as one line with exit code 2.
-struct InputError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 // Defaults are the CUDA flocking lab's.
 struct Params {

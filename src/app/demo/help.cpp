@@ -1,4 +1,4 @@
-#include "app/help.h"
+#include "app/demo/help.h"
 
 #include <imgui.h>
 

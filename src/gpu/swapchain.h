@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace app {
+namespace gpu {
 
 struct Swapchain {
     VkSwapchainKHR swapchain = VK_NULL_HANDLE;
@@ -19,21 +19,21 @@ struct Swapchain {
     std::vector<VkImageView> views;
     std::vector<VkFramebuffer> framebuffers;
     std::vector<VkSemaphore> renderDone; // per image: presentation waits on the image's own semaphore
-    gpu::Image depth;
+    Image depth;
     bool canCopy = false; // images allow transfer reads (screenshots)
     bool storage = false; // images allow storage writes (the compute drawing path)
 };
 
 // The surface format the render pass must use (BGRA8/RGBA8 sRGB-nonlinear, else the first offered).
-VkSurfaceFormatKHR chooseSurfaceFormat(const gpu::Context& context);
+VkSurfaceFormatKHR chooseSurfaceFormat(const Context& context);
 
 VkPresentModeKHR presentModeFromName(const std::string& name);
 const char* presentModeName(VkPresentModeKHR mode);
 
 // (Re)creates the swapchain for the window's current framebuffer size; `wanted` falls back to FIFO
 // when the surface lacks it. Waits for the device when replacing an old swapchain.
-void createSwapchain(const gpu::Context& context, Swapchain& swapchain, VkRenderPass renderPass,
+void createSwapchain(const Context& context, Swapchain& swapchain, VkRenderPass renderPass,
                      VkFormat depthFormat, uint32_t width, uint32_t height, VkPresentModeKHR wanted);
-void destroySwapchain(const gpu::Context& context, Swapchain& swapchain);
+void destroySwapchain(const Context& context, Swapchain& swapchain);
 
-} // namespace app
+} // namespace gpu

@@ -1,6 +1,6 @@
-#include "app/cli.h"
+#include "app/cli/cli.h"
 
-#include "app/cli_values.h"
+#include "app/cli/cli_values.h"
 
 #include "build_info.h"
 
@@ -19,7 +19,7 @@
 namespace app {
 namespace {
 
-using sim::InputError;
+using io::InputError;
 
 // CLI11 reads "-1" into an unsigned integer as 2^64 - 1, and its own range check prints a 300-digit bound.
 CLI::Validator wholeNumber(uint64_t max) {

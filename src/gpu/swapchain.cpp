@@ -1,13 +1,13 @@
-#include "app/swapchain.h"
+#include "gpu/swapchain.h"
 
-#include "sim/params.h"
+#include "io/output.h"
 
 #include <algorithm>
 
-namespace app {
+namespace gpu {
 namespace {
 
-void destroyViews(const gpu::Context& ctx, Swapchain& s) {
+void destroyViews(const Context& ctx, Swapchain& s) {
     for (VkFramebuffer f : s.framebuffers) vkDestroyFramebuffer(ctx.device, f, nullptr);
     for (VkImageView v : s.views) vkDestroyImageView(ctx.device, v, nullptr);
     for (VkSemaphore sem : s.renderDone) vkDestroySemaphore(ctx.device, sem, nullptr);
@@ -20,7 +20,7 @@ void destroyViews(const gpu::Context& ctx, Swapchain& s) {
 
 } // namespace
 
-VkSurfaceFormatKHR chooseSurfaceFormat(const gpu::Context& ctx) {
+VkSurfaceFormatKHR chooseSurfaceFormat(const Context& ctx) {
     uint32_t count = 0;
     VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(ctx.physicalDevice, ctx.surface, &count, nullptr));
     std::vector<VkSurfaceFormatKHR> formats(count);
@@ -49,7 +49,7 @@ const char* presentModeName(VkPresentModeKHR mode) {
     }
 }
 
-void createSwapchain(const gpu::Context& ctx, Swapchain& s, VkRenderPass renderPass, VkFormat depthFormat,
+void createSwapchain(const Context& ctx, Swapchain& s, VkRenderPass renderPass, VkFormat depthFormat,
                      uint32_t width, uint32_t height, VkPresentModeKHR wanted) {
     VkSurfaceCapabilitiesKHR caps;
     VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(ctx.physicalDevice, ctx.surface, &caps));
@@ -71,10 +71,10 @@ void createSwapchain(const gpu::Context& ctx, Swapchain& s, VkRenderPass renderP
     const uint32_t widest = std::min(limits.maxImageDimension2D, limits.maxFramebufferWidth);
     const uint32_t tallest = std::min(limits.maxImageDimension2D, limits.maxFramebufferHeight);
     if (extent.width > widest || extent.height > tallest)
-        throw sim::InputError("the window is " + std::to_string(extent.width) + "x" +
-                              std::to_string(extent.height) + ", more than this device draws (at most " +
-                              std::to_string(widest) + "x" + std::to_string(tallest) +
-                              "): make it smaller (--window)");
+        throw io::InputError("the window is " + std::to_string(extent.width) + "x" +
+                             std::to_string(extent.height) + ", more than this device draws (at most " +
+                             std::to_string(widest) + "x" + std::to_string(tallest) +
+                             "): make it smaller (--window)");
     s.extent = extent;
     s.format = chooseSurfaceFormat(ctx);
     s.minImageCount = std::max(caps.minImageCount + 1, 3u);
@@ -145,10 +145,10 @@ void createSwapchain(const gpu::Context& ctx, Swapchain& s, VkRenderPass renderP
     }
 }
 
-void destroySwapchain(const gpu::Context& ctx, Swapchain& s) {
+void destroySwapchain(const Context& ctx, Swapchain& s) {
     destroyViews(ctx, s);
     if (s.swapchain) vkDestroySwapchainKHR(ctx.device, s.swapchain, nullptr);
     s = Swapchain{};
 }
 
-} // namespace app
+} // namespace gpu

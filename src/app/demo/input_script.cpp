@@ -1,7 +1,7 @@
-#include "app/input_script.h"
+#include "app/demo/input_script.h"
 
-#include "app/cli_values.h"
-#include "app/presets.h"
+#include "app/cli/cli_values.h"
+#include "app/demo/presets.h"
 #include "sim/params.h"
 
 #define GLFW_INCLUDE_NONE
@@ -60,7 +60,7 @@ std::string settingProblem(const std::string& name, const std::string& value) {
         if (name == "boids") parseCount(value, "set boids", 0x7fffffff);
         if (name == "window") parseWindowSize(value, width, height);
         if (name == "boids" || name == "window") return std::string();
-    } catch (const sim::InputError& e) {
+    } catch (const io::InputError& e) {
         return e.what();
     }
     return "'" + name + "' is not a setting (mode, cells, build, order, draw, color, preset, boids, window)";
@@ -83,7 +83,7 @@ std::vector<InputEvent> parseInputScript(const std::string& text, const std::str
             for (char& c : why)
                 if (uint8_t(c) < 0x20 || uint8_t(c) >= 0x7f) c = '?';
             if (why.size() > 160) why = why.substr(0, 160) + "...";
-            throw sim::InputError("--input-script " + source + ":" + std::to_string(number) + ": " + why);
+            throw io::InputError("--input-script " + source + ":" + std::to_string(number) + ": " + why);
         };
         const auto fraction = [&](float& v) {
             if (!(in >> v) || !std::isfinite(v)) fail("X and Y must be numbers (fractions of the window)");
@@ -161,17 +161,17 @@ std::vector<InputEvent> parseInputScript(const std::string& text, const std::str
     const auto loop = std::ranges::find(events, InputEvent::Type::Loop, &InputEvent::type);
     if (loop != events.end() &&
         (loop + 1 != events.end() || (loop != events.begin() && (loop - 1)->frame >= loop->frame)))
-        throw sim::InputError("--input-script " + source + ":" + std::to_string(loopLine) +
-                              ": loop must come after every other event");
+        throw io::InputError("--input-script " + source + ":" + std::to_string(loopLine) +
+                             ": loop must come after every other event");
     return events;
 }
 
 std::vector<InputEvent> loadInputScript(const std::string& path) {
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
-        throw sim::InputError("--input-script: cannot read '" + path + "': it is a directory");
+        throw io::InputError("--input-script: cannot read '" + path + "': it is a directory");
     std::ifstream in(path);
-    if (!in) throw sim::InputError("--input-script: cannot read '" + path + "': " + std::strerror(errno));
+    if (!in) throw io::InputError("--input-script: cannot read '" + path + "': " + std::strerror(errno));
     std::ostringstream text;
     text << in.rdbuf();
     return parseInputScript(text.str(), path);

@@ -1,4 +1,4 @@
-#include "app/panel.h"
+#include "app/demo/panel.h"
 
 #include "app/capture.h"
 #include "app/stats.h"

@@ -31,7 +31,7 @@ struct InputEvent {
     std::string name, value; // Set: the setting and its value, checked when the script is read
 };
 
-// Events in frame order. Throws sim::InputError naming `source` and the line.
+// Events in frame order. Throws io::InputError naming `source` and the line.
 std::vector<InputEvent> parseInputScript(const std::string& text, const std::string& source);
 std::vector<InputEvent> loadInputScript(const std::string& path);
 

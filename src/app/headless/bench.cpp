@@ -1,7 +1,7 @@
 #include "app/camera.h"
 #include "app/capture.h"
-#include "app/commands.h"
-#include "app/headless.h"
+#include "app/headless/commands.h"
+#include "app/headless/headless.h"
 #include "app/stats.h"
 #include "render/renderer.h"
 #include "sim/flock.h"
@@ -183,13 +183,13 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
 } // namespace
 
 int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
-    if (o.runs < 20) throw sim::InputError("--runs must be at least 20 (medians of fewer runs are noise)");
+    if (o.runs < 20) throw io::InputError("--runs must be at least 20 (medians of fewer runs are noise)");
     for (uint32_t b : o.bits)
-        if (b < 1 || b > 32) throw sim::InputError("--bits: key widths must be between 1 and 32");
+        if (b < 1 || b > 32) throw io::InputError("--bits: key widths must be between 1 and 32");
     std::string csv = "pairs,key_bits,algorithm,passes,runs,median_us,p95_us,min_us,gpairs_per_s,gb_per_s,"
                       "histogram_us,pass0_us,pass1_us,pass2_us,pass3_us,upsweep_us,spine_us,downsweep_us,"
                       "workgroup,tile_keys\n";
-    if (!o.csv.empty()) sim::checkOutputPath(o.csv, ".csv");
+    if (!o.csv.empty()) io::checkOutputPath(o.csv, ".csv");
 
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
                                            .deviceIndex = global.device,
@@ -201,8 +201,8 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
     printTimestampNote(headless.profiler.probe);
     for (uint32_t n : o.sizes) // every size before any work
         if (n > sort::maxSortPairs(ctx))
-            throw sim::InputError("--n " + std::to_string(n) + " exceeds this device's limit of " +
-                                  std::to_string(sort::maxSortPairs(ctx)) + " pairs");
+            throw io::InputError("--n " + std::to_string(n) + " exceeds this device's limit of " +
+                                 std::to_string(sort::maxSortPairs(ctx)) + " pairs");
     bool allMatch = true;
     bool printedConfig = false;
     for (uint32_t n : o.sizes) {
@@ -216,8 +216,8 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
             valuesOut = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
             sorter = sort::createSorter(ctx, n);
         } catch (const gpu::OutOfMemory& e) {
-            throw sim::InputError("--n " + std::to_string(n) + " does not fit in GPU memory (" + e.what() +
-                                  ")");
+            throw io::InputError("--n " + std::to_string(n) + " does not fit in GPU memory (" + e.what() +
+                                 ")");
         }
         if (!printedConfig) {
             std::printf("work group %u, %u keys per invocation (tile %u)\n", sorter.workgroupSize,
@@ -250,7 +250,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
     }
     destroyHeadless(ctx, headless);
     gpu::destroyContext(ctx);
-    if (!o.csv.empty()) sim::writeFileAtomically(o.csv, csv);
+    if (!o.csv.empty()) io::writeFileAtomically(o.csv, csv);
     if (!allMatch) {
         std::fprintf(stderr, "vkboids: error: the GPU sort disagreed with the CPU check\n");
         return finish(exitMismatch);
@@ -260,9 +260,9 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
 }
 
 int runBench(const GlobalOptions& global, const BenchOptions& o) {
-    if (!o.csv.empty()) sim::checkOutputPath(o.csv, ".csv");
-    if (!o.json.empty()) sim::checkOutputPath(o.json, ".json");
-    if (!o.csv.empty() && !o.json.empty()) sim::checkDistinctOutputs({o.csv, o.json});
+    if (!o.csv.empty()) io::checkOutputPath(o.csv, ".csv");
+    if (!o.json.empty()) io::checkOutputPath(o.json, ".json");
+    if (!o.csv.empty() && !o.json.empty()) io::checkDistinctOutputs({o.csv, o.json});
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
                                            .deviceIndex = global.device,
                                            .pipelineStatistics = global.pipelineStats});
@@ -270,14 +270,14 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     const double naiveLimit = o.naiveLimit.value_or(ctx.isCpu ? cpuNaiveMax : defaultNaiveMax);
     const bool onlyNaive = std::ranges::all_of(o.modes, [](sim::Mode m) { return m == sim::Mode::Naive; });
     if (onlyNaive && std::ranges::all_of(o.boids, [&](uint32_t n) { return n > naiveLimit; }))
-        throw sim::InputError("every configuration is naive above --naive-max " +
-                              std::to_string(uint64_t(naiveLimit)) + " boids: nothing to run");
+        throw io::InputError("every configuration is naive above --naive-max " +
+                             std::to_string(uint64_t(naiveLimit)) + " boids: nothing to run");
     render::Offscreen offscreen;
     render::Renderer renderer;
     for (render::DrawPath path : o.drawPaths)
         if (path == render::DrawPath::Compute && !render::computePathAvailable(ctx))
-            throw sim::InputError(std::string("--draw compute: ") + ctx.properties.deviceName +
-                                  " lacks 64-bit atomics on storage buffers or format-free image stores");
+            throw io::InputError(std::string("--draw compute: ") + ctx.properties.deviceName +
+                                 " lacks 64-bit atomics on storage buffers or format-free image stores");
     if (o.render) {
         renderer = render::createRenderer(ctx, VK_FORMAT_R8G8B8A8_UNORM, gpu::findDepthFormat(ctx),
                                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
@@ -459,7 +459,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     if (!o.csv.empty()) files.push_back({o.csv, csv});
     if (!o.json.empty())
         files.push_back({o.json, captureJson(ctx, headless.profiler.probe, runs).dump(2) + "\n"});
-    sim::writeFilesAtomically(files);
+    io::writeFilesAtomically(files);
     if (o.render) {
         render::destroyOffscreen(ctx, offscreen);
         render::destroyRenderer(ctx, renderer);

@@ -6,7 +6,7 @@
 
 struct GLFWwindow;
 
-namespace app {
+namespace render {
 
 // Descriptors for ImGui's font texture.
 struct ImGuiBackend {
@@ -22,4 +22,4 @@ void destroyImGuiBackend(const gpu::Context& context, ImGuiBackend& backend);
 // A new ImGui frame, begun before input: it decides whether ImGui takes the mouse and the keyboard.
 void beginImGuiFrame();
 
-} // namespace app
+} // namespace render

@@ -1,6 +1,6 @@
-#include "app/commands.h"
+#include "app/headless/commands.h"
 
-#include "app/headless.h"
+#include "app/headless/headless.h"
 #include "app/naive_guard.h"
 #include "app/stats.h"
 #include "sim/flock.h"
@@ -107,14 +107,14 @@ int runListDevices() {
 }
 
 int runStep(const GlobalOptions& global, const StepOptions& o) {
-    if (!o.saveState.empty()) sim::checkOutputPath(o.saveState, ".npy");
+    if (!o.saveState.empty()) io::checkOutputPath(o.saveState, ".npy");
     sim::State state;
     if (!o.loadState.empty()) state = sim::loadNpy(o.loadState);
     sim::Params params = o.params;
     if (o.density > 0) {
         params.domainHalf =
             sim::domainHalfForDensity(o.loadState.empty() ? o.boids : state.count(), o.density);
-        if (const std::string e = sim::validateParams(params); !e.empty()) throw sim::InputError(e);
+        if (const std::string e = sim::validateParams(params); !e.empty()) throw io::InputError(e);
     }
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
                                            .deviceIndex = global.device,

@@ -1,7 +1,7 @@
 #pragma once
 // The demo's ImGui panel: what it shows and what the user changed in it this frame.
 
-#include "app/presets.h"
+#include "app/demo/presets.h"
 #include "gpu/profiler.h"
 #include "render/renderer.h"
 #include "sim/flock.h"

@@ -1,4 +1,4 @@
-#include "app/cli_values.h"
+#include "app/cli/cli_values.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,7 +8,7 @@
 
 namespace app {
 
-using sim::InputError;
+using io::InputError;
 
 void applyDensity(sim::Params& p, double density, uint64_t boids) {
     if (density <= 0) return;

@@ -1,4 +1,4 @@
-#include "app/window.h"
+#include "app/demo/window.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>

@@ -115,7 +115,7 @@ struct CommandLine {
     BenchOptions bench;
 };
 
-// Throws sim::InputError for bad input; --help and --version give Command::Exit after printing.
+// Throws io::InputError for bad input; --help and --version give Command::Exit after printing.
 CommandLine parseCommandLine(int argc, const char* const* argv);
 
 // "100000", "1e6", "2.5e5": a whole number in [1, max]. Throws InputError naming `flag`.

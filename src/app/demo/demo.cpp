@@ -4,7 +4,8 @@
 // panel, record, submit and present, with each slot's results harvested when its fence signals; then
 // destroy in reverse.
 
-#include "app/demo_state.h"
+#include "app/demo/demo.h"
+#include "app/demo/demo_state.h"
 
 #include <csignal>
 
@@ -51,14 +52,15 @@ bool waitIfMinimized(Demo& d, int width, int height) {
 void updateSwapchain(Demo& d, int width, int height) {
     if (d.swapchainDirty || uint32_t(width) != d.swapchain.extent.width ||
         uint32_t(height) != d.swapchain.extent.height) {
-        createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(width),
-                        uint32_t(height), presentModeFromName(presentModeNames[d.panel.presentMode]));
+        gpu::createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(width),
+                             uint32_t(height),
+                             gpu::presentModeFromName(presentModeNames[d.panel.presentMode]));
         ImGui_ImplVulkan_SetMinImageCount(d.swapchain.minImageCount);
         render::sizeTarget(d.ctx, d.renderer, d.swapchain.extent.width, d.swapchain.extent.height);
         d.swapchainDirty = false;
         d.recreations++;
     }
-    d.panel.presentModeActual = presentModeName(d.swapchain.presentMode);
+    d.panel.presentModeActual = gpu::presentModeName(d.swapchain.presentMode);
 }
 
 // F12's shot, its frame finished: the pixels leave the buffer now and the PNG is encoded and written
@@ -83,7 +85,7 @@ void startKeyShotWrite(Demo& d, Screenshot& shot) {
         try {
             writePng(path, rgba, width, height);
             return "screenshot written to " + path;
-        } catch (const sim::InputError& e) {
+        } catch (const io::InputError& e) {
             return std::string(e.what());
         }
     }));
@@ -139,7 +141,7 @@ void finishCaptureIfDone(Demo& d) {
     try {
         writeCapture(d.ctx, d.profiler.probe, *d.capture);
         d.panel.status = "wrote " + d.capture->csvPath + " and " + jsonPathFor(d.capture->csvPath);
-    } catch (const sim::InputError& e) {
+    } catch (const io::InputError& e) {
         d.panel.status = e.what();
         if (!d.options.capture.empty()) throw;
     }
@@ -258,7 +260,7 @@ void rebuildFlock(Demo& d) {
             if (st.keepDensity && uint32_t(st.boidInput) != d.flock.count) {
                 sim::Params scaled = st.params;
                 scaled.domainHalf *= float(std::cbrt(double(st.boidInput) / d.flock.count));
-                if (const std::string e = sim::validateParams(scaled); !e.empty()) throw sim::InputError(e);
+                if (const std::string e = sim::validateParams(scaled); !e.empty()) throw io::InputError(e);
                 st.params = scaled;
                 d.camera.distance = defaultCamera(st.params.domainHalf).distance;
             }
@@ -275,7 +277,7 @@ void rebuildFlock(Demo& d) {
         }
         sim::uploadState(d.ctx, d.flock, state);
         st.status.clear();
-    } catch (const sim::InputError& e) {
+    } catch (const io::InputError& e) {
         st.status = e.what();
         if (!d.flock.count) {
             d.flock = sim::createFlock(d.ctx, d.initial.count());
@@ -309,7 +311,7 @@ bool applyPanelRequests(Demo& d) {
             checkCaptureWritable(st.capturePath);
             d.capture = Capture{.csvPath = st.capturePath, .framesLeft = uint64_t(st.captureFrames)};
             st.status = "capturing " + std::to_string(st.captureFrames) + " frames";
-        } catch (const sim::InputError& e) {
+        } catch (const io::InputError& e) {
             st.status = e.what();
         }
     }
@@ -355,7 +357,7 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
                 slot.hasStats = true;
             }
         }
-        const Swapchain& sc = d.swapchain;
+        const gpu::Swapchain& sc = d.swapchain;
         render::DrawSettings view =
             drawSettings(d.camera, sc.extent.width, sc.extent.height, st.params, st.draw);
         showGrid(view, sim::stepConstants(st.params, st.grid, d.flock.count));
@@ -432,7 +434,7 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
     if (st.mode != sim::Mode::Naive) slot.row.gridBuild = sim::gridBuildName(st.gridBuild);
     if (st.mode != sim::Mode::Naive) slot.row.cellOrder = sim::cellOrderName(st.grid.cellOrder);
     slot.row.domainHalf = st.params.domainHalf;
-    slot.row.presentMode = presentModeName(d.swapchain.presentMode);
+    slot.row.presentMode = gpu::presentModeName(d.swapchain.presentMode);
     slot.row.draw = render::drawPathName(drawn);
     if (d.capture && measureFrame(*d.capture, start, slot.row)) {
         slot.captured = true;
@@ -509,8 +511,9 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     createRendererAndSwapchain(d);
     createFrameSlots(d);
     // The panel draws in the renderer's overlay pass, compatible with the clear pass.
-    d.imgui = createImGuiBackend(d.ctx, d.window, d.renderer.clearPass, d.swapchain.minImageCount,
-                                 std::max<uint32_t>(uint32_t(d.swapchain.images.size()), framesInFlight));
+    d.imgui =
+        render::createImGuiBackend(d.ctx, d.window, d.renderer.clearPass, d.swapchain.minImageCount,
+                                   std::max<uint32_t>(uint32_t(d.swapchain.images.size()), framesInFlight));
     startRun(d);
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);
@@ -531,7 +534,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         const Clock::time_point start = Clock::now();
         endCpuFrame(d, start);
 
-        beginImGuiFrame();
+        render::beginImGuiFrame();
         const sim::Mode modeBefore = d.panel.mode;
         handleInput(d);
         buildPanel(d);
@@ -549,9 +552,9 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     }
     const bool complete = finishRun(d);
 
-    destroyImGuiBackend(d.ctx, d.imgui);
+    render::destroyImGuiBackend(d.ctx, d.imgui);
     destroyFrameSlots(d);
-    destroySwapchain(d.ctx, d.swapchain);
+    gpu::destroySwapchain(d.ctx, d.swapchain);
     render::destroyRenderer(d.ctx, d.renderer);
     sim::destroyFlock(d.ctx, d.flock);
     gpu::destroyContext(d.ctx);

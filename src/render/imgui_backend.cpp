@@ -1,4 +1,4 @@
-#include "app/imgui_backend.h"
+#include "render/imgui_backend.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -6,7 +6,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
 
-namespace app {
+namespace render {
 
 ImGuiBackend createImGuiBackend(const gpu::Context& ctx, GLFWwindow* window, VkRenderPass renderPass,
                                 uint32_t minImageCount, uint32_t imageCount) {
@@ -60,4 +60,4 @@ void beginImGuiFrame() {
     ImGui::NewFrame();
 }
 
-} // namespace app
+} // namespace render

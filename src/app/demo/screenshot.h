@@ -2,8 +2,8 @@
 // The last frame as a PNG: the swapchain image copied into a host buffer in the frame's own command
 // buffer, encoded once its fence has signalled.
 
-#include "app/swapchain.h"
 #include "gpu/buffer.h"
+#include "gpu/swapchain.h"
 
 #include <ctime>
 #include <functional>
@@ -20,14 +20,14 @@ struct Screenshot {
 };
 
 // Whether the swapchain's images can be copied out as 8-bit RGBA or BGRA pixels.
-bool canScreenshot(const Swapchain& swapchain);
+bool canScreenshot(const gpu::Swapchain& swapchain);
 
 // Copies the image (after the render pass, in PRESENT_SRC layout) into `shot.pixels`, created here,
 // and leaves it presentable.
-void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& context, const Swapchain& swapchain,
+void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& context, const gpu::Swapchain& swapchain,
                       uint32_t image, Screenshot& shot);
 
-// After the frame's fence: the pixels as an opaque PNG at `path`. Throws sim::InputError.
+// After the frame's fence: the pixels as an opaque PNG at `path`. Throws io::InputError.
 void writeScreenshot(const std::string& path, const Screenshot& shot);
 
 // The same in two halves: the pixels as opaque RGBA (quick, while the buffer lives), then the PNG

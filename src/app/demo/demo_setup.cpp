@@ -1,6 +1,6 @@
 // Creating the demo's window-side objects, flock, renderer, swapchain and frame slots.
 
-#include "app/demo_state.h"
+#include "app/demo/demo_state.h"
 
 namespace app {
 
@@ -13,9 +13,9 @@ void checkOutputs(const DemoOptions& o) {
     if (!o.capture.empty()) checkCaptureWritable(o.capture);
     if (!o.screenshot.empty()) {
         if (o.frames == 0)
-            throw sim::InputError("--screenshot needs --frames N (the shot is of the last frame)");
-        sim::checkOutputPath(o.screenshot, ".png");
-        if (!o.capture.empty()) sim::checkDistinctOutputs({o.capture, jsonPathFor(o.capture), o.screenshot});
+            throw io::InputError("--screenshot needs --frames N (the shot is of the last frame)");
+        io::checkOutputPath(o.screenshot, ".png");
+        if (!o.capture.empty()) io::checkDistinctOutputs({o.capture, jsonPathFor(o.capture), o.screenshot});
     }
 }
 
@@ -26,7 +26,7 @@ void createDemoFlock(Demo& d) {
     st.params = o.params;
     if (o.density > 0 && !o.loadState.empty()) {
         st.params.domainHalf = sim::domainHalfForDensity(d.initial.count(), o.density);
-        if (const std::string e = sim::validateParams(st.params); !e.empty()) throw sim::InputError(e);
+        if (const std::string e = sim::validateParams(st.params); !e.empty()) throw io::InputError(e);
     }
     st.mode = o.mode;
     st.cells = o.cells;
@@ -51,26 +51,26 @@ void createDemoFlock(Demo& d) {
 void createRendererAndSwapchain(Demo& d) {
     const DemoOptions& o = d.options;
     d.depthFormat = gpu::findDepthFormat(d.ctx);
-    const VkSurfaceFormatKHR surfaceFormat = chooseSurfaceFormat(d.ctx);
+    const VkSurfaceFormatKHR surfaceFormat = gpu::chooseSurfaceFormat(d.ctx);
     d.renderer =
         render::createRenderer(d.ctx, surfaceFormat.format, d.depthFormat, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
     int w = 0, h = 0;
     glfwGetFramebufferSize(d.window, &w, &h);
     // Framebuffers are made with the clear pass; the keep and overlay passes are compatible with it.
-    createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(std::max(w, 1)),
-                    uint32_t(std::max(h, 1)), presentModeFromName(o.presentMode));
-    if (d.swapchain.presentMode != presentModeFromName(o.presentMode))
+    gpu::createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(std::max(w, 1)),
+                         uint32_t(std::max(h, 1)), gpu::presentModeFromName(o.presentMode));
+    if (d.swapchain.presentMode != gpu::presentModeFromName(o.presentMode))
         std::fprintf(stderr, "vkboids: note: present mode %s is not offered here; using %s\n",
-                     o.presentMode.c_str(), presentModeName(d.swapchain.presentMode));
+                     o.presentMode.c_str(), gpu::presentModeName(d.swapchain.presentMode));
     render::sizeTarget(d.ctx, d.renderer, d.swapchain.extent.width, d.swapchain.extent.height);
 
     PanelState& st = d.panel;
     st.computeDrawAvailable = render::computePathAvailable(d.ctx) && d.swapchain.storage;
     if (o.drawPath == render::DrawPath::Compute && !st.computeDrawAvailable)
-        throw sim::InputError(std::string("--draw compute: ") + d.ctx.properties.deviceName +
-                              (d.swapchain.storage
-                                   ? " lacks 64-bit atomics on storage buffers or format-free image stores"
-                                   : "'s window images take no storage writes"));
+        throw io::InputError(std::string("--draw compute: ") + d.ctx.properties.deviceName +
+                             (d.swapchain.storage
+                                  ? " lacks 64-bit atomics on storage buffers or format-free image stores"
+                                  : "'s window images take no storage writes"));
     st.draw.path = o.drawPath; // compute, where the frame cannot take it, falls back to points
     st.draw.colorMode = o.color;
 }

@@ -1,4 +1,4 @@
-#include "app/screenshot.h"
+#include "app/demo/screenshot.h"
 
 #include "gpu/commands.h"
 #include "sim/npy.h"
@@ -11,13 +11,13 @@
 
 namespace app {
 
-bool canScreenshot(const Swapchain& sc) {
+bool canScreenshot(const gpu::Swapchain& sc) {
     const VkFormat f = sc.format.format;
     return sc.canCopy && (f == VK_FORMAT_R8G8B8A8_UNORM || f == VK_FORMAT_R8G8B8A8_SRGB ||
                           f == VK_FORMAT_B8G8R8A8_UNORM || f == VK_FORMAT_B8G8R8A8_SRGB);
 }
 
-void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& ctx, const Swapchain& sc, uint32_t image,
+void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& ctx, const gpu::Swapchain& sc, uint32_t image,
                       Screenshot& shot) {
     shot.width = sc.extent.width;
     shot.height = sc.extent.height;
@@ -62,8 +62,8 @@ void writePng(const std::string& path, const std::vector<uint8_t>& rgba, uint32_
             static_cast<std::string*>(context)->append(static_cast<char*>(data), size);
         },
         &png, int(width), int(height), 4, rgba.data(), int(width * 4));
-    if (png.empty()) throw sim::InputError("could not encode the screenshot");
-    sim::writeFileAtomically(path, png);
+    if (png.empty()) throw io::InputError("could not encode the screenshot");
+    io::writeFileAtomically(path, png);
 }
 
 void writeScreenshot(const std::string& path, const Screenshot& shot) {

@@ -1,8 +1,8 @@
 #pragma once
 // The command line's texts turned into values (cli.cpp declares the options): each throws
-// sim::InputError with a one-line message naming the flag.
+// io::InputError with a one-line message naming the flag.
 
-#include "app/cli.h"
+#include "app/cli/cli.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "app/picking.h"
+#include "app/demo/picking.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 // The demo's input callbacks, the input script (input_script.h) played through them, and the
 // predator under the mouse.
 
-#include "app/cli_values.h"
-#include "app/demo_state.h"
-#include "app/picking.h"
+#include "app/cli/cli_values.h"
+#include "app/demo/demo_state.h"
+#include "app/demo/picking.h"
 
 namespace app {
 namespace {

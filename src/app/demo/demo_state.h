@@ -3,15 +3,15 @@
 
 #include "app/camera.h"
 #include "app/capture.h"
-#include "app/commands.h"
-#include "app/help.h"
-#include "app/imgui_backend.h"
-#include "app/input_script.h"
+#include "app/demo/help.h"
+#include "app/demo/input_script.h"
+#include "app/demo/panel.h"
+#include "app/demo/screenshot.h"
+#include "app/demo/window.h"
+#include "app/headless/commands.h"
 #include "app/naive_guard.h"
-#include "app/panel.h"
-#include "app/screenshot.h"
-#include "app/swapchain.h"
-#include "app/window.h"
+#include "gpu/swapchain.h"
+#include "render/imgui_backend.h"
 #include "render/renderer.h"
 #include "sim/flock.h"
 #include "sim/npy.h"
@@ -56,11 +56,11 @@ struct Demo {
     sim::Flock flock;
     VkFormat depthFormat = VK_FORMAT_UNDEFINED;
     render::Renderer renderer;
-    Swapchain swapchain;
+    gpu::Swapchain swapchain;
     VkCommandPool pool = VK_NULL_HANDLE;
     FrameSlot slots[framesInFlight];
     gpu::Profiler profiler;
-    ImGuiBackend imgui;
+    render::ImGuiBackend imgui;
 
     // What the user sees and changes.
     PanelState panel;

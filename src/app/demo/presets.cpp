@@ -1,4 +1,4 @@
-#include "app/presets.h"
+#include "app/demo/presets.h"
 
 namespace app {
 namespace {

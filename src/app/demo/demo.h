@@ -1,0 +1,10 @@
+#pragma once
+// The interactive demo: a window, the flock drawn each frame, the panel, and the controls.
+
+#include "app/cli/cli.h"
+
+namespace app {
+
+int runDemo(const GlobalOptions& global, const DemoOptions& options);
+
+} // namespace app
