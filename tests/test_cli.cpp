@@ -1,6 +1,6 @@
 // Command-line parsing, and the binary's answers to bad input: one line, exit code 2, no output file.
 
-#include "app/cli.h"
+#include "app/cli/cli.h"
 #include "cli_test.h"
 
 #include <gtest/gtest.h>
@@ -31,17 +31,24 @@ TEST(Cli, Counts) {
     EXPECT_EQ(app::parseCount("100000", "--boids", 1ull << 32), 100000u);
     EXPECT_EQ(app::parseCount("1e6", "--boids", 1ull << 32), 1000000u);
     EXPECT_EQ(app::parseCount("2.5e5", "--boids", 1ull << 32), 250000u);
-    EXPECT_THROW(app::parseCount("0", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("-5", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("1.5", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("ten", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("11", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("nan", "--boids", 10), sim::InputError);
+    EXPECT_THROW(app::parseCount("0", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("-5", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("1.5", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("ten", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("11", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("nan", "--boids", 10), io::InputError);
     EXPECT_EQ(app::parseCountList("1e5,1e6", "--boids", 1ull << 32),
               (std::vector<uint32_t>{100000, 1000000}));
-    EXPECT_THROW(app::parseCountList("1e5,,1e6", "--boids", 1ull << 32), sim::InputError);
-    EXPECT_THROW(app::parseCountList("1e5,", "--boids", 1ull << 32), sim::InputError);
+    EXPECT_THROW(app::parseCountList("1e5,,1e6", "--boids", 1ull << 32), io::InputError);
+    EXPECT_THROW(app::parseCountList("1e5,", "--boids", 1ull << 32), io::InputError);
+}
+
+// One field of each of bench's configurations.
+template <typename T> std::vector<T> benchField(const app::CommandLine& cl, T sim::Config::*field) {
+    std::vector<T> values;
+    for (const sim::Config& c : cl.bench.configs) values.push_back(c.*field);
+    return values;
 }
 
 TEST(Cli, CommandsAndOptions) {
@@ -50,20 +57,23 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(cl.command, app::Command::Step);
     EXPECT_EQ(cl.step.boids, 100000u);
     EXPECT_EQ(cl.step.steps, 100u);
-    EXPECT_EQ(cl.step.mode, sim::Mode::Coherent);
-    EXPECT_EQ(cl.step.cells, 8);
-    EXPECT_FLOAT_EQ(cl.step.params.cohesionRadius, 4);
+    EXPECT_EQ(cl.step.sim.mode, sim::Mode::Coherent);
+    EXPECT_EQ(cl.step.sim.cells, 8);
+    EXPECT_FLOAT_EQ(cl.step.sim.params.cohesionRadius, 4);
     EXPECT_TRUE(cl.global.validation);
 
     cl = parse({"--validation", "--boids", "5000", "--frames", "10", "--present-mode", "immediate"});
     EXPECT_EQ(cl.command, app::Command::Demo);
-    EXPECT_EQ(cl.demo.rows, sim::Rows::Auto);
+    EXPECT_EQ(cl.demo.sim.rows, sim::Rows::Auto);
     EXPECT_EQ(cl.demo.boids, 5000u);
     EXPECT_EQ(cl.demo.frames, 10u);
 
-    cl = parse({"bench", "--modes", "naive,coherent", "--boids", "1e5,1e6", "--cells", "27"});
+    cl = parse({"bench", "--mode", "naive,coherent", "--boids", "1e5,1e6", "--cells", "27"});
     EXPECT_EQ(cl.command, app::Command::Bench);
-    EXPECT_EQ(cl.bench.modes.size(), 2u);
+    ASSERT_EQ(cl.bench.configs.size(), 2u); // naive once, coherent with 27 cells
+    EXPECT_EQ(cl.bench.configs[0].mode, sim::Mode::Naive);
+    EXPECT_EQ(cl.bench.configs[1].mode, sim::Mode::Coherent);
+    EXPECT_EQ(cl.bench.configs[1].cells, 27);
     EXPECT_EQ(cl.bench.boids, (std::vector<uint32_t>{100000, 1000000}));
     EXPECT_FALSE(cl.bench.naiveLimit.has_value()); // resolved once the device is known
     EXPECT_EQ(parse({"bench", "--naive-max", "3e5"}).bench.naiveLimit, 3e5);
@@ -80,38 +90,65 @@ TEST(Cli, CommandsAndOptions) {
               std::vector<sort::SortAlgorithm>{sort::SortAlgorithm::ReduceThenScan});
     EXPECT_EQ(parse({"--list-devices"}).command, app::Command::ListDevices);
     cl = parse({"--rows", "quarter", "--cells", "8"});
-    EXPECT_EQ(cl.demo.rows, sim::Rows::Quarter);
+    EXPECT_EQ(cl.demo.sim.rows, sim::Rows::Quarter);
     cl = parse({"bench", "--rows", "half"});
-    EXPECT_EQ(cl.bench.rows, sim::Rows::Half);
+    for (const sim::Config& c : cl.bench.configs) EXPECT_EQ(c.rows, sim::Rows::Half);
     EXPECT_FALSE(cl.bench.countCandidates);
     cl = parse({"bench", "--count-candidates"});
     EXPECT_TRUE(cl.bench.countCandidates);
     cl = parse({"step", "--mode", "coherent", "--rows", "cells"});
-    EXPECT_EQ(cl.step.rows, sim::Rows::Cells);
-    EXPECT_EQ(cl.step.gridBuild, sim::GridBuild::Radix);
-    EXPECT_EQ(parse({"step", "--mode", "coherent", "--grid-build", "counting"}).step.gridBuild,
+    EXPECT_EQ(cl.step.sim.rows, sim::Rows::Cells);
+    EXPECT_EQ(cl.step.sim.gridBuild, sim::GridBuild::Radix);
+    EXPECT_EQ(parse({"step", "--mode", "coherent", "--grid-build", "counting"}).step.sim.gridBuild,
               sim::GridBuild::Counting);
-    EXPECT_EQ(parse({"--grid-build", "counting"}).demo.gridBuild, sim::GridBuild::Counting);
-    EXPECT_EQ(parse({"bench"}).bench.gridBuilds, std::vector<sim::GridBuild>{sim::GridBuild::Radix});
-    EXPECT_EQ(parse({"bench", "--grid-build", "counting,radix"}).bench.gridBuilds,
-              (std::vector<sim::GridBuild>{sim::GridBuild::Counting, sim::GridBuild::Radix}));
-    EXPECT_EQ(cl.step.cellOrder, sim::CellOrder::Linear);
-    EXPECT_EQ(parse({"step", "--mode", "scattered", "--cell-order", "morton"}).step.cellOrder,
+    EXPECT_EQ(parse({"--grid-build", "counting"}).demo.sim.gridBuild, sim::GridBuild::Counting);
+    EXPECT_EQ(benchField(parse({"bench", "--mode", "coherent", "--cells", "27"}), &sim::Config::gridBuild),
+              std::vector<sim::GridBuild>{sim::GridBuild::Radix});
+    EXPECT_EQ(
+        benchField(parse({"bench", "--mode", "coherent", "--cells", "27", "--grid-build", "counting,radix"}),
+                   &sim::Config::gridBuild),
+        (std::vector<sim::GridBuild>{sim::GridBuild::Counting, sim::GridBuild::Radix}));
+    EXPECT_EQ(cl.step.sim.cellOrder, sim::CellOrder::Linear);
+    EXPECT_EQ(parse({"step", "--mode", "scattered", "--cell-order", "morton"}).step.sim.cellOrder,
               sim::CellOrder::Morton);
-    EXPECT_EQ(parse({"--cell-order", "morton"}).demo.cellOrder, sim::CellOrder::Morton);
-    EXPECT_EQ(parse({}).demo.cellOrder, sim::CellOrder::Linear);
-    EXPECT_EQ(parse({"bench"}).bench.cellOrders, std::vector<sim::CellOrder>{sim::CellOrder::Linear});
-    EXPECT_EQ(parse({"bench", "--cell-order", "linear,morton"}).bench.cellOrders,
-              (std::vector<sim::CellOrder>{sim::CellOrder::Linear, sim::CellOrder::Morton}));
+    EXPECT_EQ(parse({"--cell-order", "morton"}).demo.sim.cellOrder, sim::CellOrder::Morton);
+    EXPECT_EQ(parse({}).demo.sim.cellOrder, sim::CellOrder::Linear);
+    EXPECT_EQ(benchField(parse({"bench", "--mode", "scattered", "--cells", "8"}), &sim::Config::cellOrder),
+              std::vector<sim::CellOrder>{sim::CellOrder::Linear});
+    EXPECT_EQ(
+        benchField(parse({"bench", "--mode", "scattered", "--cells", "8", "--cell-order", "linear,morton"}),
+                   &sim::Config::cellOrder),
+        (std::vector<sim::CellOrder>{sim::CellOrder::Linear, sim::CellOrder::Morton}));
+}
+
+// bench runs every combination of its lists, modes outermost, cells, then cell orders, then builds;
+// naive once.
+TEST(Cli, BenchRunsEveryCombination) {
+    const app::CommandLine cl = parse({"bench", "--mode", "naive,scattered,coherent", "--cells", "8,27",
+                                       "--cell-order", "linear,morton", "--grid-build", "radix,counting"});
+    ASSERT_EQ(cl.bench.configs.size(), 1u + 2 * 2 * 2 * 2);
+    EXPECT_EQ(cl.bench.configs[0].mode, sim::Mode::Naive);
+    const sim::Config& second = cl.bench.configs[2];
+    EXPECT_EQ(second.mode, sim::Mode::Scattered);
+    EXPECT_EQ(second.cells, 8);
+    EXPECT_EQ(second.cellOrder, sim::CellOrder::Linear);
+    EXPECT_EQ(second.gridBuild, sim::GridBuild::Counting);
+    const sim::Config& last = cl.bench.configs.back();
+    EXPECT_EQ(last.mode, sim::Mode::Coherent);
+    EXPECT_EQ(last.cells, 27);
+    EXPECT_EQ(last.cellOrder, sim::CellOrder::Morton);
+    EXPECT_EQ(last.gridBuild, sim::GridBuild::Counting);
+    // The default: the three modes, 8 and 27 cells.
+    EXPECT_EQ(parse({"bench"}).bench.configs.size(), 5u);
 }
 
 // step runs the demo's mode unless told: naive steps of the default 20,000 boids take 13 s each on
 // lavapipe, and are asked for by name.
 TEST(Cli, StepRunsTheDemosModeByDefault) {
-    EXPECT_EQ(parse({"step"}).step.mode, sim::Mode::Coherent);
-    EXPECT_EQ(parse({"step"}).step.mode, parse({}).demo.mode);
-    EXPECT_EQ(parse({"step", "--cells", "8", "--rows", "full"}).step.cells, 8); // a grid without --mode
-    EXPECT_EQ(parse({"step", "--mode", "naive"}).step.mode, sim::Mode::Naive);
+    EXPECT_EQ(parse({"step"}).step.sim.mode, sim::Mode::Coherent);
+    EXPECT_EQ(parse({"step"}).step.sim.mode, parse({}).demo.sim.mode);
+    EXPECT_EQ(parse({"step", "--cells", "8", "--rows", "full"}).step.sim.cells, 8); // a grid without --mode
+    EXPECT_EQ(parse({"step", "--mode", "naive"}).step.sim.mode, sim::Mode::Naive);
 }
 
 TEST(Cli, GlobalOptionsGoBeforeOrAfterTheCommand) {
@@ -163,7 +200,7 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"bench", "--grid-build", ""}, "--grid-build"},
         {{"--cell-order", "hilbert"}, "--cell-order: 'hilbert' must be linear or morton"},
         {{"step", "--mode", "naive", "--grid-build", "counting"}, "--grid-build has no effect in naive mode"},
-        {{"bench", "--modes", "naive", "--cell-order", "morton"}, "--cell-order has no effect in naive mode"},
+        {{"bench", "--mode", "naive", "--cell-order", "morton"}, "--cell-order has no effect in naive mode"},
         {{"step", "--mode", "coherent", "--cell-order", "morton", "--rows", "quarter"},
          "--rows quarter needs --cell-order linear"},
         {{"--cell-order", "morton", "--rows", "half"}, "--rows half needs --cell-order linear"},
@@ -187,7 +224,7 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"sort-bench", "--algorithm", "onesweep,"}, "--algorithm: '' must be"},
         {{"sort-bench", "--algorithm", ""}, "--algorithm: the value is empty"},
         {{"sort-bench", "--algorithm", "Onesweep"}, "--algorithm"},
-        {{"bench", "--modes", "naive,,coherent"}, "not a mode"},
+        {{"bench", "--mode", "naive,,coherent"}, "not a mode"},
         {{"bench", "--cells", "8,64"}, "8 or 27"},
         {{"--mode", "coherent", "step"}, "--mode before 'step' is an option of the demo: put it after"},
         {{"--boids", "10", "bench"}, "--boids before 'bench'"},
@@ -216,14 +253,14 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"--frames", ""}, "--frames: the value is empty"},
         {{"--window", ""}, "--window: the value is empty"},
         {{"bench", "--naive-max", ""}, "--naive-max: the value is empty"},
-        {{"bench", "--modes", ""}, "--modes: the value is empty"},
+        {{"bench", "--mode", ""}, "--mode: the value is empty"},
         {{"bench", "--cells", ""}, "--cells: the value is empty"},
         {{"bench", "--render", "--draw", ""}, "--draw: the value is empty"},
         {{"sort-bench", "--n", ""}, "--n: the value is empty"},
         // Options that would have no effect.
         {{"step", "--mode", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
         {{"step", "--mode", "naive", "--rows", "full"}, "--rows has no effect in naive mode"},
-        {{"bench", "--modes", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
+        {{"bench", "--mode", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
         {{"step", "--seed", "3", "--load-state", "x.npy"}, "--seed has no effect with --load-state"},
         {{"--device", "0", "step", "--device", "0"}, "--device is given both before and after 'step'"},
         {{"bench", "--warmup-ms", "-1"}, "--warmup-ms: must be 0 or more"},
@@ -284,7 +321,7 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     }
     expectBadInput("step --load-state " + dir.string(), "it is a directory");
     expectBadInput("--frames 1 --input-script " + dir.string(), "it is a directory");
-    expectBadInput("bench --modes naive --boids 100 --naive-max 5", "--naive-max 5 boids: nothing to run");
+    expectBadInput("bench --mode naive --boids 100 --naive-max 5", "--naive-max 5 boids: nothing to run");
     // Beyond what the device can hold: refused up front, no crash.
     expectBadInput("step --boids 4e9", "boids");
     expectBadInput("sort-bench --n 2e9 --bits 21", "--n");
@@ -334,7 +371,7 @@ TEST(Binary, StepWritesIntoADeviceAndLeavesItADevice) {
 TEST(Binary, PipedBenchPrintsEachLineAsItComes) {
     const std::string command =
         std::string(VKBOIDS_BINARY) +
-        " bench --modes coherent --boids 300 --frames 2 --warmup 1 --warmup-ms 3000 2>/dev/null";
+        " bench --mode coherent --boids 300 --frames 2 --warmup 1 --warmup-ms 3000 2>/dev/null";
     FILE* pipe = ::popen(command.c_str(), "r");
     ASSERT_NE(pipe, nullptr);
     std::array<char, 1024> line{};
@@ -472,19 +509,19 @@ TEST(Cli, DensitySetsTheDomainFromTheCount) {
     EXPECT_NEAR(sim::domainHalfForDensity(64000000, sim::labDensity), 400.0, 1e-3);
 
     app::CommandLine cl = parse({"--boids", "1e6", "--density", "0.125"});
-    EXPECT_NEAR(cl.demo.params.domainHalf, 100.0, 1e-3);
-    EXPECT_DOUBLE_EQ(cl.demo.density, 0.125);
+    EXPECT_NEAR(cl.demo.sim.params.domainHalf, 100.0, 1e-3);
+    EXPECT_DOUBLE_EQ(cl.demo.sim.density, 0.125);
     cl = parse({"step", "--boids", "8000", "--density", "1"});
-    EXPECT_NEAR(cl.step.params.domainHalf, 10.0, 1e-4);
+    EXPECT_NEAR(cl.step.sim.params.domainHalf, 10.0, 1e-4);
     // With a state file the count comes from the file: L is set once it is read.
     cl = parse({"step", "--load-state", "x.npy", "--density", "1"});
-    EXPECT_DOUBLE_EQ(cl.step.density, 1.0);
+    EXPECT_DOUBLE_EQ(cl.step.sim.density, 1.0);
     cl = parse({"bench", "--boids", "1e6,16e6", "--density", "0.125"});
-    EXPECT_DOUBLE_EQ(cl.bench.density, 0.125);
-    EXPECT_FLOAT_EQ(cl.bench.params.domainHalf, 100.0f); // per count when it runs
+    EXPECT_DOUBLE_EQ(cl.bench.configs.front().density, 0.125);
+    EXPECT_FLOAT_EQ(cl.bench.configs.front().params.domainHalf, 100.0f); // per count when it runs
 
-    EXPECT_EQ(parse({"--boids", "1000"}).demo.density, 0.0); // L = 100 stays the default
-    EXPECT_FLOAT_EQ(parse({"--boids", "1000"}).demo.params.domainHalf, 100.0f);
+    EXPECT_EQ(parse({"--boids", "1000"}).demo.sim.density, 0.0); // L = 100 stays the default
+    EXPECT_FLOAT_EQ(parse({"--boids", "1000"}).demo.sim.params.domainHalf, 100.0f);
 }
 
 TEST(Cli, DensityIsRefusedWithTheDomainOrOutOfRange) {

@@ -2,7 +2,7 @@
 // history.
 
 #include "app/capture.h"
-#include "app/panel.h"
+#include "app/demo/panel.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -104,7 +104,7 @@ TEST(Panel, EveryTimingFitsAt1280x800) {
 TEST(Panel, TheDrawingControlsFitToo) {
     for (sim::Mode mode : {sim::Mode::Coherent, sim::Mode::Scattered}) {
         app::PanelState state = fullState();
-        state.mode = mode;
+        state.sim.mode = mode;
         state.draw.path = render::DrawPath::Auto;
         state.drawn = render::DrawPath::Glyphs;
         state.draw.colorMode = render::ColorMode::Order;

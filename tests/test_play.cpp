@@ -2,10 +2,10 @@
 // presets and the input script's parser.
 
 #include "app/camera.h"
-#include "app/cli.h"
-#include "app/input_script.h"
-#include "app/picking.h"
-#include "app/presets.h"
+#include "app/cli/cli.h"
+#include "app/demo/input_script.h"
+#include "app/demo/picking.h"
+#include "app/demo/presets.h"
 #include "cli_test.h"
 
 #define GLFW_INCLUDE_NONE
@@ -26,18 +26,18 @@ using test::parse;
 using test::parseError;
 
 TEST(Predator, Flags) {
-    const sim::Params off = parse({"step"}).step.params;
+    const sim::Params off = parse({"step"}).step.sim.params;
     EXPECT_FALSE(off.predator);
     const sim::Params p =
         parse({"step", "--predator", "10,-2.5,3e1", "--predator-radius", "12", "--predator-scale", "-0.25"})
-            .step.params;
+            .step.sim.params;
     EXPECT_TRUE(p.predator);
     EXPECT_FLOAT_EQ(p.predatorPos[0], 10);
     EXPECT_FLOAT_EQ(p.predatorPos[1], -2.5f);
     EXPECT_FLOAT_EQ(p.predatorPos[2], 30);
     EXPECT_FLOAT_EQ(p.predatorRadius, 12);
     EXPECT_FLOAT_EQ(p.predatorScale, -0.25f);
-    EXPECT_TRUE(parse({"step", "--predator", "0,0,0", "--predator-radius", "0"}).step.params.predator);
+    EXPECT_TRUE(parse({"step", "--predator", "0,0,0", "--predator-radius", "0"}).step.sim.params.predator);
 }
 
 TEST(Predator, BadFlagsAreOneLineNamingTheProblem) {
@@ -280,11 +280,11 @@ TEST(InputScript, BadLinesNameTheFileAndLine) {
         try {
             app::parseInputScript(text, "s");
             ADD_FAILURE() << text << ": accepted";
-        } catch (const sim::InputError& e) {
+        } catch (const io::InputError& e) {
             EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << text << ": " << e.what();
         }
     }
-    EXPECT_THROW(app::loadInputScript("/nonexistent/script.txt"), sim::InputError);
+    EXPECT_THROW(app::loadInputScript("/nonexistent/script.txt"), io::InputError);
 }
 
 } // namespace

@@ -37,11 +37,11 @@ step $vkboids --list-devices
 
 # Simulation steps: the CUDA lab's sizes (L = 100), and 16M boids at 1M's density.
 if has steps; then
-step $vkboids bench --modes naive,scattered,coherent --boids 1e5,1e6 --cells 8,27 --naive-max 1e5 \
+step $vkboids bench --mode naive,scattered,coherent --boids 1e5,1e6 --cells 8,27 --naive-max 1e5 \
     --count-candidates --csv "$out/steps-small.csv"
-step $vkboids bench --modes scattered,coherent --boids 5.12e6,10.24e6 --cells 8,27 --frames 100 \
+step $vkboids bench --mode scattered,coherent --boids 5.12e6,10.24e6 --cells 8,27 --frames 100 \
     --warmup 20 --count-candidates --csv "$out/steps-large.csv"
-step $vkboids bench --modes coherent --boids 16e6 --density 0.125 --cells 27 --frames 100 --warmup 20 \
+step $vkboids bench --mode coherent --boids 16e6 --density 0.125 --cells 27 --frames 100 --warmup 20 \
     --count-candidates --csv "$out/steps-dense.csv"
 csv_join "$out/steps.csv" "$out"/steps-small.csv "$out"/steps-large.csv "$out"/steps-dense.csv
 rm -f "$out"/steps-small.csv "$out"/steps-large.csv "$out"/steps-dense.csv
@@ -51,9 +51,9 @@ fi
 if has rows; then
 parts=()
 for rows in cells full half quarter; do
-    step $vkboids bench --modes scattered,coherent --boids 1e6 --cells 8,27 --rows $rows --frames 100 \
+    step $vkboids bench --mode scattered,coherent --boids 1e6 --cells 8,27 --rows $rows --frames 100 \
         --warmup 20 --count-candidates --csv "$out/rows-1m-$rows.csv"
-    step $vkboids bench --modes coherent --boids 10.24e6 --cells 27 --rows $rows --frames 40 --warmup 10 \
+    step $vkboids bench --mode coherent --boids 10.24e6 --cells 27 --rows $rows --frames 40 --warmup 10 \
         --count-candidates --csv "$out/rows-10m-$rows.csv"
     parts+=("$out/rows-1m-$rows.csv" "$out/rows-10m-$rows.csv")
 done
@@ -63,11 +63,11 @@ fi
 
 # Whole frames (1280x800 offscreen), every drawing path; glyphs only where auto would draw them.
 if has frames; then
-step $vkboids bench --modes coherent --boids 5000,20000,100000 --cells 27 --render \
+step $vkboids bench --mode coherent --boids 5000,20000,100000 --cells 27 --render \
     --draw glyphs,compute,points --csv "$out/frames-small.csv"
-step $vkboids bench --modes coherent --boids 1e6 --cells 27 --render --draw compute,points \
+step $vkboids bench --mode coherent --boids 1e6 --cells 27 --render --draw compute,points \
     --csv "$out/frames-lab.csv"
-step $vkboids bench --modes coherent --boids 16e6,64e6 --density 0.125 --cells 27 --render \
+step $vkboids bench --mode coherent --boids 16e6,64e6 --density 0.125 --cells 27 --render \
     --draw compute,points --frames 60 --warmup 20 --csv "$out/frames-dense.csv"
 csv_join "$out/frames.csv" "$out"/frames-small.csv "$out"/frames-lab.csv "$out"/frames-dense.csv
 rm -f "$out"/frames-small.csv "$out"/frames-lab.csv "$out"/frames-dense.csv
@@ -91,7 +91,7 @@ fi
 
 # The cell orders and grid builds, each against the defaults, per pass.
 if has techniques; then
-    step $vkboids bench --modes scattered,coherent --boids 1e6,10.24e6 --cells 8,27 \
+    step $vkboids bench --mode scattered,coherent --boids 1e6,10.24e6 --cells 8,27 \
         --cell-order linear,morton --grid-build radix,counting --frames 50 --warmup 10 \
         --csv "$out/techniques.csv"
 fi
@@ -103,10 +103,10 @@ if [ -n "$base" ] && has ab; then
         for build in "${builds[@]}"; do
             {
                 echo "== round $round, $build: $($build --version)"
-                $build bench --modes coherent,scattered --boids 1e6 --cells 8,27 --frames 100 --warmup 20
-                $build bench --modes coherent --boids 10.24e6 --cells 27 --frames 100 --warmup 20
-                $build bench --modes naive --boids 1e5 --frames 100 --warmup 20
-                $build bench --modes coherent --boids 16e6,64e6 --density 0.125 --cells 27 --render --draw compute \
+                $build bench --mode coherent,scattered --boids 1e6 --cells 8,27 --frames 100 --warmup 20
+                $build bench --mode coherent --boids 10.24e6 --cells 27 --frames 100 --warmup 20
+                $build bench --mode naive --boids 1e5 --frames 100 --warmup 20
+                $build bench --mode coherent --boids 16e6,64e6 --density 0.125 --cells 27 --render --draw compute \
                     --frames 40 --warmup 10
             } 2>&1 | grep -E "^(==|coherent |scattered |naive )" | awk '!seen[$0]++' | tee -a "$out/ab.txt"
         done

@@ -126,6 +126,60 @@ const char* const cellOrderHelp =
 // Switches for experts and tests, listed apart from what users need in --help.
 const char* const expertGroup = "Expert and testing";
 
+// The flags of the simulation's configuration (sim::Config), declared alike on every command that
+// steps a flock and kept as texts until the command is known. bench takes a list for each choice.
+struct ConfigFlags {
+    std::string mode = "coherent", cells = "27", rows = "auto", gridBuild = "radix", cellOrder = "linear";
+    ParamFlags params;
+};
+
+void addConfigFlags(CLI::App* app, sim::Config& config, ConfigFlags& flags, bool lists) {
+    const std::string each = lists ? "; comma-separated, each run with each" : "";
+    app->add_option("--mode", flags.mode,
+                    "naive, scattered or coherent (naive: the exact all-pairs step, to check the others)" +
+                        each)
+        ->capture_default_str();
+    app->add_option("--cells", flags.cells, "grid search shape: 8 or 27 cells" + each)->capture_default_str();
+    app->add_option("--rows", flags.rows, rowsHelp)->capture_default_str()->group(expertGroup);
+    app->add_option("--grid-build", flags.gridBuild, gridBuildHelp + each)
+        ->capture_default_str()
+        ->group(expertGroup);
+    app->add_option("--cell-order", flags.cellOrder, cellOrderHelp + each)
+        ->capture_default_str()
+        ->group(expertGroup);
+    addParamFlags(app, config.params, flags.params);
+}
+
+// The one configuration the flags' texts give (the demo, step, and each of bench's).
+sim::Config parseConfig(const ConfigFlags& flags, const sim::Config& base) {
+    sim::Config c = base;
+    c.mode = modeFromText(flags.mode, "--mode");
+    c.cells = cellsFromText(flags.cells, "--cells");
+    c.rows = rowsFromText(flags.rows);
+    c.gridBuild = gridBuildFromText(flags.gridBuild);
+    c.cellOrder = cellOrderFromText(flags.cellOrder);
+    refuseMortonThinRows({c.cellOrder}, c.rows);
+    c.density = densityFrom(flags.params);
+    return c;
+}
+
+// bench: every combination of the lists, modes outermost.
+std::vector<sim::Config> parseConfigs(const ConfigFlags& flags, const sim::Config& base) {
+    std::vector<sim::Config> configs;
+    for (const std::string& mode : splitList(flags.mode))
+        for (const std::string& cells : splitList(flags.cells))
+            for (const std::string& order : splitList(flags.cellOrder))
+                for (const std::string& build : splitList(flags.gridBuild)) {
+                    const sim::Config c =
+                        parseConfig({mode, cells, flags.rows, build, order, flags.params}, base);
+                    // A naive step builds no grid: one run, whatever the grid's lists hold.
+                    const bool naiveAgain = c.mode == sim::Mode::Naive && !configs.empty() &&
+                                            configs.back().mode == sim::Mode::Naive;
+                    if (!naiveAgain) configs.push_back(c);
+                }
+    return configs;
+}
+
 // CLI11 takes `--boids ""` as given, and an empty text would then read as "not given" or as an empty
 // list: every value given must have something in it.
 void refuseEmptyValues(const std::vector<const CLI::App*>& apps) {
@@ -151,17 +205,13 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
 
     // The demo (no command).
     DemoOptions& demo = cl.demo;
-    std::string demoBoids = "20000", demoMode = "coherent", demoCells = "27", demoFrames, demoWarmup = "0",
-                demoRows = "auto", demoGridBuild = "radix", demoCellOrder = "linear";
+    std::string demoBoids = "20000", demoFrames, demoWarmup = "0";
     CLI::Option* demoBoidsOption =
         app.add_option("--boids", demoBoids, "number of boids (re-initializes when changed in the panel)")
             ->capture_default_str();
     app.add_option("--seed", demo.seed, "seed of the random start")->capture_default_str()->check(seedRange);
-    app.add_option("--mode", demoMode, "naive, scattered or coherent")->capture_default_str();
-    app.add_option("--cells", demoCells, "grid search shape: 8 or 27 cells")->capture_default_str();
-    app.add_option("--rows", demoRows, rowsHelp)->capture_default_str()->group(expertGroup);
-    app.add_option("--grid-build", demoGridBuild, gridBuildHelp)->capture_default_str()->group(expertGroup);
-    app.add_option("--cell-order", demoCellOrder, cellOrderHelp)->capture_default_str()->group(expertGroup);
+    ConfigFlags demoConfig;
+    addConfigFlags(&app, demo.sim, demoConfig, false);
     app.add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
     app.add_option("--frames", demoFrames, "quit after N frames");
     CLI::Option* demoWarmupOption =
@@ -193,8 +243,6 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         ->capture_default_str();
     std::string demoWindow;
     app.add_option("--window", demoWindow, "the window's size, at least 320x240 (default 1280x800)");
-    ParamFlags demoParamFlags;
-    addParamFlags(&app, demo.params, demoParamFlags);
     const std::vector<CLI::Option*> appOptions = app.get_options();
     const std::vector<CLI::Option*> demoOnly(appOptions.begin() + ptrdiff_t(globalOptionCount),
                                              appOptions.end());
@@ -203,35 +251,26 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     CLI::App* step = app.add_subcommand("step", "run K steps headless and write the state");
     addGlobalFlags(step, cl.global, listDevices);
     StepOptions& so = cl.step;
-    std::string stepBoids, stepSteps = "1", stepMode = "coherent", stepCells = "27";
+    std::string stepBoids, stepSteps = "1";
     step->add_option("--boids", stepBoids, "number of boids of a random start");
     step->add_option("--seed", so.seed, "seed of the random start")->capture_default_str()->check(seedRange);
     step->add_option("--load-state", so.loadState, "start from a state file (.npy)");
     step->add_option("--save-state", so.saveState, "write the final state (.npy)")->check(nonEmptyPath);
     step->add_option("--steps", stepSteps, "number of steps")->capture_default_str();
-    step->add_option("--mode", stepMode,
-                     "naive, scattered or coherent (naive: the exact all-pairs step, to check the others)")
-        ->capture_default_str();
-    step->add_option("--cells", stepCells, "grid search shape: 8 or 27 cells")->capture_default_str();
-    std::string stepRows = "auto", benchRows = "auto", stepGridBuild = "radix", benchGridBuild = "radix",
-                stepCellOrder = "linear", benchCellOrders = "linear";
-    step->add_option("--rows", stepRows, rowsHelp)->capture_default_str()->group(expertGroup);
-    step->add_option("--grid-build", stepGridBuild, gridBuildHelp)->capture_default_str()->group(expertGroup);
-    step->add_option("--cell-order", stepCellOrder, cellOrderHelp)->capture_default_str()->group(expertGroup);
+    ConfigFlags stepConfig;
+    addConfigFlags(step, so.sim, stepConfig, false);
     step->add_flag("--quiet", so.quiet, "print nothing on success");
     std::string stepPredator;
     CLI::Option* predatorOption =
         step->add_option("--predator", stepPredator,
                          "a predator at X,Y,Z: boids within its radius flee (wrapped into the domain)");
     CLI::Option* predatorRadius =
-        step->add_option("--predator-radius", so.params.predatorRadius, "with --predator: its radius")
+        step->add_option("--predator-radius", so.sim.params.predatorRadius, "with --predator: its radius")
             ->capture_default_str();
     CLI::Option* predatorScale =
-        step->add_option("--predator-scale", so.params.predatorScale,
+        step->add_option("--predator-scale", so.sim.params.predatorScale,
                          "with --predator: the push a step, S (1 - distance / radius), on boids within it")
             ->capture_default_str();
-    ParamFlags stepParamFlags;
-    addParamFlags(step, so.params, stepParamFlags);
 
     // sort-bench
     CLI::App* sortBench = app.add_subcommand("sort-bench", "check and time the GPU radix sort");
@@ -262,20 +301,13 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     CLI::App* bench = app.add_subcommand("bench", "time the simulation headless over configurations");
     addGlobalFlags(bench, cl.global, listDevices);
     BenchOptions& bo = cl.bench;
-    std::string bModes = "naive,scattered,coherent", bBoids = "1e5,1e6", bCells = "8,27", bFrames = "300",
-                bWarmup = "60", bNaiveMax, bWarmupMs = "1000";
-    bench->add_option("--modes", bModes, "modes, comma-separated")->capture_default_str();
+    std::string bBoids = "1e5,1e6", bFrames = "300", bWarmup = "60", bNaiveMax, bWarmupMs = "1000";
     bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
-    bench->add_option("--cells", bCells, "search shapes, comma-separated (8, 27)")->capture_default_str();
-    bench->add_option("--rows", benchRows, rowsHelp)->capture_default_str()->group(expertGroup);
-    bench
-        ->add_option("--grid-build", benchGridBuild,
-                     std::string(gridBuildHelp) + "; comma-separated, each grid run once with each")
-        ->capture_default_str()
-        ->group(expertGroup);
-    bench->add_option("--cell-order", benchCellOrders, std::string(cellOrderHelp) + "; comma-separated")
-        ->capture_default_str()
-        ->group(expertGroup);
+    ConfigFlags benchConfig;
+    benchConfig.mode = "naive,scattered,coherent";
+    benchConfig.cells = "8,27";
+    sim::Config benchBase;
+    addConfigFlags(bench, benchBase, benchConfig, true);
     bench->add_option("--frames", bFrames, "measured frames per configuration")->capture_default_str();
     bench->add_option("--warmup", bWarmup, "frames before measuring")->capture_default_str();
     bench
@@ -304,47 +336,31 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
             ->capture_default_str();
     bench->add_option("--naive-max", bNaiveMax,
                       "skip naive above this many boids [2e6, 5e4 on a CPU device]");
-    ParamFlags benchParamFlags;
-    addParamFlags(bench, bo.params, benchParamFlags);
 
     // What --help shows for each option's value: counts as numbers, lists as lists.
-    const std::map<std::string, std::string> valueNames = {{"--boids", "N"},
-                                                           {"--frames", "N"},
-                                                           {"--warmup", "N"},
-                                                           {"--steps", "N"},
-                                                           {"--runs", "N"},
-                                                           {"--warmup-ms", "MS"},
-                                                           {"--naive-max", "N"},
-                                                           {"--n", "N,..."},
-                                                           {"--bits", "BITS,..."},
-                                                           {"--modes", "MODE,..."},
-                                                           {"--mode", "MODE"},
-                                                           {"--cells", "8|27"},
-                                                           {"--capture", "FILE"},
-                                                           {"--screenshot", "FILE"},
-                                                           {"--load-state", "FILE"},
-                                                           {"--save-state", "FILE"},
-                                                           {"--csv", "FILE"},
-                                                           {"--json", "FILE"},
-                                                           {"--density", "D"},
-                                                           {"--draw", "PATH"},
-                                                           {"--present-mode", "MODE"},
-                                                           {"--rows", "ROWS"},
-                                                           {"--seed", "S"},
-                                                           {"--device", "N"},
-                                                           {"--window", "WxH"},
-                                                           {"--grid-build", "BUILD"},
-                                                           {"--cell-order", "linear|morton"},
-                                                           {"--predator", "X,Y,Z"},
-                                                           {"--input-script", "FILE"},
-                                                           {"--color", "MODE"},
-                                                           {"--algorithm", "ALGORITHM,..."}};
+    const std::map<std::string, std::string> valueNames = {
+        {"--boids", "N"},          {"--frames", "N"},
+        {"--warmup", "N"},         {"--steps", "N"},
+        {"--runs", "N"},           {"--warmup-ms", "MS"},
+        {"--naive-max", "N"},      {"--n", "N,..."},
+        {"--bits", "BITS,..."},    {"--mode", "MODE"},
+        {"--cells", "8|27"},       {"--capture", "FILE"},
+        {"--screenshot", "FILE"},  {"--load-state", "FILE"},
+        {"--save-state", "FILE"},  {"--csv", "FILE"},
+        {"--json", "FILE"},        {"--density", "D"},
+        {"--draw", "PATH"},        {"--present-mode", "MODE"},
+        {"--rows", "ROWS"},        {"--seed", "S"},
+        {"--device", "N"},         {"--window", "WxH"},
+        {"--grid-build", "BUILD"}, {"--cell-order", "linear|morton"},
+        {"--predator", "X,Y,Z"},   {"--input-script", "FILE"},
+        {"--color", "MODE"},       {"--algorithm", "ALGORITHM,..."}};
     for (CLI::App* a : {&app, step, sortBench, bench})
         for (CLI::Option* o : a->get_options()) {
             const auto it = valueNames.find(o->get_name());
             if (it != valueNames.end()) o->type_name(it->second);
         }
     if (CLI::Option* o = bench->get_option_no_throw("--boids")) o->type_name("N,...");
+    if (CLI::Option* o = bench->get_option_no_throw("--mode")) o->type_name("MODE,...");
     if (CLI::Option* o = bench->get_option_no_throw("--cells")) o->type_name("8|27,...");
     if (CLI::Option* o = bench->get_option_no_throw("--draw")) o->type_name("PATH,...");
     if (CLI::Option* o = bench->get_option_no_throw("--grid-build")) o->type_name("BUILD,...");
@@ -382,22 +398,16 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
             throw InputError("--seed has no effect with --load-state (the state file is the start)");
         if (!so.boids && so.loadState.empty()) so.boids = 20000;
         so.steps = parseCount(stepSteps, "--steps", 1ull << 40);
-        so.mode = modeFromText(stepMode, "--mode");
-        so.cells = cellsFromText(stepCells, "--cells");
-        so.rows = rowsFromText(stepRows);
-        so.gridBuild = gridBuildFromText(stepGridBuild);
-        so.cellOrder = cellOrderFromText(stepCellOrder);
-        refuseGridOptionsWithoutGrid(step, so.mode == sim::Mode::Naive);
-        refuseMortonThinRows({so.cellOrder}, so.rows);
-        so.density = densityFrom(stepParamFlags);
+        so.sim = parseConfig(stepConfig, so.sim);
+        refuseGridOptionsWithoutGrid(step, so.sim.mode == sim::Mode::Naive);
         if (predatorOption->count())
-            parsePredator(stepPredator, so.params);
+            parsePredator(stepPredator, so.sim.params);
         else if (predatorRadius->count() || predatorScale->count())
             throw InputError(std::string(predatorRadius->count() ? "--predator-radius" : "--predator-scale") +
                              " needs --predator X,Y,Z (without a predator it has no effect)");
         // With a state file the count is known once it is read (commands.cpp checks L then).
-        if (so.loadState.empty()) applyDensity(so.params, so.density, so.boids);
-        checkParams(so.params);
+        if (so.loadState.empty()) applyDensity(so.sim.params, so.sim.density, so.boids);
+        checkParams(so.sim.params);
     } else if (sortBench->parsed()) {
         cl.command = Command::SortBench;
         cl.sortBench.sizes = parseCountList(sbSizes, "--n", 0xffffffffu);
@@ -409,19 +419,11 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         cl.sortBench.warmupMs = parseCountOrZero(sbWarmupMs, "--warmup-ms", 600000);
     } else if (bench->parsed()) {
         cl.command = Command::Bench;
-        bo.modes.clear();
-        for (const std::string& m : splitList(bModes)) bo.modes.push_back(modeFromText(m, "--modes"));
+        bo.configs = parseConfigs(benchConfig, benchBase);
         bo.boids = parseCountList(bBoids, "--boids", maxBoids);
-        bo.cells.clear();
-        for (const std::string& c : splitList(bCells)) bo.cells.push_back(cellsFromText(c, "--cells"));
-        bo.rows = rowsFromText(benchRows);
-        bo.gridBuilds.clear();
-        for (const std::string& b : splitList(benchGridBuild)) bo.gridBuilds.push_back(gridBuildFromText(b));
-        bo.cellOrders.clear();
-        for (const std::string& c : splitList(benchCellOrders)) bo.cellOrders.push_back(cellOrderFromText(c));
-        refuseGridOptionsWithoutGrid(
-            bench, std::ranges::all_of(bo.modes, [](sim::Mode m) { return m == sim::Mode::Naive; }));
-        refuseMortonThinRows(bo.cellOrders, bo.rows);
+        refuseGridOptionsWithoutGrid(bench, std::ranges::all_of(bo.configs, [](const sim::Config& c) {
+                                         return c.mode == sim::Mode::Naive;
+                                     }));
         bo.frames = parseCount(bFrames, "--frames", 1ull << 32);
         bo.warmup = parseCountOrZero(bWarmup, "--warmup", 1ull << 32);
         bo.warmupMs = parseCountOrZero(bWarmupMs, "--warmup-ms", 600000);
@@ -434,10 +436,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (bColorOption->count() && !bo.render)
             throw InputError("--color needs --render (without it nothing is drawn)");
         bo.color = colorModeFromText(bColor);
-        bo.density = densityFrom(benchParamFlags);
         for (uint32_t n : bo.boids) {
-            sim::Params p = bo.params;
-            applyDensity(p, bo.density, n);
+            sim::Params p = benchBase.params;
+            applyDensity(p, bo.configs.front().density, n);
             checkParams(p);
         }
     } else {
@@ -445,12 +446,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         demo.boids = uint32_t(parseCount(demoBoids, "--boids", maxBoids));
         if (demoBoidsOption->count() && !demo.loadState.empty())
             throw InputError("give either --boids or --load-state, not both");
-        demo.mode = modeFromText(demoMode, "--mode");
-        demo.cells = cellsFromText(demoCells, "--cells");
-        demo.rows = rowsFromText(demoRows);
-        demo.gridBuild = gridBuildFromText(demoGridBuild);
-        demo.cellOrder = cellOrderFromText(demoCellOrder);
-        refuseMortonThinRows({demo.cellOrder}, demo.rows);
+        demo.sim = parseConfig(demoConfig, demo.sim);
         if (!demoFrames.empty()) demo.frames = parseCount(demoFrames, "--frames", 1ull << 40);
         demo.warmup = parseCountOrZero(demoWarmup, "--warmup", 1ull << 40);
         if (demoWarmupOption->count() && demo.capture.empty())
@@ -463,9 +459,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                              "after --warmup)");
         demo.drawPath = drawPathFromText(demoDraw, "--draw");
         demo.color = colorModeFromText(demoColor);
-        demo.density = densityFrom(demoParamFlags);
-        if (demo.loadState.empty()) applyDensity(demo.params, demo.density, demo.boids);
-        checkParams(demo.params);
+        if (demo.loadState.empty()) applyDensity(demo.sim.params, demo.sim.density, demo.boids);
+        checkParams(demo.sim.params);
     }
     return cl;
 }

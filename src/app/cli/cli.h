@@ -2,8 +2,7 @@
 // The command line: what each command takes, parsed by CLI11 into plain structs.
 
 #include "render/renderer.h"
-#include "sim/grid.h"
-#include "sim/params.h"
+#include "sim/config.h"
 #include "sort/radix_sort.h"
 
 #include <cstdint>
@@ -32,11 +31,7 @@ constexpr int minWindowWidth = 320, minWindowHeight = 240;
 struct DemoOptions {
     uint32_t boids = 20000;
     uint64_t seed = 1;
-    sim::Mode mode = sim::Mode::Coherent;
-    int cells = 27;
-    sim::Rows rows = sim::Rows::Auto;
-    sim::GridBuild gridBuild = sim::GridBuild::Radix;
-    sim::CellOrder cellOrder = sim::CellOrder::Linear;
+    sim::Config sim;
     std::string presentMode = "fifo";
     uint64_t frames = 0; // 0: run until closed
     uint64_t warmup = 0;
@@ -49,8 +44,6 @@ struct DemoOptions {
     int width = 1280, height = 800; // --window
     render::DrawPath drawPath = render::DrawPath::Auto;
     render::ColorMode color = render::ColorMode::Heading;
-    double density = 0; // boids per unit^3; 0: L from --domain-half
-    sim::Params params;
 };
 
 struct StepOptions {
@@ -58,14 +51,8 @@ struct StepOptions {
     uint64_t seed = 1;
     std::string loadState, saveState;
     uint64_t steps = 1;
-    sim::Mode mode = sim::Mode::Coherent;
-    int cells = 27;
-    sim::Rows rows = sim::Rows::Auto;
-    sim::GridBuild gridBuild = sim::GridBuild::Radix;
-    sim::CellOrder cellOrder = sim::CellOrder::Linear;
+    sim::Config sim;
     bool quiet = false;
-    double density = 0; // boids per unit^3; 0: L from --domain-half
-    sim::Params params;
 };
 
 struct SortBenchOptions {
@@ -79,13 +66,11 @@ struct SortBenchOptions {
 };
 
 struct BenchOptions {
-    std::vector<sim::Mode> modes = {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent};
+    // Every combination of the lists given for --mode, --cells, --cell-order and --grid-build, in that
+    // order of nesting (naive once: it builds no grid), each with the rows, rules and density given.
+    std::vector<sim::Config> configs;
     std::vector<uint32_t> boids = {100000, 1000000};
-    std::vector<int> cells = {8, 27};
-    sim::Rows rows = sim::Rows::Auto;
     bool countCandidates = false; // after each run, the search's candidates and neighbours a boid
-    std::vector<sim::GridBuild> gridBuilds = {sim::GridBuild::Radix}; // each grid run once with each
-    std::vector<sim::CellOrder> cellOrders = {sim::CellOrder::Linear};
     uint64_t frames = 300, warmup = 60;
     uint64_t warmupMs = 1000; // untimed steps from the start state before each run's warm-up frames
     uint64_t seed = 1;
@@ -95,8 +80,6 @@ struct BenchOptions {
     render::ColorMode color = render::ColorMode::Heading; // with --render
     int width = 1280, height = 800;
     std::optional<double> naiveLimit; // --naive-max; unset: by the device (below)
-    double density = 0;               // boids per unit^3, L set for each count; 0: L from --domain-half
-    sim::Params params;
 };
 
 // Naive runs only up to this many boids unless --naive-max says otherwise: fewer on a CPU device,

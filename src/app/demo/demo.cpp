@@ -195,7 +195,7 @@ void handleInput(Demo& d) {
     updatePlay(d);
     d.lastX = x;
     d.lastY = y;
-    if (!io.WantCaptureMouse && d.scroll != 0) zoom(d.camera, float(d.scroll), d.panel.params.domainHalf);
+    if (!io.WantCaptureMouse && d.scroll != 0) zoom(d.camera, float(d.scroll), d.panel.sim.params.domainHalf);
     d.scroll = 0;
     PanelState& st = d.panel;
     if (pressed(d, GLFW_KEY_ESCAPE)) {
@@ -214,7 +214,7 @@ void handleInput(Demo& d) {
     if (pressed(d, GLFW_KEY_N)) st.stepOnce = true;
     if (pressed(d, GLFW_KEY_R)) st.resetCamera = true;
     if (pressed(d, GLFW_KEY_H)) d.showPanel = !d.showPanel;
-    if (pressed(d, GLFW_KEY_M)) st.mode = sim::Mode((int(st.mode) + 1) % 3);
+    if (pressed(d, GLFW_KEY_M)) st.sim.mode = sim::Mode((int(st.sim.mode) + 1) % 3);
     if (pressed(d, GLFW_KEY_P)) st.predatorPinned = !st.predatorPinned;
 }
 
@@ -233,18 +233,18 @@ void buildPanel(Demo& d) {
 void confirmNaive(Demo& d, sim::Mode before) {
     PanelState& st = d.panel;
     if (st.naiveConfirmed) {
-        st.mode = sim::Mode::Naive;
+        st.sim.mode = sim::Mode::Naive;
         st.naiveConfirmed = false;
         st.naiveQuestion.clear();
         return;
     }
-    if (st.mode == before) return;
+    if (st.sim.mode == before) return;
     st.naiveQuestion.clear();
-    if (st.mode != sim::Mode::Naive) return;
+    if (st.sim.mode != sim::Mode::Naive) return;
     const double seconds = estimateNaiveStepSeconds(d.flock.count, d.naiveMeasured, d.ctx.isCpu);
     if (seconds <= slowNaiveStepSeconds) return;
     st.naiveQuestion = naiveQuestion(d.flock.count, seconds);
-    st.mode = before;
+    st.sim.mode = before;
     d.showPanel = true; // where the question is
 }
 
@@ -258,22 +258,22 @@ void rebuildFlock(Demo& d) {
         if (st.reinitialize) {
             sim::checkFlockFits(d.ctx, uint32_t(st.boidInput));
             if (st.keepDensity && uint32_t(st.boidInput) != d.flock.count) {
-                sim::Params scaled = st.params;
+                sim::Params scaled = st.sim.params;
                 scaled.domainHalf *= float(std::cbrt(double(st.boidInput) / d.flock.count));
                 if (const std::string e = sim::validateParams(scaled); !e.empty()) throw io::InputError(e);
-                st.params = scaled;
-                d.camera.distance = defaultCamera(st.params.domainHalf).distance;
+                st.sim.params = scaled;
+                d.camera.distance = defaultCamera(st.sim.params.domainHalf).distance;
             }
-            state = sim::randomState(uint32_t(st.boidInput), st.seedInput, st.params.domainHalf,
-                                     st.params.maxSpeed);
+            state = sim::randomState(uint32_t(st.boidInput), st.seedInput, st.sim.params.domainHalf,
+                                     st.sim.params.maxSpeed);
             if (state.count() != d.flock.count) {
                 sim::destroyFlock(d.ctx, d.flock);
                 d.flock = sim::createFlock(d.ctx, state.count());
             }
         } else {
             state = sim::downloadState(d.ctx, d.flock);
-            sim::wrapPositions(state, st.params.domainHalf);
-            d.camera.distance = defaultCamera(st.params.domainHalf).distance;
+            sim::wrapPositions(state, st.sim.params.domainHalf);
+            d.camera.distance = defaultCamera(st.sim.params.domainHalf).distance;
         }
         sim::uploadState(d.ctx, d.flock, state);
         st.status.clear();
@@ -289,7 +289,7 @@ void rebuildFlock(Demo& d) {
 // What the user asked for in the panel (or by key) this frame. Returns whether the flock steps.
 bool applyPanelRequests(Demo& d) {
     PanelState& st = d.panel;
-    const std::string paramError = sim::validateParams(st.params);
+    const std::string paramError = sim::validateParams(st.sim.params);
     if (!paramError.empty()) st.status = paramError;
     if (st.reinitialize || st.domainChanged) {
         // The flock's buffers change: the GPU must be idle first.
@@ -303,7 +303,7 @@ bool applyPanelRequests(Demo& d) {
         st.presentModeChanged = false;
     }
     if (st.resetCamera) {
-        d.camera = defaultCamera(st.params.domainHalf);
+        d.camera = defaultCamera(st.sim.params.domainHalf);
         st.resetCamera = false;
     }
     if (st.captureRequested && !d.capture) {
@@ -320,8 +320,8 @@ bool applyPanelRequests(Demo& d) {
         // Between frames, outside the timings: the count blocks until the GPU has done it. Naive
         // steps test every boid; their neighbours are counted on the grid they would have.
         const sim::Grid grid = currentGrid(d);
-        sim::SearchCounts counts = sim::countSearch(d.ctx, d.flock, st.params, grid);
-        if (st.mode == sim::Mode::Naive) counts.candidates = d.flock.count;
+        sim::SearchCounts counts = sim::countSearch(d.ctx, d.flock, st.sim.params, grid);
+        if (st.sim.mode == sim::Mode::Naive) counts.candidates = d.flock.count;
         st.counted = counts;
     }
     st.countRequested = false;
@@ -334,7 +334,7 @@ bool applyPanelRequests(Demo& d) {
 // panel, and the screenshots asked for (the last frame's, F12's). Returns the path that drew the boids.
 render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simulate) {
     const PanelState& st = d.panel;
-    if (simulate) sim::prepareGrid(d.ctx, d.flock, st.grid, st.mode, st.gridBuild);
+    if (simulate) sim::prepareGrid(d.ctx, d.flock, st.grid, st.sim.mode, st.sim.gridBuild);
     VK_CHECK(vkResetFences(d.ctx.device, 1, &slot.fence));
     VkCommandBuffer cmd = slot.cmd;
     VK_CHECK(vkResetCommandBuffer(cmd, 0));
@@ -350,17 +350,17 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
                            VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0,
                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
         if (simulate) {
-            sim::recordStep(cmd, d.flock, st.params, st.mode, st.grid, st.gridBuild, &d.profiler);
-            if (st.mode != sim::Mode::Naive && d.frameNumber % 30 == 0) {
-                sim::recordGridStats(cmd, d.flock, sim::stepConstants(st.params, st.grid, d.flock.count),
+            sim::recordStep(cmd, d.flock, st.sim.params, st.sim.mode, st.grid, st.sim.gridBuild, &d.profiler);
+            if (st.sim.mode != sim::Mode::Naive && d.frameNumber % 30 == 0) {
+                sim::recordGridStats(cmd, d.flock, sim::stepConstants(st.sim.params, st.grid, d.flock.count),
                                      slot.gridStats, &d.profiler);
                 slot.hasStats = true;
             }
         }
         const gpu::Swapchain& sc = d.swapchain;
         render::DrawSettings view =
-            drawSettings(d.camera, sc.extent.width, sc.extent.height, st.params, st.draw);
-        showGrid(view, sim::stepConstants(st.params, st.grid, d.flock.count));
+            drawSettings(d.camera, sc.extent.width, sc.extent.height, st.sim.params, st.draw);
+        showGrid(view, sim::stepConstants(st.sim.params, st.grid, d.flock.count));
         const gpu::Buffer &pos = d.flock.pos[d.flock.current], &vel = d.flock.vel[d.flock.current];
         const render::FrameTarget frame{sc.images[image], sc.framebuffers[image], sc.views[image],
                                         sc.extent.width,  sc.extent.height,       sc.storage};
@@ -428,27 +428,27 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
     const PanelState& st = d.panel;
     slot.used = true;
     slot.row = FrameRow{};
-    slot.row.mode = sim::modeName(st.mode);
+    slot.row.mode = sim::modeName(st.sim.mode);
     slot.row.boids = d.flock.count;
-    slot.row.cells = st.mode == sim::Mode::Naive ? 0 : st.cells;
-    if (st.mode != sim::Mode::Naive) slot.row.gridBuild = sim::gridBuildName(st.gridBuild);
-    if (st.mode != sim::Mode::Naive) slot.row.cellOrder = sim::cellOrderName(st.grid.cellOrder);
-    slot.row.domainHalf = st.params.domainHalf;
+    slot.row.cells = st.sim.mode == sim::Mode::Naive ? 0 : st.sim.cells;
+    if (st.sim.mode != sim::Mode::Naive) slot.row.gridBuild = sim::gridBuildName(st.sim.gridBuild);
+    if (st.sim.mode != sim::Mode::Naive) slot.row.cellOrder = sim::cellOrderName(st.grid.cellOrder);
+    slot.row.domainHalf = st.sim.params.domainHalf;
     slot.row.presentMode = gpu::presentModeName(d.swapchain.presentMode);
     slot.row.draw = render::drawPathName(drawn);
     if (d.capture && measureFrame(*d.capture, start, slot.row)) {
         slot.captured = true;
         if (slot.row.frame == 0) {
-            d.capture->info = RunInfo{sim::modeName(st.mode),
+            d.capture->info = RunInfo{sim::modeName(st.sim.mode),
                                       d.flock.count,
-                                      st.mode == sim::Mode::Naive ? 0 : st.cells,
+                                      st.sim.mode == sim::Mode::Naive ? 0 : st.sim.cells,
                                       st.grid.dim,
                                       slot.row.presentMode,
                                       true,
                                       slot.row.draw,
                                       st.seedInput,
                                       d.options.warmup,
-                                      st.params};
+                                      st.sim.params};
             d.capture->info.cellOrder = slot.row.cellOrder;
         }
     }
@@ -535,7 +535,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         endCpuFrame(d, start);
 
         render::beginImGuiFrame();
-        const sim::Mode modeBefore = d.panel.mode;
+        const sim::Mode modeBefore = d.panel.sim.mode;
         handleInput(d);
         buildPanel(d);
         confirmNaive(d, modeBefore);

@@ -23,24 +23,24 @@ void checkOutputs(const DemoOptions& o) {
 void createDemoFlock(Demo& d) {
     const DemoOptions& o = d.options;
     PanelState& st = d.panel;
-    st.params = o.params;
-    if (o.density > 0 && !o.loadState.empty()) {
-        st.params.domainHalf = sim::domainHalfForDensity(d.initial.count(), o.density);
-        if (const std::string e = sim::validateParams(st.params); !e.empty()) throw io::InputError(e);
+    st.sim.params = o.sim.params;
+    if (o.sim.density > 0 && !o.loadState.empty()) {
+        st.sim.params.domainHalf = sim::domainHalfForDensity(d.initial.count(), o.sim.density);
+        if (const std::string e = sim::validateParams(st.sim.params); !e.empty()) throw io::InputError(e);
     }
-    st.mode = o.mode;
-    st.cells = o.cells;
-    st.rows = o.rows;
-    st.gridBuild = o.gridBuild;
-    st.cellOrder = o.cellOrder;
+    st.sim.mode = o.sim.mode;
+    st.sim.cells = o.sim.cells;
+    st.sim.rows = o.sim.rows;
+    st.sim.gridBuild = o.sim.gridBuild;
+    st.sim.cellOrder = o.sim.cellOrder;
     st.seedInput = o.seed;
     st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
     st.deviceName = d.ctx.properties.deviceName;
     st.cpuDevice = d.ctx.isCpu;
     sim::checkFlockFits(d.ctx, o.loadState.empty() ? o.boids : d.initial.count());
     if (o.loadState.empty())
-        d.initial = sim::randomState(o.boids, o.seed, st.params.domainHalf, st.params.maxSpeed);
-    sim::wrapPositions(d.initial, st.params.domainHalf);
+        d.initial = sim::randomState(o.boids, o.seed, st.sim.params.domainHalf, st.sim.params.maxSpeed);
+    sim::wrapPositions(d.initial, st.sim.params.domainHalf);
     d.flock = sim::createFlock(d.ctx, d.initial.count());
     sim::uploadState(d.ctx, d.flock, d.initial);
     st.boids = d.flock.count;
@@ -112,13 +112,13 @@ void destroyFrameSlots(Demo& d) {
 }
 
 sim::Grid currentGrid(const Demo& d) {
-    return sim::makeGrid(d.panel.params, d.panel.cells, d.flock.count, d.panel.rows, d.panel.cellOrder);
+    return sim::makeGrid(d.panel.sim.params, d.panel.sim.cells, d.flock.count, d.panel.sim.rows, d.panel.sim.cellOrder);
 }
 
 // The camera, the capture the command line asks for, and the number of frames to render.
 void startRun(Demo& d) {
     const DemoOptions& o = d.options;
-    d.camera = defaultCamera(d.panel.params.domainHalf);
+    d.camera = defaultCamera(d.panel.sim.params.domainHalf);
     if (!o.capture.empty())
         d.capture = Capture{.csvPath = o.capture, .warmupLeft = o.warmup, .framesLeft = o.frames};
     d.totalFrames = o.frames ? o.frames + (o.capture.empty() ? 0 : o.warmup) : 0;

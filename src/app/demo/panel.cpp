@@ -131,13 +131,13 @@ void drawStyleControls(PanelState& st) {
     }
     // What the order colours mean: only coherent mode keeps boids in their sorted order.
     const char* labels[] = {"speed", "heading", "grid cell",
-                            st.mode == sim::Mode::Coherent ? "sorted order" : "slot (unsorted here)"};
+                            st.sim.mode == sim::Mode::Coherent ? "sorted order" : "slot (unsorted here)"};
     int color = int(st.draw.colorMode);
     ImGui::SetNextItemWidth(160);
     ImGui::Combo("colour by", &color, labels, 4);
     st.draw.colorMode = render::ColorMode(color);
     if (st.draw.colorMode == render::ColorMode::Order)
-        ImGui::TextDisabled(st.mode == sim::Mode::Coherent ? "red to violet along the sorted order"
+        ImGui::TextDisabled(st.sim.mode == sim::Mode::Coherent ? "red to violet along the sorted order"
                                                            : "red to violet by slot (not reordered)");
 }
 
@@ -163,18 +163,18 @@ void drawPanel(PanelState& st) {
     }
 
     if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
-        int mode = int(st.mode);
+        int mode = int(st.sim.mode);
         ImGui::RadioButton("naive", &mode, int(sim::Mode::Naive));
         ImGui::SameLine();
         ImGui::RadioButton("scattered", &mode, int(sim::Mode::Scattered));
         ImGui::SameLine();
         ImGui::RadioButton("coherent", &mode, int(sim::Mode::Coherent));
-        st.mode = sim::Mode(mode);
+        st.sim.mode = sim::Mode(mode);
         ImGui::Text("search:");
         ImGui::SameLine();
-        ImGui::RadioButton("8 cells", &st.cells, 8);
+        ImGui::RadioButton("8 cells", &st.sim.cells, 8);
         ImGui::SameLine();
-        ImGui::RadioButton("27 cells", &st.cells, 27);
+        ImGui::RadioButton("27 cells", &st.sim.cells, 27);
         if (ImGui::Button(st.paused ? "Resume (space)" : "Pause (space)")) st.paused = !st.paused;
         ImGui::SameLine();
         if (ImGui::Button("Step (N)")) st.stepOnce = true;
@@ -187,27 +187,27 @@ void drawPanel(PanelState& st) {
         if (ImGui::Button("Reset with this count and seed")) st.reinitialize = true;
     }
     if (ImGui::CollapsingHeader("Grid", ImGuiTreeNodeFlags_DefaultOpen)) {
-        if (st.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
+        if (st.sim.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
         // The rows the search scans, switchable live like the mode (auto: by density).
         ImGui::SetNextItemWidth(120);
-        if (ImGui::BeginCombo("rows", sim::rowsName(st.rows))) {
+        if (ImGui::BeginCombo("rows", sim::rowsName(st.sim.rows))) {
             for (sim::Rows rows :
                  {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
-                if (ImGui::Selectable(sim::rowsName(rows), rows == st.rows)) st.rows = rows;
+                if (ImGui::Selectable(sim::rowsName(rows), rows == st.sim.rows)) st.sim.rows = rows;
             ImGui::EndCombo();
         }
         // How boids are ordered by key, switchable live (the two give the same order).
         ImGui::SetNextItemWidth(120);
-        if (ImGui::BeginCombo("grid build", sim::gridBuildName(st.gridBuild))) {
+        if (ImGui::BeginCombo("grid build", sim::gridBuildName(st.sim.gridBuild))) {
             for (sim::GridBuild build : {sim::GridBuild::Radix, sim::GridBuild::Counting})
-                if (ImGui::Selectable(sim::gridBuildName(build), build == st.gridBuild)) st.gridBuild = build;
+                if (ImGui::Selectable(sim::gridBuildName(build), build == st.sim.gridBuild)) st.sim.gridBuild = build;
             ImGui::EndCombo();
         }
         // The numbering of cells in the sort key, switchable live too.
         ImGui::SetNextItemWidth(120);
-        if (ImGui::BeginCombo("cell order", sim::cellOrderName(st.cellOrder))) {
+        if (ImGui::BeginCombo("cell order", sim::cellOrderName(st.sim.cellOrder))) {
             for (sim::CellOrder order : {sim::CellOrder::Linear, sim::CellOrder::Morton})
-                if (ImGui::Selectable(sim::cellOrderName(order), order == st.cellOrder)) st.cellOrder = order;
+                if (ImGui::Selectable(sim::cellOrderName(order), order == st.sim.cellOrder)) st.sim.cellOrder = order;
             ImGui::EndCombo();
         }
         if (st.grid.cellOrder == sim::CellOrder::Morton)
@@ -218,7 +218,7 @@ void drawPanel(PanelState& st) {
         ImGui::TextUnformatted(sim::describeRows(st.grid).c_str());
         // The build and the sort in use, whose passes the timings list.
         const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
-        if (st.gridBuild == sim::GridBuild::Counting)
+        if (st.sim.gridBuild == sim::GridBuild::Counting)
             ImGui::Text("counting sort of %u keys", sim::keyCount(st.grid));
         else
             ImGui::Text("radix sort: %s, %u pass%s of %u bits",
@@ -232,12 +232,12 @@ void drawPanel(PanelState& st) {
             ImGui::Text("%.1f candidates, %.1f neighbours", st.counted->candidates, st.counted->neighbours);
         else
             ImGui::TextDisabled("candidates and neighbours a boid");
-        if (st.haveGridStats && st.mode != sim::Mode::Naive)
+        if (st.haveGridStats && st.sim.mode != sim::Mode::Naive)
             ImGui::Text("a cell: mean %.1f, largest %u; %u occupied", double(st.boids) / st.grid.cellCount,
                         st.gridStats.largestCell, st.gridStats.occupiedCells);
     }
     if (ImGui::CollapsingHeader("Rules")) {
-        sim::Params& p = st.params;
+        sim::Params& p = st.sim.params;
         sliderParam("cohesion radius", &p.cohesionRadius, 0.1f, 50.0f);
         sliderParam("separation radius", &p.separationRadius, 0.1f, 50.0f);
         sliderParam("alignment radius", &p.alignmentRadius, 0.1f, 50.0f);

@@ -4,6 +4,7 @@
 #include "app/demo/presets.h"
 #include "gpu/profiler.h"
 #include "render/renderer.h"
+#include "sim/config.h"
 #include "sim/flock.h"
 #include "sim/grid.h"
 #include "sim/params.h"
@@ -34,12 +35,7 @@ void addFrameTimes(TimingHistory& history, const std::vector<gpu::ScopeTime>& sc
 
 struct PanelState {
     // Settings the panel edits.
-    sim::Params params;
-    sim::Mode mode = sim::Mode::Coherent;
-    int cells = 27;
-    sim::Rows rows = sim::Rows::Auto; // the rows the search scans
-    sim::GridBuild gridBuild = sim::GridBuild::Radix;
-    sim::CellOrder cellOrder = sim::CellOrder::Linear;
+    sim::Config sim; // its density is the command line's; keepDensity below is the panel's
     bool paused = false;
     render::DrawStyle draw;
     bool computeDrawAvailable = true; // the device has what the compute path needs

@@ -45,10 +45,10 @@ void installInputCallbacks(Demo& d) {
 // A setting as the panel changes it (the script checked the value when it was read).
 void applySetting(Demo& d, const InputEvent& e) {
     PanelState& st = d.panel;
-    if (e.name == "mode") st.mode = *sim::parseMode(e.value);
-    if (e.name == "cells") st.cells = e.value == "8" ? 8 : 27;
-    if (e.name == "build") st.gridBuild = *sim::parseGridBuild(e.value);
-    if (e.name == "order") st.cellOrder = *sim::parseCellOrder(e.value);
+    if (e.name == "mode") st.sim.mode = *sim::parseMode(e.value);
+    if (e.name == "cells") st.sim.cells = e.value == "8" ? 8 : 27;
+    if (e.name == "build") st.sim.gridBuild = *sim::parseGridBuild(e.value);
+    if (e.name == "order") st.sim.cellOrder = *sim::parseCellOrder(e.value);
     if (e.name == "draw") st.draw.path = *render::drawPathFromName(e.value);
     if (e.name == "color") st.draw.colorMode = *render::colorModeFromName(e.value);
     if (e.name == "preset")
@@ -115,29 +115,29 @@ void updatePlay(Demo& d) {
     st.predatorHeld = d.buttonDown[GLFW_MOUSE_BUTTON_RIGHT] && !ImGui::GetIO().WantCaptureMouse &&
                       windowWidth > 0 && windowHeight > 0;
     if (st.predatorHeld) {
-        const float L = st.params.domainHalf;
+        const float L = st.sim.params.domainHalf;
         // Cursor positions are in window coordinates, the view in framebuffer pixels.
         const float x = float(d.cursorX * width / windowWidth), y = float(d.cursorY * height / windowHeight);
         if (const std::optional<glm::vec3> hit =
                 pickOnPlane(viewProjection(d.camera, width, height, L), x, y, width, height, glm::vec3(0))) {
             const glm::vec3 p = clampToDomain(*hit, L);
-            for (int a = 0; a < 3; ++a) st.params.predatorPos[a] = p[a];
+            for (int a = 0; a < 3; ++a) st.sim.params.predatorPos[a] = p[a];
         }
     }
-    st.params.predator = st.predatorHeld || st.predatorPinned;
+    st.sim.params.predator = st.predatorHeld || st.predatorPinned;
     // A pinned predator stays inside a domain that the panel has since shrunk.
     const glm::vec3 kept =
-        clampToDomain(glm::vec3(st.params.predatorPos[0], st.params.predatorPos[1], st.params.predatorPos[2]),
-                      st.params.domainHalf);
-    for (int a = 0; a < 3; ++a) st.params.predatorPos[a] = kept[a];
-    d.predatorFrames += st.params.predator;
+        clampToDomain(glm::vec3(st.sim.params.predatorPos[0], st.sim.params.predatorPos[1], st.sim.params.predatorPos[2]),
+                      st.sim.params.domainHalf);
+    for (int a = 0; a < 3; ++a) st.sim.params.predatorPos[a] = kept[a];
+    d.predatorFrames += st.sim.params.predator;
     d.helpFrames += d.showHelp;
 }
 
 // What the script's events did, for the window test.
 void reportInputScript(const Demo& d) {
     if (d.script.empty()) return;
-    const float* p = d.panel.params.predatorPos;
+    const float* p = d.panel.sim.params.predatorPos;
     std::printf("input script: %zu of %zu events played, predator on in %llu frames, last at (%.2f, %.2f, "
                 "%.2f), help shown in %llu frames",
                 d.scriptNext, d.script.size(), (unsigned long long)d.predatorFrames, p[0], p[1], p[2],
@@ -161,7 +161,7 @@ void reportMemory(Demo& d) {
 
 // A circle of the predator's radius around it, drawn behind the panels.
 void drawPredatorMarker(const Demo& d) {
-    const sim::Params& p = d.panel.params;
+    const sim::Params& p = d.panel.sim.params;
     if (!p.predator) return;
     const ImVec2 size = ImGui::GetIO().DisplaySize;
     const glm::vec4 clip = viewProjection(d.camera, uint32_t(size.x), uint32_t(size.y), p.domainHalf) *

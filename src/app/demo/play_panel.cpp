@@ -8,7 +8,7 @@
 namespace app {
 
 void selectPreset(PanelState& st, const Preset& preset) {
-    sim::Params& p = st.params;
+    sim::Params& p = st.sim.params;
     const float L = p.domainHalf;
     p = applyPreset(preset, p);
     st.domainChanged = st.domainChanged || p.domainHalf != L;
@@ -21,7 +21,7 @@ void selectPreset(PanelState& st, const Preset& preset) {
 
 void drawPlaySection(PanelState& st) {
     if (!ImGui::CollapsingHeader("Play")) return;
-    sim::Params& p = st.params;
+    sim::Params& p = st.sim.params;
     ImGui::SetNextItemWidth(200);
     if (ImGui::BeginCombo("preset", "choose...")) {
         for (const Preset& preset : presets())

@@ -268,7 +268,8 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                            .pipelineStatistics = global.pipelineStats});
     Headless headless = createHeadless(ctx);
     const double naiveLimit = o.naiveLimit.value_or(ctx.isCpu ? cpuNaiveMax : defaultNaiveMax);
-    const bool onlyNaive = std::ranges::all_of(o.modes, [](sim::Mode m) { return m == sim::Mode::Naive; });
+    const auto isNaive = [](const sim::Config& c) { return c.mode == sim::Mode::Naive; };
+    const bool onlyNaive = std::ranges::all_of(o.configs, isNaive);
     if (onlyNaive && std::ranges::all_of(o.boids, [&](uint32_t n) { return n > naiveLimit; }))
         throw io::InputError("every configuration is naive above --naive-max " +
                              std::to_string(uint64_t(naiveLimit)) + " boids: nothing to run");
@@ -286,8 +287,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     std::printf("bench on %s (%s %s)\n", ctx.properties.deviceName, ctx.driverName.c_str(),
                 ctx.driverInfo.c_str());
     printTimestampNote(headless.profiler.probe);
-    const bool naive = std::find(o.modes.begin(), o.modes.end(), sim::Mode::Naive) != o.modes.end();
-    if (!o.naiveLimit && ctx.isCpu && naive)
+    if (!o.naiveLimit && ctx.isCpu && std::ranges::any_of(o.configs, isNaive))
         std::printf("a CPU device: naive runs only up to %.0f boids (--naive-max to change)\n", naiveLimit);
 
     std::string csv = csvHeader();
@@ -299,156 +299,144 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
         !o.render             ? std::vector<render::DrawPath>{render::DrawPath::Points}
         : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::DrawPath::Auto}
                               : o.drawPaths;
+    // The rules, the domain and the density are the same in every configuration.
+    const sim::Config& first = o.configs.front();
     for (uint32_t n : o.boids) {
-        sim::Params params = o.params;
-        if (o.density > 0) params.domainHalf = sim::domainHalfForDensity(n, o.density);
+        sim::Params params = first.params;
+        if (first.density > 0) params.domainHalf = sim::domainHalfForDensity(n, first.density);
         const sim::State start = sim::randomState(n, o.seed, params.domainHalf, params.maxSpeed);
         sim::Flock flock = sim::createFlock(ctx, n);
-        for (sim::Mode mode : o.modes) {
+        for (const sim::Config& config : o.configs) {
+            const sim::Mode mode = config.mode;
             if (mode == sim::Mode::Naive && n > naiveLimit) {
                 std::printf("skipping naive with %u boids (above --naive-max)\n", n);
                 continue;
             }
-            // Each search shape with each cell order and each build; naive steps build no grid: one run.
-            struct Shape {
-                int cells;
-                sim::CellOrder order;
-                sim::GridBuild build;
-            };
-            std::vector<Shape> shapes;
-            if (mode == sim::Mode::Naive)
-                shapes.push_back({0, sim::CellOrder::Linear, sim::GridBuild::Radix});
-            else
-                for (int cells : o.cells)
-                    for (sim::CellOrder order : o.cellOrders)
-                        for (sim::GridBuild build : o.gridBuilds) shapes.push_back({cells, order, build});
-            for (const Shape& shape : shapes)
-                for (render::DrawPath chosen : paths) {
-                    // Not a structured binding: lambdas capture these, which clang accepts only from 16.
-                    const int cells = shape.cells;
-                    const sim::CellOrder order = shape.order;
-                    const sim::GridBuild build = shape.build;
-                    const render::DrawPath path =
-                        render::resolveDrawPath(chosen, n, render::computePathAvailable(ctx), ctx.isCpu);
-                    const sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, o.rows, order);
-                    const std::string orderName = cells ? sim::cellOrderName(order) : "";
-                    sim::prepareGrid(ctx, flock, grid, mode, build);
-                    // Steps until the GPU's clock has risen from idle (or from a light load), then the
-                    // run from the start state.
-                    sim::uploadState(ctx, flock, start);
-                    keepBusy(o.warmupMs, [&] {
-                        runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler*) {
-                            sim::recordStep(cmd, flock, params, mode, grid, build, nullptr);
-                        });
+            // A naive step builds no grid: its rows have no cells, order or build.
+            const int cells = mode == sim::Mode::Naive ? 0 : config.cells;
+            const sim::CellOrder order = config.cellOrder;
+            const sim::GridBuild build = config.gridBuild;
+            for (render::DrawPath chosen : paths) {
+                const render::DrawPath path =
+                    render::resolveDrawPath(chosen, n, render::computePathAvailable(ctx), ctx.isCpu);
+                const sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, config.rows, order);
+                const std::string orderName = cells ? sim::cellOrderName(order) : "";
+                sim::prepareGrid(ctx, flock, grid, mode, build);
+                // Steps until the GPU's clock has risen from idle (or from a light load), then the
+                // run from the start state.
+                sim::uploadState(ctx, flock, start);
+                keepBusy(o.warmupMs, [&] {
+                    runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler*) {
+                        sim::recordStep(cmd, flock, params, mode, grid, build, nullptr);
                     });
-                    sim::uploadState(ctx, flock, start);
-                    std::vector<FrameRow> rows;
-                    const std::string label =
-                        std::string(sim::modeName(mode)) + " " + std::to_string(n) +
-                        (cells ? " cells " + std::to_string(cells) + " " + orderName + " " +
-                                     sim::gridBuildName(build)
-                               : "") +
-                        (o.render ? std::string(" draw ") + render::drawPathName(path) : "");
-                    Clock::time_point first{};
-                    for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
-                        if (f % 10 == 0)
-                            progress(label + ": frame " + std::to_string(f) + "/" +
-                                     std::to_string(o.warmup + o.frames));
-                        const Clock::time_point t0 = Clock::now();
-                        if (f == o.warmup) first = t0;
-                        std::vector<gpu::ScopeTime> times =
-                            runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-                                sim::recordStep(cmd, flock, params, mode, grid, build, p);
-                                if (o.render) {
-                                    gpu::Scope scope(p, cmd, "draw");
-                                    render::recordOffscreenDraw(
-                                        cmd, ctx, renderer, offscreen, flock.pos[flock.current],
-                                        flock.vel[flock.current], flock.count,
-                                        benchView(params, grid, n, offscreen, path, o.color));
-                                }
-                            });
-                        if (f < o.warmup) continue;
-                        FrameRow row;
-                        row.frame = f - o.warmup;
-                        row.tMs = std::chrono::duration<double, std::milli>(t0 - first).count();
-                        row.mode = sim::modeName(mode);
-                        row.boids = n;
-                        row.cells = cells;
-                        if (cells) row.gridBuild = sim::gridBuildName(build);
-                        row.cellOrder = orderName;
-                        row.domainHalf = params.domainHalf;
-                        row.presentMode = o.render ? "offscreen" : "none";
-                        if (o.render) row.draw = render::drawPathName(path);
-                        row.cpuFrameMs = msSince(t0);
-                        addScopeTimes(row, times);
-                        rows.push_back(row);
+                });
+                sim::uploadState(ctx, flock, start);
+                std::vector<FrameRow> rows;
+                const std::string label =
+                    std::string(sim::modeName(mode)) + " " + std::to_string(n) +
+                    (cells ? " cells " + std::to_string(cells) + " " + orderName + " " +
+                                 sim::gridBuildName(build)
+                           : "") +
+                    (o.render ? std::string(" draw ") + render::drawPathName(path) : "");
+                Clock::time_point first{};
+                for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
+                    if (f % 10 == 0)
+                        progress(label + ": frame " + std::to_string(f) + "/" +
+                                 std::to_string(o.warmup + o.frames));
+                    const Clock::time_point t0 = Clock::now();
+                    if (f == o.warmup) first = t0;
+                    std::vector<gpu::ScopeTime> times =
+                        runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
+                            sim::recordStep(cmd, flock, params, mode, grid, build, p);
+                            if (o.render) {
+                                gpu::Scope scope(p, cmd, "draw");
+                                render::recordOffscreenDraw(
+                                    cmd, ctx, renderer, offscreen, flock.pos[flock.current],
+                                    flock.vel[flock.current], flock.count,
+                                    benchView(params, grid, n, offscreen, path, o.color));
+                            }
+                        });
+                    if (f < o.warmup) continue;
+                    FrameRow row;
+                    row.frame = f - o.warmup;
+                    row.tMs = std::chrono::duration<double, std::milli>(t0 - first).count();
+                    row.mode = sim::modeName(mode);
+                    row.boids = n;
+                    row.cells = cells;
+                    if (cells) row.gridBuild = sim::gridBuildName(build);
+                    row.cellOrder = orderName;
+                    row.domainHalf = params.domainHalf;
+                    row.presentMode = o.render ? "offscreen" : "none";
+                    if (o.render) row.draw = render::drawPathName(path);
+                    row.cpuFrameMs = msSince(t0);
+                    addScopeTimes(row, times);
+                    rows.push_back(row);
+                }
+                endProgress();
+                // What the search did, on the state the timed frames left, outside the timings.
+                // Naive steps test every boid; their neighbours are counted on the 27-cell grid.
+                std::optional<sim::SearchCounts> counted;
+                if (o.countCandidates) {
+                    counted =
+                        sim::countSearch(ctx, flock, params, cells ? grid : sim::makeGrid(params, 27, n));
+                    if (!cells) counted->candidates = n;
+                    for (FrameRow& row : rows) {
+                        row.candidates = counted->candidates;
+                        row.neighbours = counted->neighbours;
                     }
-                    endProgress();
-                    // What the search did, on the state the timed frames left, outside the timings.
-                    // Naive steps test every boid; their neighbours are counted on the 27-cell grid.
-                    std::optional<sim::SearchCounts> counted;
-                    if (o.countCandidates) {
-                        counted =
-                            sim::countSearch(ctx, flock, params, cells ? grid : sim::makeGrid(params, 27, n));
-                        if (!cells) counted->candidates = n;
-                        for (FrameRow& row : rows) {
-                            row.candidates = counted->candidates;
-                            row.neighbours = counted->neighbours;
-                        }
-                    }
-                    for (const FrameRow& row : rows) csv += csvRow(row);
-                    RunInfo info{sim::modeName(mode),
-                                 n,
-                                 cells,
-                                 cells ? grid.dim : 0,
-                                 o.render ? "offscreen" : "none",
-                                 o.render,
-                                 o.render ? render::drawPathName(path) : "",
-                                 o.seed,
-                                 o.warmup,
-                                 params};
-                    info.cellOrder = orderName;
-                    nlohmann::json run = summarizeRun(info, rows);
-                    if (o.render) run["color"] = render::colorModeName(o.color);
-                    if (mode != sim::Mode::Naive) {
-                        run["rows_per_cell"] = grid.rowsPerCell;
-                        run["row_height"] = sim::rowHeight(grid);
-                        run["slices_per_cell"] = grid.slicesPerCell;
-                        run["search"] = sim::searchVariantName(sim::searchVariant(mode, params));
-                        run["grid_build"] = sim::gridBuildName(build);
-                    }
-                    if (counted) {
-                        run["candidates_per_boid"] = counted->candidates;
-                        run["neighbours_per_boid"] = counted->neighbours;
-                    }
-                    runs.push_back(run);
+                }
+                for (const FrameRow& row : rows) csv += csvRow(row);
+                RunInfo info{sim::modeName(mode),
+                             n,
+                             cells,
+                             cells ? grid.dim : 0,
+                             o.render ? "offscreen" : "none",
+                             o.render,
+                             o.render ? render::drawPathName(path) : "",
+                             o.seed,
+                             o.warmup,
+                             params};
+                info.cellOrder = orderName;
+                nlohmann::json run = summarizeRun(info, rows);
+                if (o.render) run["color"] = render::colorModeName(o.color);
+                if (mode != sim::Mode::Naive) {
+                    run["rows_per_cell"] = grid.rowsPerCell;
+                    run["row_height"] = sim::rowHeight(grid);
+                    run["slices_per_cell"] = grid.slicesPerCell;
+                    run["search"] = sim::searchVariantName(sim::searchVariant(mode, params));
+                    run["grid_build"] = sim::gridBuildName(build);
+                }
+                if (counted) {
+                    run["candidates_per_boid"] = counted->candidates;
+                    run["neighbours_per_boid"] = counted->neighbours;
+                }
+                runs.push_back(run);
 
-                    char text[512];
-                    const auto& cols = run["columns"];
-                    const double median =
-                        cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
-                    const double p95 =
-                        cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
-                    std::snprintf(text, sizeof text, "%-10s %10u %5s %6s %8s %8s %11.4f %11.4f ",
-                                  sim::modeName(mode), n, cells ? std::to_string(cells).c_str() : "-",
-                                  cells ? orderName.c_str() : "-", cells ? sim::gridBuildName(build) : "-",
-                                  o.render ? render::drawPathName(path) : "-", median, p95);
-                    std::string line = text;
-                    for (const std::string& pass : passNames())
-                        if (cols.contains(passColumn(pass))) {
-                            std::snprintf(text, sizeof text, " %s %.4f", pass.c_str(),
-                                          double(cols[passColumn(pass)]["median"]));
-                            line += text;
-                        }
-                    if (mode != sim::Mode::Naive) line += "  (" + sim::describeRows(grid) + ")";
-                    if (counted) {
-                        std::snprintf(text, sizeof text, "  candidates %.1f neighbours %.1f",
-                                      counted->candidates, counted->neighbours);
+                char text[512];
+                const auto& cols = run["columns"];
+                const double median =
+                    cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
+                const double p95 = cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
+                std::snprintf(text, sizeof text, "%-10s %10u %5s %6s %8s %8s %11.4f %11.4f ",
+                              sim::modeName(mode), n, cells ? std::to_string(cells).c_str() : "-",
+                              cells ? orderName.c_str() : "-", cells ? sim::gridBuildName(build) : "-",
+                              o.render ? render::drawPathName(path) : "-", median, p95);
+                std::string line = text;
+                for (const std::string& pass : passNames())
+                    if (cols.contains(passColumn(pass))) {
+                        std::snprintf(text, sizeof text, " %s %.4f", pass.c_str(),
+                                      double(cols[passColumn(pass)]["median"]));
                         line += text;
                     }
-                    table.push_back(line);
-                    std::printf("%s\n", line.c_str());
+                if (mode != sim::Mode::Naive) line += "  (" + sim::describeRows(grid) + ")";
+                if (counted) {
+                    std::snprintf(text, sizeof text, "  candidates %.1f neighbours %.1f", counted->candidates,
+                                  counted->neighbours);
+                    line += text;
                 }
+                table.push_back(line);
+                std::printf("%s\n", line.c_str());
+            }
         }
         sim::destroyFlock(ctx, flock);
     }

@@ -110,10 +110,10 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     if (!o.saveState.empty()) io::checkOutputPath(o.saveState, ".npy");
     sim::State state;
     if (!o.loadState.empty()) state = sim::loadNpy(o.loadState);
-    sim::Params params = o.params;
-    if (o.density > 0) {
+    sim::Params params = o.sim.params;
+    if (o.sim.density > 0) {
         params.domainHalf =
-            sim::domainHalfForDensity(o.loadState.empty() ? o.boids : state.count(), o.density);
+            sim::domainHalfForDensity(o.loadState.empty() ? o.boids : state.count(), o.sim.density);
         if (const std::string e = sim::validateParams(params); !e.empty()) throw io::InputError(e);
     }
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
@@ -126,18 +126,18 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     sim::wrapPositions(state, params.domainHalf);
     sim::Flock flock = sim::createFlock(ctx, state.count());
     sim::uploadState(ctx, flock, state);
-    const sim::Grid grid = sim::makeGrid(params, o.cells, flock.count, o.rows, o.cellOrder);
-    sim::prepareGrid(ctx, flock, grid, o.mode, o.gridBuild);
+    const sim::Grid grid = sim::makeGrid(params, o.sim.cells, flock.count, o.sim.rows, o.sim.cellOrder);
+    sim::prepareGrid(ctx, flock, grid, o.sim.mode, o.sim.gridBuild);
 
     if (!o.quiet) {
-        std::printf("%s: %llu step%s of %u boids on %s (%s %s), vkboids %s", sim::modeName(o.mode),
+        std::printf("%s: %llu step%s of %u boids on %s (%s %s), vkboids %s", sim::modeName(o.sim.mode),
                     (unsigned long long)o.steps, o.steps == 1 ? "" : "s", flock.count,
                     ctx.properties.deviceName, ctx.driverName.c_str(), ctx.driverInfo.c_str(),
                     VKBOIDS_COMMIT);
-        if (o.mode != sim::Mode::Naive)
+        if (o.sim.mode != sim::Mode::Naive)
             std::printf(", %u^3 cells of %.3g in %s order, %d-cell search, %s, %s build", grid.dim,
                         grid.cellWidth, sim::cellOrderName(grid.cellOrder), grid.searchCells,
-                        sim::describeRows(grid).c_str(), sim::gridBuildName(o.gridBuild));
+                        sim::describeRows(grid).c_str(), sim::gridBuildName(o.sim.gridBuild));
         std::printf(", L = %.4g\n", params.domainHalf);
     }
 
@@ -148,7 +148,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     // Progress on a terminal for a run a user waits on: from the start where naive steps are expected
     // to take seconds, else once the run has taken 2 s.
     const double naiveSeconds =
-        o.mode == sim::Mode::Naive ? estimateNaiveStepSeconds(flock.count, std::nullopt, ctx.isCpu) : 0;
+        o.sim.mode == sim::Mode::Naive ? estimateNaiveStepSeconds(flock.count, std::nullopt, ctx.isCpu) : 0;
     const auto start = std::chrono::steady_clock::now();
     for (uint64_t s = 0; s < o.steps; ++s) {
         const double elapsed =
@@ -165,7 +165,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
         }
         std::vector<gpu::ScopeTime> times =
             runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-                sim::recordStep(cmd, flock, params, o.mode, grid, o.gridBuild, p);
+                sim::recordStep(cmd, flock, params, o.sim.mode, grid, o.sim.gridBuild, p);
             });
         for (const gpu::ScopeTime& t : times) {
             if (!t.valid) continue;

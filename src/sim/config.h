@@ -1,0 +1,27 @@
+#pragma once
+// The simulation's configuration: what the user chooses, one field each. The command line parses it
+// once, alike for every command; the demo's panel edits it; the passes are handed what each needs.
+
+#include "sim/grid.h"
+#include "sim/params.h"
+
+#include <cstdint>
+
+namespace sim {
+
+struct Config {
+    Mode mode = Mode::Coherent;
+    int cells = 27;                          // the search's shape: 8 or 27 cells (grid.h)
+    Rows rows = Rows::Auto;                  // the rows the search scans (grid.h)
+    GridBuild gridBuild = GridBuild::Radix;  // how a grid step orders boids by key
+    CellOrder cellOrder = CellOrder::Linear; // how the sort key numbers cells
+    Params params;                           // the rules, the domain and the time step
+    double density = 0;                      // boids per unit^3 that set L from the count; 0: L as given
+};
+
+// The grid a step of `config` uses for `boidCount` boids (makeGrid).
+inline Grid gridFor(const Config& config, uint32_t boidCount) {
+    return makeGrid(config.params, config.cells, boidCount, config.rows, config.cellOrder);
+}
+
+} // namespace sim
