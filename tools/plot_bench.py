@@ -26,13 +26,15 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-# The passes' columns, in the order they run, with their names; a file's other gpu_*_ms columns (those
-# of older builds) are passes too, named from the column.
+# The names of the passes' columns; a file's other gpu_*_ms columns are passes too, named from the
+# column. Files list their passes in the order they run.
 PASS_COLUMNS = [
     ("gpu_grid_index_ms", "grid index"),
     ("gpu_sort_ms", "sort"),
     ("gpu_key_starts_ms", "key starts"),
     ("gpu_key_starts_reorder_ms", "key starts + reorder"),
+    ("gpu_cell_ranges_ms", "cell ranges"),  # an older build's key starts
+    ("gpu_cell_ranges_reorder_ms", "cell ranges + reorder"),
     ("gpu_grid_histogram_ms", "grid/histogram"),
     ("gpu_grid_scan_ms", "grid/scan"),
     ("gpu_grid_scatter_ms", "grid/scatter"),
@@ -42,12 +44,10 @@ PASS_COLUMNS = [
     ("gpu_ui_ms", "ui"),
 ]
 
+
 def pass_columns(fieldnames):
-    """The pass columns of a file's header, known ones first in running order, then any others."""
-    known = [c for c, _ in PASS_COLUMNS if c in fieldnames]
-    other = [c for c in fieldnames if c.startswith("gpu_") and c.endswith("_ms") and c != "gpu_total_ms"
-             and c not in known]
-    return known + other
+    """The pass columns among a file's columns, in the file's order."""
+    return [c for c in fieldnames if c.startswith("gpu_") and c.endswith("_ms") and c != "gpu_total_ms"]
 
 
 def pass_name(column):
@@ -111,6 +111,11 @@ def load(path):
             if (column.startswith("gpu_") or column in ("cpu_frame_ms", "candidates_per_boid")) and value:
                 samples[key][column].append(float(value))
     return {key: {c: statistics.median(v) for c, v in cols.items()} for key, cols in samples.items()}
+
+
+def ms(value):
+    """Milliseconds as docs/PERFORMANCE.md's tables write them: three decimals below 1, else two."""
+    return f"{value:.3f}" if value < 1 else f"{value:.2f}"
 
 
 def name(c):
@@ -181,7 +186,7 @@ def breakdown(medians, out, title):
         ax.barh(range(len(keys)), shares, left=lefts, label=pass_name(column), color=colors[i % len(colors)])
         lefts = [a + b for a, b in zip(lefts, shares)]
     for i, k in enumerate(keys):
-        ax.text(101, i, f"{medians[k].get('gpu_total_ms', math.nan):.3g} ms", va="center", fontsize=8)
+        ax.text(101, i, f"{ms(medians[k].get('gpu_total_ms', math.nan))} ms", va="center", fontsize=8)
     ax.set_yticks(range(len(keys)))
     ax.set_yticklabels([label(k) for k in keys], fontsize=8)
     ax.set_xlim(0, 112)
@@ -197,11 +202,12 @@ def breakdown(medians, out, title):
 
 
 def all_pass_columns(medians):
-    """Every pass column the medians hold, in running order (known passes first)."""
+    """Every pass column the medians hold, in the order the passes run (unknown ones last)."""
     seen = []
     for cols in medians.values():
-        seen += [c for c in cols if c not in seen]
-    return pass_columns(seen)
+        seen += [c for c in pass_columns(cols) if c not in seen]
+    order = [c for c, _ in PASS_COLUMNS]
+    return sorted(seen, key=lambda c: order.index(c) if c in order else len(order))
 
 
 def cells(medians, out, title):
@@ -218,7 +224,7 @@ def cells(medians, out, title):
     shares = [100 * b / a for a, b in zip(eight, twenty_seven)]
     ax.barh(range(len(groups)), shares, color=[MODE_COLORS.get(g.mode, "#7f7f7f") for g in groups])
     for i, (a, b, share) in enumerate(zip(eight, twenty_seven, shares)):
-        ax.text(max(share, 100) + 2, i, f"{b:.3g} ms against {a:.3g}", va="center", fontsize=8)
+        ax.text(max(share, 100) + 2, i, f"{ms(b)} ms against {ms(a)}", va="center", fontsize=8)
     ax.axvline(100, color="black", linewidth=0.8)
     ax.set_yticks(range(len(groups)))
     ax.set_yticklabels([label(g) for g in groups], fontsize=8)
@@ -257,7 +263,7 @@ def frames(medians, out, title):
         ax.bar(x, simulation, 0.6, label="simulation", color="#1f77b4")
         ax.bar(x, draw, 0.6, bottom=simulation, label="draw", color="#ff7f0e")
         for i, (a, b) in enumerate(zip(simulation, draw)):
-            ax.text(i, a + b, f"{a + b:.3g}", ha="center", va="bottom", fontsize=8)
+            ax.text(i, a + b, ms(a + b), ha="center", va="bottom", fontsize=8)
         ax.set_xticks(list(x))
         ax.set_xticklabels([k.draw for k in paths], fontsize=8)
         ax.set_ylim(0, 1.15 * max(a + b for a, b in zip(simulation, draw)))

@@ -45,7 +45,7 @@ def main():
     rows, columns = read_rows(args.csv, "plot_capture.py")
     if not rows:
         sys.exit(f"plot_capture.py: {args.csv} has no rows")
-    frames = [int(r["frame"]) for r in rows]
+    frames = list(range(len(rows)))  # a capture's frame column; a bench's restarts with each configuration
     cpu = [number(r["cpu_frame_ms"]) for r in rows]
     gpu = [number(r["gpu_total_ms"]) for r in rows]
     passes = [c for c in columns if any(r[c] for r in rows)]
@@ -68,17 +68,17 @@ def main():
         bottom.text(0.5, 0.5, "no GPU times: the device's timestamps were not trusted (the capture's JSON says "
                     "why)", ha="center", va="center", transform=bottom.transAxes)
     bottom.set_ylabel("GPU ms per pass (stacked)")
-    bottom.set_xlabel("frame")
+    bottom.set_xlabel("frame of the capture")
     bottom.set_ylim(bottom=0)
     bottom.set_xlim(frames[0], frames[-1] if len(frames) > 1 else frames[0] + 1)
     bottom.grid(True, alpha=0.3)
 
     # Where the settings change, a dashed line, and the new settings above the first chart.
-    for previous, row in zip(rows, rows[1:]):
+    for frame, (previous, row) in enumerate(zip(rows, rows[1:]), start=1):
         if any(previous.get(k) != row.get(k) for k in SETTINGS):
             for ax in (top, bottom):
-                ax.axvline(int(row["frame"]), color="gray", linestyle="--", linewidth=0.8)
-            top.annotate(setting(row), (int(row["frame"]), 1), xycoords=("data", "axes fraction"),
+                ax.axvline(frame, color="gray", linestyle="--", linewidth=0.8)
+            top.annotate(setting(row), (frame, 1), xycoords=("data", "axes fraction"),
                          xytext=(2, 2), textcoords="offset points", fontsize=7, rotation=30)
     title = f"{args.title + ': ' if args.title else ''}{os.path.basename(args.csv)}, {setting(rows[0])}"
     fig.suptitle(title, fontsize=10)
