@@ -94,6 +94,15 @@ for chart in scaling breakdown cells frames; do test -s "$out/charts/$chart.png"
 test ! -e "$out/charts/candidates.png"  # nothing counted, no chart
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/counted.csv" --out "$out/counted" --title lavapipe
 test -s "$out/counted/candidates.png"
+test ! -e "$out/counted/frames.png"  # nothing drawn, no chart
+# Two files at once, as docs/PERFORMANCE.md draws its charts: the steps' charts from the undrawn rows,
+# frames.png from the drawn ones.
+/usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/counted.csv" "$out/bench.csv" --out "$out/both"
+for chart in scaling breakdown cells frames candidates; do test -s "$out/both/$chart.png"; done
+# A capture has a bench's columns: plot_capture.py draws one frame by frame (the demo's own captures
+# are drawn in the window test).
+/usr/bin/python3 "$source_dir/tools/plot_capture.py" "$out/bench.csv" --out "$out/capture"
+test -s "$out/capture/bench.png"
 # Which flocks the charts join: sizes at one L, or at one density where each L holds one size.
 /usr/bin/python3 - "$source_dir/tools" "$out/bench.csv" <<'PY'
 import sys

@@ -2,6 +2,7 @@
 # The demo in a real window under Xvfb (with a window manager, so that minimizing really unmaps
 # the window): a few hundred frames with validation on, a resize and a minimize/restore on the way,
 # a capture and a screenshot, with each drawing path; exit code 0 means no validation errors either.
+# Each capture is drawn frame by frame (tools/plot_capture.py).
 # Keys and mouse drags come from an input script (--input-script), handed to the window's own GLFW
 # callbacks: under Xvfb, key presses sent with xdotool were often lost.
 #
@@ -10,6 +11,7 @@
 # 1), and -displayfd lets the server take a free display, so that tests running at once never collide.
 set -euo pipefail
 vkboids=$(realpath "$1")
+tools=$(cd "$(dirname "$0")/../tools" && pwd)
 out=$(mktemp -d)
 xvfb=
 wm=
@@ -110,6 +112,8 @@ run() {
     rm -f "$out"/vkboids-*.png
     local rows=$(($(wc -l <"$out/$name.csv") - 1))
     [ "$rows" -eq "$frames" ] || { echo "$name: capture has $rows rows, $frames expected"; exit 1; }
+    /usr/bin/python3 "$tools/plot_capture.py" "$out/$name.csv" --out "$out/charts" --title lavapipe
+    test -s "$out/charts/$name.png" || { echo "$name: plot_capture.py drew no chart"; exit 1; }
     # Every row names the domain it ran in: the default L (the column found by its name).
     local column=$(head -n 1 "$out/$name.csv" | tr , '\n' | grep -n '^domain_half$' | cut -d: -f1)
     local domains=$(tail -n +2 "$out/$name.csv" | cut -d, -f"$column" | sort -u)

@@ -15,6 +15,7 @@
 set -uo pipefail
 out=$1
 base=${2:-}
+mkdir -p "$out"
 sections=${SECTIONS:-steps rows frames sort techniques ab}
 has() { [[ " $sections " == *" $1 "* ]]; }
 vkboids=${VKBOIDS:-build/release/vkboids}

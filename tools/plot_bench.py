@@ -1,15 +1,17 @@
 #!/usr/bin/python3
-"""Charts from a `vkboids bench --csv` file (Debian's python3-matplotlib, run with /usr/bin/python3).
+"""Charts from `vkboids bench --csv` files (Debian's python3-matplotlib, run with /usr/bin/python3).
 
-    /usr/bin/python3 tools/plot_bench.py bench.csv --out docs/charts [--title "H100, driver 580"]
+    /usr/bin/python3 tools/plot_bench.py steps.csv [frames.csv ...] --out docs/charts [--title "H100"]
 
 Writes scaling.png (median GPU ms per step against boids, per mode, cell order, grid build, search
-shape and, where the file holds flocks at several densities, flock; log-log),
-breakdown.png (median ms of each pass, stacked, per configuration), cells.png (8 against 27
-cells per mode and size), for a --render bench, frames.png (each frame's simulation and draw,
-per drawing path) and, for a --count-candidates bench, candidates.png (the flocking pass's time per
-boid against the candidates each boid's search tests, per grid configuration). Medians are over the
-measured frames of each configuration.
+shape and, where the files hold flocks at several densities, flock; log-log), breakdown.png (each
+pass's share of the step's GPU time, one bar per configuration, the step's median ms beside it),
+cells.png (a step with 27 cells as a share of one with 8, per mode and size), for a --render bench, frames.png (each frame's
+simulation and draw, per drawing path, one panel per boid count) and, for a --count-candidates
+bench, candidates.png (the flocking pass's time per boid against the candidates each boid's search
+tests, per grid configuration). Medians are over the measured frames of each configuration. Where
+the files hold steps without a draw, the step charts take only those, and frames.png the drawn rows.
+The charts of a demo's --capture, frame by frame, are tools/plot_capture.py's.
 """
 import argparse
 import csv
@@ -24,11 +26,15 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+# The names of the passes' columns; a file's other gpu_*_ms columns are passes too, named from the
+# column. Files list their passes in the order they run.
 PASS_COLUMNS = [
     ("gpu_grid_index_ms", "grid index"),
     ("gpu_sort_ms", "sort"),
     ("gpu_key_starts_ms", "key starts"),
     ("gpu_key_starts_reorder_ms", "key starts + reorder"),
+    ("gpu_cell_ranges_ms", "cell ranges"),  # an older build's key starts
+    ("gpu_cell_ranges_reorder_ms", "cell ranges + reorder"),
     ("gpu_grid_histogram_ms", "grid/histogram"),
     ("gpu_grid_scan_ms", "grid/scan"),
     ("gpu_grid_scatter_ms", "grid/scatter"),
@@ -37,6 +43,17 @@ PASS_COLUMNS = [
     ("gpu_draw_ms", "draw"),
     ("gpu_ui_ms", "ui"),
 ]
+
+
+def pass_columns(fieldnames):
+    """The pass columns among a file's columns, in the file's order."""
+    return [c for c in fieldnames if c.startswith("gpu_") and c.endswith("_ms") and c != "gpu_total_ms"]
+
+
+def pass_name(column):
+    return dict(PASS_COLUMNS).get(column) or column[len("gpu_"):-len("_ms")].replace("_", " ")
+
+
 MODE_COLORS = {"naive": "#d62728", "scattered": "#ff7f0e", "coherent": "#1f77b4"}
 # Morton order: the mode's colour, lighter.
 MORTON_COLORS = {"scattered": "#ffbb78", "coherent": "#aec7e8"}
@@ -63,17 +80,26 @@ def flock_groups(rows):
     return groups if len(set(groups.values())) > 1 else {}
 
 
-def load(path):
-    """Median of every timing column, and the candidates per boid, per configuration."""
-    samples = defaultdict(lambda: defaultdict(list))
+def read_rows(path, script="plot_bench.py"):
+    """The rows of a vkboids CSV (bench or capture), and its pass columns; one line and exit where it
+    is not one."""
+    if not os.path.isfile(path):
+        sys.exit(f"{script}: cannot read {path}")
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
         missing = {"mode", "boids", "cells", "gpu_total_ms"} - set(reader.fieldnames or [])
         if missing:
-            sys.exit(f"plot_bench.py: {path} lacks the columns {sorted(missing)}: not a vkboids bench CSV")
+            sys.exit(f"{script}: {path} lacks the columns {sorted(missing)}: not a vkboids bench CSV")
         rows = list(reader)
     if any(None in row for row in rows):
-        sys.exit(f"plot_bench.py: {path} has rows longer than its header (files of two versions joined?)")
+        sys.exit(f"{script}: {path} has rows longer than its header (files of two versions joined?)")
+    return rows, pass_columns(reader.fieldnames)
+
+
+def load(path):
+    """Median of every timing column, and the candidates per boid, per configuration."""
+    samples = defaultdict(lambda: defaultdict(list))
+    rows, _ = read_rows(path)
     groups = flock_groups(rows)
     for row in rows:
         variant = " ".join(v for v in ("morton" if row.get("cell_order") == "morton" else "",
@@ -85,6 +111,11 @@ def load(path):
             if (column.startswith("gpu_") or column in ("cpu_frame_ms", "candidates_per_boid")) and value:
                 samples[key][column].append(float(value))
     return {key: {c: statistics.median(v) for c, v in cols.items()} for key, cols in samples.items()}
+
+
+def ms(value):
+    """Milliseconds as docs/PERFORMANCE.md's tables write them: three decimals below 1, else two."""
+    return f"{value:.3f}" if value < 1 else f"{value:.2f}"
 
 
 def name(c):
@@ -140,42 +171,67 @@ def scaling(medians, out, title):
 
 
 def breakdown(medians, out, title):
-    keys = sorted(medians, key=by_size)
-    fig, ax = plt.subplots(figsize=(max(7, 0.7 * len(keys) + 2), 5))
-    bottoms = [0.0] * len(keys)
-    for column, pass_name in PASS_COLUMNS:
-        values = [medians[k].get(column, 0.0) for k in keys]
-        if not any(values):
-            continue
-        ax.bar(range(len(keys)), values, bottom=bottoms, label=pass_name)
-        bottoms = [b + v for b, v in zip(bottoms, values)]
-    ax.set_xticks(range(len(keys)))
-    ax.set_xticklabels([label(k) for k in keys], rotation=45, ha="right", fontsize=8)
-    ax.set_yscale("symlog", linthresh=0.01)
-    ax.set_ylabel("median GPU ms per pass (stacked)")
+    """Each pass's share of the step (or, for drawn frames, of the frame), stacked to 100% on a linear
+    axis: one bar per configuration, its median ms written beside it. The share not in any pass
+    (barriers, gaps between passes) is left blank."""
+    keys = sorted(medians, key=by_size, reverse=True)
+    columns = [c for c in all_pass_columns(medians) if any(medians[k].get(c) for k in keys)]
+    fig, ax = plt.subplots(figsize=(9, 0.32 * len(keys) + 1.8))
+    lefts = [0.0] * len(keys)
+    totals = [max(medians[k].get("gpu_total_ms", 0.0), sum(medians[k].get(c, 0.0) for c in columns))
+              for k in keys]
+    colors = plt.get_cmap("tab10").colors
+    for i, column in enumerate(columns):
+        shares = [100 * medians[k].get(column, 0.0) / t if t else 0.0 for k, t in zip(keys, totals)]
+        ax.barh(range(len(keys)), shares, left=lefts, label=pass_name(column), color=colors[i % len(colors)])
+        lefts = [a + b for a, b in zip(lefts, shares)]
+    for i, k in enumerate(keys):
+        ax.text(101, i, f"{ms(medians[k].get('gpu_total_ms', math.nan))} ms", va="center", fontsize=8)
+    ax.set_yticks(range(len(keys)))
+    ax.set_yticklabels([label(k) for k in keys], fontsize=8)
+    ax.set_xlim(0, 112)
+    ax.set_xticks(range(0, 101, 20))
+    ax.set_xlabel("share of the median GPU time (%)")
     ax.set_title(title or "Where the time goes")
-    ax.legend(fontsize=8)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.12 if len(keys) > 8 else -0.25),
+              ncol=min(len(columns), 6))
     fig.tight_layout()
     fig.savefig(os.path.join(out, "breakdown.png"), dpi=120)
     plt.close(fig)
 
 
+def all_pass_columns(medians):
+    """Every pass column the medians hold, in the order the passes run (unknown ones last)."""
+    seen = []
+    for cols in medians.values():
+        seen += [c for c in pass_columns(cols) if c not in seen]
+    order = [c for c, _ in PASS_COLUMNS]
+    return sorted(seen, key=lambda c: order.index(c) if c in order else len(order))
+
+
 def cells(medians, out, title):
+    """Per mode and size, a step with 27 cells as a share of one with 8 (100%: as fast), on a linear
+    axis from 0, both medians written beside the bar."""
     medians = steps(medians)
-    groups = sorted({c._replace(cells=0) for c in medians if c.cells})
+    groups = sorted((c._replace(cells=0) for c in medians if c.cells == 8
+                     and c._replace(cells=27) in medians), key=by_size, reverse=True)
     if not groups:
         return
-    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(groups) + 2), 4.5))
-    width = 0.38
-    for offset, shape in ((-width / 2, 8), (width / 2, 27)):
-        values = [step_ms(medians.get(g._replace(cells=shape), {})) for g in groups]
-        ax.bar([i + offset for i in range(len(groups))], values, width, label=f"{shape} cells")
-    ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels([label(g) for g in groups], rotation=30, ha="right", fontsize=8)
-    ax.set_yscale("log")
-    ax.set_ylabel("median GPU ms per step")
-    ax.set_title(title or "8 against 27 cells")
-    ax.legend()
+    fig, ax = plt.subplots(figsize=(8, 0.32 * len(groups) + 1.4))
+    eight = [step_ms(medians[g._replace(cells=8)]) for g in groups]
+    twenty_seven = [step_ms(medians[g._replace(cells=27)]) for g in groups]
+    shares = [100 * b / a for a, b in zip(eight, twenty_seven)]
+    ax.barh(range(len(groups)), shares, color=[MODE_COLORS.get(g.mode, "#7f7f7f") for g in groups])
+    for i, (a, b, share) in enumerate(zip(eight, twenty_seven, shares)):
+        ax.text(max(share, 100) + 2, i, f"{ms(b)} ms against {ms(a)}", va="center", fontsize=8)
+    ax.axvline(100, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(groups)))
+    ax.set_yticklabels([label(g) for g in groups], fontsize=8)
+    ax.set_xlim(0, max(shares + [100]) * 1.45)
+    ax.set_xlabel("median GPU ms per step with 27 cells, as % of that with 8")
+    ax.set_title(title or "27 against 8 cells")
+    ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "cells.png"), dpi=120)
     plt.close(fig)
@@ -190,22 +246,35 @@ def step_ms(cols):
 
 
 def frames(medians, out, title):
+    """One panel per flock (boid count and domain), each on a linear axis from 0: per drawing path, the
+    frame's median GPU ms, the simulation below and the draw stacked on it."""
     keys = sorted((k for k in medians if k.draw and "gpu_draw_ms" in medians[k]), key=by_size)
     if not keys:
         return False
-    fig, ax = plt.subplots(figsize=(max(7, 0.8 * len(keys) + 2), 5))
-    simulation = [medians[k]["gpu_total_ms"] - medians[k]["gpu_draw_ms"] for k in keys]
-    draw = [medians[k]["gpu_draw_ms"] for k in keys]
-    # Side by side, not stacked: on a log scale a stack hides the smaller part.
-    width = 0.38
-    ax.bar([i - width / 2 for i in range(len(keys))], simulation, width, label="simulation")
-    ax.bar([i + width / 2 for i in range(len(keys))], draw, width, label="draw")
-    ax.set_xticks(range(len(keys)))
-    ax.set_xticklabels([label(k) for k in keys], rotation=45, ha="right", fontsize=8)
-    ax.set_yscale("log")
-    ax.set_ylabel("median GPU ms per frame")
-    ax.set_title(title or "Whole frames")
-    ax.legend()
+    flocks = sorted({k._replace(draw="") for k in keys}, key=by_size)
+    columns = min(len(flocks), 3)
+    rows = math.ceil(len(flocks) / columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 3.2 * rows), squeeze=False)
+    for ax, flock in zip(axes.flat, flocks):
+        paths = [k for k in keys if k._replace(draw="") == flock]
+        simulation = [medians[k]["gpu_total_ms"] - medians[k]["gpu_draw_ms"] for k in paths]
+        draw = [medians[k]["gpu_draw_ms"] for k in paths]
+        x = range(len(paths))
+        ax.bar(x, simulation, 0.6, label="simulation", color="#1f77b4")
+        ax.bar(x, draw, 0.6, bottom=simulation, label="draw", color="#ff7f0e")
+        for i, (a, b) in enumerate(zip(simulation, draw)):
+            ax.text(i, a + b, ms(a + b), ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([k.draw for k in paths], fontsize=8)
+        ax.set_ylim(0, 1.15 * max(a + b for a, b in zip(simulation, draw)))
+        shape = ", ".join(p for p in (f"{flock.cells} cells" if flock.cells else "", flock.flock) if p)
+        ax.set_title(f"{name(flock)} {flock.boids:,}" + (f"\n({shape})" if shape else ""), fontsize=9)
+        ax.set_ylabel("median GPU ms per frame", fontsize=8)
+        ax.grid(True, axis="y", alpha=0.3)
+    for ax in list(axes.flat)[len(flocks):]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=8, loc="upper left")
+    fig.suptitle(title or "Whole frames")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "frames.png"), dpi=120)
     plt.close(fig)
@@ -235,22 +304,25 @@ def candidates(medians, out, title):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("csv", help="a vkboids bench --csv file")
+    parser.add_argument("csv", nargs="+", help="vkboids bench --csv files")
     parser.add_argument("--out", default=".", help="folder for the PNG charts")
     parser.add_argument("--title", default="", help="a prefix for the chart titles (GPU, driver)")
     args = parser.parse_args()
-    if not os.path.isfile(args.csv):
-        sys.exit(f"plot_bench.py: cannot read {args.csv}")
+    medians = {}
+    for path in args.csv:
+        loaded = load(path)
+        if not loaded:
+            sys.exit(f"plot_bench.py: {path} has no rows")
+        medians.update(loaded)
     os.makedirs(args.out, exist_ok=True)
-    medians = load(args.csv)
-    if not medians:
-        sys.exit(f"plot_bench.py: {args.csv} has no rows")
+    # Steps without a draw where the files hold any; else the drawn frames' steps.
+    undrawn = {k: v for k, v in medians.items() if not k.draw} or medians
     prefix = args.title + ": " if args.title else ""
-    scaling(medians, args.out, prefix + "time per step")
-    breakdown(medians, args.out, prefix + "per-pass breakdown")
-    cells(medians, args.out, prefix + "8 against 27 cells")
+    scaling(undrawn, args.out, prefix + "time per step")
+    breakdown(undrawn, args.out, prefix + "per-pass breakdown")
+    cells(undrawn, args.out, prefix + "27 against 8 cells")
     drawn = frames(medians, args.out, prefix + "whole frames")
-    counted = candidates(medians, args.out, prefix + "flock pass against candidates")
+    counted = candidates(undrawn, args.out, prefix + "flock pass against candidates")
     print(f"wrote scaling.png, breakdown.png, cells.png{', frames.png' if drawn else ''}"
           f"{', candidates.png' if counted else ''} to {args.out}")
 

@@ -1,4 +1,4 @@
-// The flocking rules of the CUDA flocking lab (seed 003), for one boid over its neighbours: the only
+// The flocking rules of the CUDA flocking lab, for one boid over its neighbours: the only
 // place the GPU passes write them (the CPU's are in tests/reference.cpp). A pass that includes this
 // defines neighbourVelocity(j), where neighbour j's velocity is read from.
 #ifndef VKBOIDS_RULES_GLSL
