@@ -169,8 +169,9 @@ class CountingBuildTest : public GpuTest {
         const uint32_t n = s.count();
         sim::uploadState(ctx(), f, s);
         sim::prepareGrid(ctx(), f, grid, reorder ? Mode::Coherent : Mode::Scattered, how);
-        for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.keyStarts,
-                               &f.pos[1], &f.vel[1], &f.ids[1], &f.keyCounts, &f.scatteredSlots})
+        for (gpu::Buffer* b :
+             {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.keyStarts, &f.pos[1], &f.vel[1],
+              &f.ids[1], &f.counting.keyCounts, &f.counting.scatteredSlots})
             if (b->buffer) gpu::fillBuffer(ctx(), *b, poison);
         const gpudata::StepConstants c = sim::stepConstants(p, grid, n);
         test::runCommands([&](VkCommandBuffer cmd) {

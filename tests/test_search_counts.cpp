@@ -100,9 +100,9 @@ class SearchCountTest : public test::GpuTest {
         sim::Flock f = sim::createFlock(ctx(), n);
         sim::uploadState(ctx(), f, s);
         sim::countSearch(ctx(), f, p, grid); // makes the counts' buffer, then poisoned
-        gpu::fillBuffer(ctx(), f.searchCounts, 0xabababab);
+        gpu::fillBuffer(ctx(), f.counter.perBoid, 0xabababab);
         const sim::SearchCounts means = sim::countSearch(ctx(), f, p, grid);
-        const std::vector<uint32_t> got = test::readBuffer<uint32_t>(f.searchCounts, 2 * size_t(n));
+        const std::vector<uint32_t> got = test::readBuffer<uint32_t>(f.counter.perBoid, 2 * size_t(n));
         EXPECT_TRUE(sim::downloadState(ctx(), f).data == s.data) << "the count moved the boids";
         sim::destroyFlock(ctx(), f);
 

@@ -1,7 +1,5 @@
 #include "sim/flock.h"
 
-#include "sim/counting.h"
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -112,17 +110,17 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
 
 std::vector<gpu::Program*> flockPrograms(Flock& f) {
     std::vector<gpu::Program*> programs = {
-        &f.naive,     &f.gridIndex,       &f.keyStartsOnly, &f.keyStartsReorder,
-        &f.gridStats, &f.countCandidates, &f.sumCounts};
+        &f.naive,     &f.gridIndex,     &f.keyStartsOnly, &f.keyStartsReorder,
+        &f.gridStats, &f.counter.count, &f.counter.sum};
     for (gpu::Program& p : f.search) programs.push_back(&p);
-    for (gpu::Program* p :
-         {&f.countHistogram, &f.countScatter, &f.countRank, &f.countRankReorder, &f.scanner.program})
+    CountingBuild& c = f.counting;
+    for (gpu::Program* p : {&c.histogram, &c.scatter, &c.rank, &c.rankReorder, &c.scanner.program})
         programs.push_back(p);
     return programs;
 }
 
 void destroyFlock(const gpu::Context& ctx, Flock& f) {
-    destroyCounting(ctx, f);
+    destroyCounting(ctx, f.counting);
     for (gpu::Program* p : flockPrograms(f)) gpu::destroyProgram(ctx, *p);
     for (int b = 0; b < 2; ++b) {
         gpu::destroyBuffer(ctx, f.pos[b]);
@@ -130,7 +128,7 @@ void destroyFlock(const gpu::Context& ctx, Flock& f) {
         gpu::destroyBuffer(ctx, f.ids[b]);
     }
     for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.keyStarts,
-                           &f.searchCounts, &f.countTotals})
+                           &f.counter.perBoid, &f.counter.totals})
         gpu::destroyBuffer(ctx, *b);
     sort::destroySorter(ctx, f.sorter);
     f = Flock{};
@@ -377,12 +375,13 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
 }
 
 SearchCounts countSearch(const gpu::Context& ctx, Flock& f, const Params& params, const Grid& grid) {
-    if (!f.countCandidates.pipeline) {
-        f.countCandidates = gpu::createComputeProgram(ctx, "grid_count", {{0, f.workgroupSize}});
-        f.sumCounts = gpu::createComputeProgram(ctx, "count_sum", {{0, f.workgroupSize}});
+    SearchCounter& counter = f.counter;
+    if (!counter.count.pipeline) {
+        counter.count = gpu::createComputeProgram(ctx, "grid_count", {{0, f.workgroupSize}});
+        counter.sum = gpu::createComputeProgram(ctx, "count_sum", {{0, f.workgroupSize}});
     }
-    growWords(ctx, f.searchCounts, 2ull * f.count, gpu::MemoryUse::Device);
-    growWords(ctx, f.countTotals, 4, gpu::MemoryUse::Device);
+    growWords(ctx, counter.perBoid, 2ull * f.count, gpu::MemoryUse::Device);
+    growWords(ctx, counter.totals, 4, gpu::MemoryUse::Device);
     growKeyStarts(ctx, f, grid);
     const StepConstants c = stepConstants(params, grid, f.count);
     VkCommandBuffer cmd = gpu::beginOneShot(ctx);
@@ -395,20 +394,20 @@ SearchCounts countSearch(const gpu::Context& ctx, Flock& f, const Params& params
     recordGridIndex(cmd, f, c, nullptr);
     recordSortPairs(cmd, f, grid, nullptr);
     recordKeyStarts(cmd, f, c, grid, false, nullptr);
-    gpu::bindProgram(cmd, f.countCandidates, {f.pos[f.current], f.sortedSlots, f.keyStarts, f.searchCounts});
-    gpu::dispatch(cmd, f.countCandidates, f.count, c);
+    gpu::bindProgram(cmd, counter.count, {f.pos[f.current], f.sortedSlots, f.keyStarts, counter.perBoid});
+    gpu::dispatch(cmd, counter.count, f.count, c);
     gpu::computeToTransferBarrier(cmd);
-    vkCmdFillBuffer(cmd, f.countTotals.buffer, 0, 16, 0);
+    vkCmdFillBuffer(cmd, counter.totals.buffer, 0, 16, 0);
     gpu::fillToComputeBarrier(cmd);
-    gpu::bindProgram(cmd, f.sumCounts, {f.searchCounts, f.countTotals});
-    gpu::dispatch(cmd, f.sumCounts, f.count, c);
+    gpu::bindProgram(cmd, counter.sum, {counter.perBoid, counter.totals});
+    gpu::dispatch(cmd, counter.sum, f.count, c);
     // The totals are copied out next; the counts stay for whoever reads them.
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
     gpu::endOneShot(ctx, cmd);
     f.keysCurrent = false; // the next step makes its own pairs
     uint32_t totals[4];
-    gpu::downloadBuffer(ctx, f.countTotals, totals, sizeof totals);
+    gpu::downloadBuffer(ctx, counter.totals, totals, sizeof totals);
     const double n = f.count;
     return {double(uint64_t(totals[1]) << 32 | totals[0]) / n,
             double(uint64_t(totals[3]) << 32 | totals[2]) / n};

@@ -8,16 +8,23 @@
 
 #include "gpu/commands.h"
 #include "gpu/profiler.h"
+#include "sim/counting.h"
 #include "sim/grid.h"
 #include "sim/params.h"
 #include "sim/state.h"
 #include "sort/radix_sort.h"
-#include "sort/scan.h"
 
 #include <string>
 #include <vector>
 
 namespace sim {
+
+// countSearch's buffers and programs: each boid's candidates and neighbours (uvec2, by slot), their
+// totals, and the passes that count and sum them.
+struct SearchCounter {
+    gpu::Buffer perBoid, totals;
+    gpu::Program count, sum;
+};
 
 struct Flock {
     uint32_t count = 0;
@@ -34,18 +41,9 @@ struct Flock {
     // grid-index pass; a naive step or an upload clears this.
     bool keysCurrent = false;
     gpudata::StepConstants keysFor{};
-    sort::Sorter sorter;
-    // The counting build (GridBuild::Counting), made by prepareGrid when a grid first needs it: boids
-    // a key, the scatter's slots in arbitrary order within each key's range, and the scan of the
-    // counts (into keyStarts).
-    gpu::Buffer keyCounts, scatteredSlots;
-    uint32_t countingCapacity = 0; // keys
-    sort::Scanner scanner;
-    gpu::Program countHistogram, countScatter, countRank, countRankReorder;
-    // countSearch: each boid's candidates and neighbours, made when first asked for.
-    gpu::Buffer searchCounts, countTotals;
-    gpu::Program countCandidates, sumCounts;
-
+    sort::Sorter sorter;    // the radix build's sort of the pairs
+    CountingBuild counting; // the counting build's own (GridBuild::Counting), made when first used
+    SearchCounter counter;  // countSearch's own, made when first asked for
     gpu::Program naive, gridIndex, keyStartsOnly, keyStartsReorder, gridStats;
     // The grid search's pipelines, one for each of searchVariants() (same index), compiled by
     // prepareGrid when a step first needs one: until then VK_NULL_HANDLE.
@@ -130,7 +128,7 @@ struct SearchCounts {
 
 // Counts the current state's candidates and neighbours on `grid` (the same rows and windows in
 // either grid mode), leaving the state as it is; blocks until done. Each boid's counts stay in
-// flock.searchCounts (uvec2, by slot).
+// flock.counter.perBoid.
 SearchCounts countSearch(const gpu::Context& context, Flock& flock, const Params& params, const Grid& grid);
 
 } // namespace sim
