@@ -47,7 +47,7 @@ cat >"$out/soak.txt" <<'EOF'
 40 key M
 46 set draw points
 52 set color order
-58 set window 720x450
+58 set window 1024x640
 64 drag right 0.6 0.5 0.7 0.6 8
 76 key P
 82 set preset calm murmuration
@@ -60,7 +60,7 @@ cat >"$out/soak.txt" <<'EOF'
 124 set order linear
 130 set preset tight schools
 136 key P
-142 set window 800x500
+142 set window 800x600
 148 set boids 2000
 154 set preset lab defaults
 160 set draw auto
@@ -74,7 +74,7 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
     "$@" &
     echo $! >"$0/pid"
     wait $!
-    echo $? >"$0/status"' "$out" "$vkboids" --validation --boids 2000 --window 800x500 \
+    echo $? >"$0/status"' "$out" "$vkboids" --validation --boids 2000 --window 800x600 \
     --input-script "$out/soak.txt" --report-memory >"$out/log" 2>&1 &
 runner=$!
 for _ in $(seq 300); do [ -s "$out/pid" ] && break; sleep 0.1; done

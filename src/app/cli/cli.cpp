@@ -227,6 +227,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                    "testing: play the input events of FILE (keys, mouse) through the window's callbacks")
         ->check(nonEmptyPath)
         ->group(expertGroup);
+    app.add_flag("--report-layout", demo.reportLayout,
+                 "testing: print where the panels and the domain lie in the window, once a second")
+        ->group(expertGroup);
     app.add_flag("--report-memory", demo.reportMemory,
                  "testing: print the device memory that vkboids' buffers and images hold, once a second")
         ->group(expertGroup);
@@ -242,7 +245,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                    "mode, their position in the sorted order)")
         ->capture_default_str();
     std::string demoWindow;
-    app.add_option("--window", demoWindow, "the window's size, at least 320x240 (default 1280x800)");
+    app.add_option("--window", demoWindow, "the window's size, at least 800x600 (default 1280x800)");
     const std::vector<CLI::Option*> appOptions = app.get_options();
     const std::vector<CLI::Option*> demoOnly(appOptions.begin() + ptrdiff_t(globalOptionCount),
                                              appOptions.end());

@@ -25,8 +25,9 @@ struct GlobalOptions {
     bool pipelineStats = false; // print the driver's statistics of every compute pipeline
 };
 
-// The smallest window the demo opens (--window) or resizes to.
-constexpr int minWindowWidth = 320, minWindowHeight = 240;
+// The smallest window the demo opens (--window) or resizes to: the panels and the domain beside
+// them fit, nothing clipped.
+constexpr int minWindowWidth = 800, minWindowHeight = 600;
 
 struct DemoOptions {
     uint32_t boids = 20000;
@@ -41,6 +42,7 @@ struct DemoOptions {
     bool exerciseWindow = false;    // testing: resize, minimize and restore during the run
     std::string inputScript;        // testing: input events at given frames (input_script.h)
     bool reportMemory = false;      // testing: the device memory vkboids holds, a line a second
+    bool reportLayout = false;      // testing: the panels' and the domain's rectangles, a line a second
     int width = 1280, height = 800; // --window
     render::DrawPath drawPath = render::DrawPath::Auto;
     render::ColorMode color = render::ColorMode::Heading;

@@ -90,7 +90,7 @@ int cellsFromText(const std::string& text, const std::string& flag) {
 // "1280x800", at least 320x240.
 void parseWindowSize(const std::string& text, int& width, int& height) {
     const std::string problem =
-        "--window: '" + text + "' must be WIDTHxHEIGHT, at least 320x240 (e.g. 1280x800)";
+        "--window: '" + text + "' must be WIDTHxHEIGHT, at least 800x600 (e.g. 1280x800)";
     const size_t x = text.find('x');
     const auto isNumber = [](const std::string& t) {
         return !t.empty() && t.size() <= 5 &&

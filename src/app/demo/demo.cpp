@@ -222,7 +222,12 @@ void handleInput(Demo& d) {
 void buildPanel(Demo& d) {
     d.panel.boids = d.flock.count;
     d.panel.captureRemaining = d.capture ? int(d.capture->warmupLeft + d.capture->framesLeft) : 0;
-    if (d.showPanel) drawPanel(d.panel);
+    d.camera.frame = {};
+    if (d.showPanel) {
+        drawPanel(d.panel);
+        d.camera.frame = freeFrame(d.swapchain.extent.width, d.swapchain.extent.height, d.panel.panelRect,
+                                   d.panel.timingsRect);
+    }
     if (d.showHelp) drawHelp(&d.showHelp);
     drawPredatorMarker(d);
     ImGui::Render();
@@ -548,6 +553,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         submitAndPresent(d, slot, image);
         endFrame(d, slot, start, drawn);
         reportMemory(d);
+        reportLayout(d);
         if (d.totalFrames && d.frameNumber >= d.totalFrames) break;
     }
     const bool complete = finishRun(d);

@@ -112,7 +112,8 @@ void destroyFrameSlots(Demo& d) {
 }
 
 sim::Grid currentGrid(const Demo& d) {
-    return sim::makeGrid(d.panel.sim.params, d.panel.sim.cells, d.flock.count, d.panel.sim.rows, d.panel.sim.cellOrder);
+    return sim::makeGrid(d.panel.sim.params, d.panel.sim.cells, d.flock.count, d.panel.sim.rows,
+                         d.panel.sim.cellOrder);
 }
 
 // The camera, the capture the command line asks for, and the number of frames to render.

@@ -80,6 +80,7 @@ struct Demo {
     uint64_t scriptStart = 0;       // the frame this pass of the script began (its loop restarts it)
     uint64_t scriptPasses = 1;
     Clock::time_point lastMemoryReport; // --report-memory
+    Clock::time_point lastLayoutReport; // --report-layout
     uint64_t predatorFrames = 0;        // frames with the predator on, for the script's report
     uint64_t helpFrames = 0;            // frames with the help shown, for the script's report
 
@@ -109,6 +110,9 @@ void drawPredatorMarker(const Demo& d);
 void reportInputScript(const Demo& d);
 // --report-memory: a line a second, with the peak since the last.
 void reportMemory(Demo& d);
+// With --report-layout, once a second: the window's size, the panels' rectangles and the domain's on
+// the screen (pixels: x0 y0 x1 y1).
+void reportLayout(Demo& d);
 // Refuses unwritable outputs before any work.
 void checkOutputs(const DemoOptions& options);
 void createDemoFlock(Demo& d);

@@ -60,7 +60,13 @@ bool sliderParam(const char* label, float* value, float lo, float hi, const char
 }
 
 // At the right edge, sized to its rows, so that none is ever scrolled out of sight.
-void drawTimings(const TimingHistory& t, uint32_t boids) {
+// The current window's rectangle, called between Begin and End.
+PixelRect windowRect() {
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    return {pos.x, pos.y, pos.x + size.x, pos.y + size.y};
+}
+
+PixelRect drawTimings(const TimingHistory& t, uint32_t boids) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - 10, viewport->WorkPos.y + 10),
                             ImGuiCond_Always, ImVec2(1, 0));
@@ -103,7 +109,9 @@ void drawTimings(const TimingHistory& t, uint32_t boids) {
         ImGui::PlotLines("##gpu", v.data(), int(v.size()), 0, "GPU frame ms", 0.0f, hi * 1.2f,
                          ImVec2(280, 60));
     }
+    const PixelRect rect = windowRect();
     ImGui::End();
+    return rect;
 }
 
 // The drawing path, the size of what it draws, and the colouring.
@@ -138,16 +146,18 @@ void drawStyleControls(PanelState& st) {
     st.draw.colorMode = render::ColorMode(color);
     if (st.draw.colorMode == render::ColorMode::Order)
         ImGui::TextDisabled(st.sim.mode == sim::Mode::Coherent ? "red to violet along the sorted order"
-                                                           : "red to violet by slot (not reordered)");
+                                                               : "red to violet by slot (not reordered)");
 }
 
 } // namespace
 
 void drawPanel(PanelState& st) {
-    drawTimings(st.timings, st.boids);
+    st.timingsRect = drawTimings(st.timings, st.boids);
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    // As tall as what is open, not as the first frame was (before the grid's statistics came in).
-    ImGui::SetNextWindowSizeConstraints(ImVec2(340, 0), ImVec2(340, FLT_MAX));
+    // As tall as what is open, not as the first frame was (before the grid's statistics came in), and
+    // no taller than the window: what does not fit scrolls rather than falls off the bottom.
+    const float maxHeight = std::max(100.0f, ImGui::GetMainViewport()->WorkSize.y - 20);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(340, 0), ImVec2(340, maxHeight));
     ImGui::Begin("vkboids", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushItemWidth(-130);
     ImGui::Text("%s", st.deviceName.c_str());
@@ -200,14 +210,16 @@ void drawPanel(PanelState& st) {
         ImGui::SetNextItemWidth(120);
         if (ImGui::BeginCombo("grid build", sim::gridBuildName(st.sim.gridBuild))) {
             for (sim::GridBuild build : {sim::GridBuild::Radix, sim::GridBuild::Counting})
-                if (ImGui::Selectable(sim::gridBuildName(build), build == st.sim.gridBuild)) st.sim.gridBuild = build;
+                if (ImGui::Selectable(sim::gridBuildName(build), build == st.sim.gridBuild))
+                    st.sim.gridBuild = build;
             ImGui::EndCombo();
         }
         // The numbering of cells in the sort key, switchable live too.
         ImGui::SetNextItemWidth(120);
         if (ImGui::BeginCombo("cell order", sim::cellOrderName(st.sim.cellOrder))) {
             for (sim::CellOrder order : {sim::CellOrder::Linear, sim::CellOrder::Morton})
-                if (ImGui::Selectable(sim::cellOrderName(order), order == st.sim.cellOrder)) st.sim.cellOrder = order;
+                if (ImGui::Selectable(sim::cellOrderName(order), order == st.sim.cellOrder))
+                    st.sim.cellOrder = order;
             ImGui::EndCombo();
         }
         if (st.grid.cellOrder == sim::CellOrder::Morton)
@@ -276,6 +288,7 @@ void drawPanel(PanelState& st) {
     }
     if (!st.status.empty()) ImGui::TextWrapped("%s", st.status.c_str());
     ImGui::PopItemWidth();
+    st.panelRect = windowRect();
     ImGui::End();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The demo's ImGui panel: what it shows and what the user changed in it this frame.
 
+#include "app/camera.h"
 #include "app/demo/presets.h"
 #include "gpu/profiler.h"
 #include "render/renderer.h"
@@ -72,6 +73,8 @@ struct PanelState {
     std::string naiveQuestion; // non-empty: switching to naive waits for Yes or No
     int captureRemaining = 0;
     TimingHistory timings;
+    // Where the last frame drew the panel and the timings (pixels, y down; empty when not shown).
+    PixelRect panelRect, timingsRect;
 };
 
 const char* const presentModeNames[3] = {"fifo", "mailbox", "immediate"};

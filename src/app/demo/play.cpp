@@ -126,9 +126,9 @@ void updatePlay(Demo& d) {
     }
     st.sim.params.predator = st.predatorHeld || st.predatorPinned;
     // A pinned predator stays inside a domain that the panel has since shrunk.
-    const glm::vec3 kept =
-        clampToDomain(glm::vec3(st.sim.params.predatorPos[0], st.sim.params.predatorPos[1], st.sim.params.predatorPos[2]),
-                      st.sim.params.domainHalf);
+    const glm::vec3 kept = clampToDomain(
+        glm::vec3(st.sim.params.predatorPos[0], st.sim.params.predatorPos[1], st.sim.params.predatorPos[2]),
+        st.sim.params.domainHalf);
     for (int a = 0; a < 3; ++a) st.sim.params.predatorPos[a] = kept[a];
     d.predatorFrames += st.sim.params.predator;
     d.helpFrames += d.showHelp;
@@ -159,6 +159,32 @@ void reportMemory(Demo& d) {
     std::fflush(stdout);
 }
 
+void reportLayout(Demo& d) {
+    const Clock::time_point now = Clock::now();
+    if (!d.options.reportLayout || now - d.lastLayoutReport < std::chrono::seconds(1)) return;
+    d.lastLayoutReport = now;
+    const uint32_t w = d.swapchain.extent.width, h = d.swapchain.extent.height;
+    // The domain's corners on the screen.
+    const glm::mat4 viewProj = viewProjection(d.camera, w, h, d.panel.sim.params.domainHalf);
+    PixelRect domain{float(w), float(h), 0, 0};
+    for (int corner = 0; corner < 8; ++corner) {
+        const float L = d.panel.sim.params.domainHalf;
+        const glm::vec4 c =
+            viewProj * glm::vec4(corner & 1 ? L : -L, corner & 2 ? L : -L, corner & 4 ? L : -L, 1);
+        const float x = (c.x / c.w * 0.5f + 0.5f) * float(w), y = (c.y / c.w * 0.5f + 0.5f) * float(h);
+        domain = {std::min(domain.x0, x), std::min(domain.y0, y), std::max(domain.x1, x),
+                  std::max(domain.y1, y)};
+    }
+    const auto text = [](const PixelRect& r) {
+        char line[96];
+        std::snprintf(line, sizeof line, "%.0f %.0f %.0f %.0f", r.x0, r.y0, r.x1, r.y1);
+        return std::string(line);
+    };
+    std::printf("layout: window %u %u panel %s timings %s domain %s\n", w, h, text(d.panel.panelRect).c_str(),
+                text(d.panel.timingsRect).c_str(), text(domain).c_str());
+    std::fflush(stdout);
+}
+
 // A circle of the predator's radius around it, drawn behind the panels.
 void drawPredatorMarker(const Demo& d) {
     const sim::Params& p = d.panel.sim.params;
@@ -168,7 +194,8 @@ void drawPredatorMarker(const Demo& d) {
                            glm::vec4(p.predatorPos[0], p.predatorPos[1], p.predatorPos[2], 1.0f);
     if (clip.w <= 0) return;
     const ImVec2 centre((clip.x / clip.w * 0.5f + 0.5f) * size.x, (clip.y / clip.w * 0.5f + 0.5f) * size.y);
-    const float radius = p.predatorRadius / (clip.w * std::tan(d.camera.fovY * 0.5f)) * size.y * 0.5f;
+    const float radius = p.predatorRadius / (clip.w * std::tan(d.camera.fovY * 0.5f)) * size.y * 0.5f *
+                         frameScale(d.camera.frame, uint32_t(size.y));
     ImDrawList* draw = ImGui::GetBackgroundDrawList();
     draw->AddCircle(centre, std::max(radius, 3.0f), IM_COL32(255, 90, 60, 200), 0, 1.5f);
     draw->AddCircleFilled(centre, 3.0f, IM_COL32(255, 90, 60, 255));
