@@ -5,7 +5,7 @@ namespace sim {
 void prepareCounting(const gpu::Context& ctx, Flock& f, const Grid& grid) {
     if (!f.countHistogram.pipeline) {
         // One atomic a run of equal keys needs whole subgroups, pinned where the device can.
-        const std::vector<gpu::SpecConstant> wg = {{0, f.workgroupSize}};
+        const std::vector<gpu::SpecConstant> wg = {{gpu::localSizeX, f.workgroupSize}};
         const uint32_t subgroup = gpu::preferredSubgroupSize(ctx);
         f.countHistogram = gpu::createComputeProgram(ctx, "counting_histogram", wg, subgroup);
         f.countScatter = gpu::createComputeProgram(ctx, "counting_scatter", wg, subgroup);
