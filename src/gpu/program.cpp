@@ -61,7 +61,8 @@ void createLayouts(const Context& ctx, Program& p, const std::vector<ShaderRefle
 // memory, ...), to see why a pass runs as it does.
 void printStatistics(const Context& ctx, const Program& p, const std::vector<SpecConstant>& specs) {
     std::string name = p.name + " (local size " + std::to_string(p.localSizeX);
-    for (const SpecConstant& s : specs) name += ", " + s.name + "=" + std::to_string(s.value);
+    for (const SpecConstant& s : specs)
+        if (s.name != localSizeX) name += ", " + s.name + "=" + std::to_string(s.value);
     if (p.subgroupSize) name += ", subgroup " + std::to_string(p.subgroupSize);
     name += ")";
     VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
@@ -120,7 +121,8 @@ std::vector<uint32_t> specConstantIds(const std::string& shader, const ShaderRef
         const auto it = std::find_if(r.specConstants.begin(), r.specConstants.end(),
                                      [&](const SpecConstantId& c) { return c.name == s.name; });
         if (it == r.specConstants.end())
-            throw Error(shader + " has no specialization constant named '" + s.name + "'");
+            throw Error(shader + " has no specialization constant named '" + s.name + "'" +
+                        (r.specConstants.empty() ? " (none has a name: glslc -g keeps them)" : ""));
         ids.push_back(it->id);
     }
     for (size_t a = 0; a < ids.size(); ++a)

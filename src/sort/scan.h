@@ -11,8 +11,7 @@ namespace sort {
 
 // Tests set these to small chunks to reach several levels with few elements.
 struct ScanOptions {
-    uint32_t workgroupSize =
-        0; // 0: tuning::scanWorkgroupSize, or as many as the device allows (whole subgroups)
+    uint32_t workgroupSize = 0;      // 0: tuning::scanWorkgroupSize or fewer, whole subgroups
     uint32_t itemsPerInvocation = 0; // 0: tuning::scanItemsPerInvocation
 };
 
