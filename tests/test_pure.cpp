@@ -290,6 +290,31 @@ TEST(SpirvReflection, RejectsGarbage) {
     EXPECT_TRUE(gpu::embeddedSpirv("no such shader").empty());
 }
 
+// Ids as onesweep.comp and grid_search.comp declare them (layout(constant_id = N)).
+TEST(SpirvReflection, FindsSpecializationConstantsByName) {
+    const gpu::ShaderReflection onesweep = gpu::reflectSpirv(gpu::embeddedSpirv("sort_onesweep"));
+    const std::vector<uint32_t> ids = gpu::specConstantIds(
+        "sort_onesweep", onesweep,
+        {{gpu::localSizeX, 512}, {"KEYS_PER_THREAD", 8}, {"SPIN_LIMIT", 1}, {"LOOKBACK_WINDOW", 4}});
+    EXPECT_EQ(ids, (std::vector<uint32_t>{0, 1, 3, 5}));
+    EXPECT_EQ(onesweep.specConstants.size(), 5u); // the local size's has no name
+    // A bool (OpSpecConstantFalse) is found as well.
+    const gpu::ShaderReflection search = gpu::reflectSpirv(gpu::embeddedSpirv("grid_search_coherent"));
+    EXPECT_EQ(gpu::specConstantIds("grid_search_coherent", search, {{"COHESION_IS_ALIGNMENT", 1}}),
+              std::vector<uint32_t>{1});
+}
+
+TEST(SpirvReflection, RefusesUnknownAndRepeatedSpecializationConstants) {
+    const gpu::ShaderReflection scan = gpu::reflectSpirv(gpu::embeddedSpirv("sort_scan"));
+    EXPECT_THROW(gpu::specConstantIds("sort_scan", scan, {{"KEYS_PER_THREAD", 8}}), gpu::Error);
+    EXPECT_THROW(gpu::specConstantIds("sort_scan", scan, {{"items", 4}}), gpu::Error); // names are exact
+    EXPECT_THROW(gpu::specConstantIds("sort_scan", scan, {{"ITEMS", 4}, {"ITEMS", 2}}), gpu::Error);
+    // A vertex shader has no local size to specialize.
+    const gpu::ShaderReflection box = gpu::reflectSpirv(gpu::embeddedSpirv("box_vert"));
+    EXPECT_THROW(gpu::specConstantIds("box_vert", box, {{gpu::localSizeX, 64}}), gpu::Error);
+    EXPECT_EQ(gpu::specConstantIds("sort_scan", scan, {{"ITEMS", 4}}), std::vector<uint32_t>{1});
+}
+
 TEST(NaiveGuard, EstimateScalesTheMeasuredStepOrGuessesByDevice) {
     // Before a measurement: n^2 pairs at 1e-8 s on a CPU device, 1e-11 s on a GPU.
     EXPECT_NEAR(app::estimateNaiveStepSeconds(20000, std::nullopt, true), 4.0, 1e-9);

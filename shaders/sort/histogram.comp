@@ -7,12 +7,13 @@
 // The pass also clears what the passes after it count on finding zero: their tile counters and the
 // tile status words they will use. Together that replaces a clear before the sort, a dispatch of its
 // own. Ending every tile of every pass with a release of its own instead was 5% slower at 16M pairs
-// on the H200: each release waited for its tile's scattered writes.
+// (measured on an H200, as below): each release waited for its tile's scattered writes.
 //
 // Aggregation: an invocation's four keys often share a digit (the grid's keys arrive nearly sorted),
-// and then one atomic counts all four. Subgroup-wide aggregation measured slower on the H200
-// (subgroupPartitionNV: 1.34 ms for 64M keys; ballots with an all-equal test: 0.25 ms) than it saves.
-// Four loads in flight an invocation gained nothing on the H200: the counting bounds it, not the loads.
+// and then one atomic counts all four. Subgroup-wide aggregation cost more than it saves
+// (subgroupPartitionNV: 1.34 ms for 64M keys; ballots with an all-equal test: 0.25 ms). Four loads in
+// flight an invocation gained nothing: the counting bounds the pass, not the loads. The chunk each
+// group counts: tuning::histogramMinKeysPerGroup.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_memory_scope_semantics : require
 // Before the includes: dispatch.glsl uses gl_WorkGroupSize, which must already be specialized.

@@ -24,11 +24,11 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_memory_scope_semantics : require
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint KEYS_PER_THREAD = 15;
+layout(constant_id = 1) const uint KEYS_PER_THREAD = 15;  // tuning::sortKeysPerThread, or fewer
 layout(constant_id = 2) const uint MAX_SUBGROUPS = 8;  // local size / subgroup size
-layout(constant_id = 3) const uint SPIN_LIMIT = 4096;
+layout(constant_id = 3) const uint SPIN_LIMIT = 4096;  // tuning::spinLimit
 layout(constant_id = 4) const uint SUBGROUP_SIZE = 32;  // the pinned size: ballots fit in .x up to 32
-layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // predecessors read per look-back step (1 to SORT_MAX_LOOKBACK_WINDOW)
+layout(constant_id = 5) const uint LOOKBACK_WINDOW = 4;  // tuning::lookbackWindow (1 to SORT_MAX_LOOKBACK_WINDOW)
 #include "sort_types.h"
 
 layout(std430, binding = 0) readonly buffer KeysIn { uint keysIn[]; };
@@ -39,8 +39,8 @@ layout(std430, binding = 4) readonly buffer Histogram { uint globalHistogram[]; 
 layout(std430, binding = 5) buffer TileCounters { uint tileCounters[]; };        // [pass]
 // [tile][digit] of this pass. Stores and polls are relaxed atomics (storeStatus, loadStatus), so a
 // poll sees what other groups have stored since. The first read of a step's window is a plain
-// coherent load (3% faster than an atomic one on the H200; plain loads of a second, non-coherent
-// binding were 2 to 3% slower there). That formally races the stores, and it relies on an aligned
+// coherent load (3% faster than an atomic one, measured on an H200; plain loads of a second,
+// non-coherent binding were 2 to 3% slower there). That formally races the stores, and it relies on an aligned
 // 32-bit load returning either the old word or the new one. Both are usable: an aggregate and a
 // prefix are each a correct count to add, and a word not yet published is polled again atomically.
 layout(std430, binding = 6) coherent buffer Status { uint status[]; };

@@ -9,7 +9,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 // Before the includes: dispatch.glsl uses gl_WorkGroupSize, which must already be specialized.
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint ITEMS = 4;
+layout(constant_id = 1) const uint ITEMS = 4;  // tuning::scanItemsPerInvocation
 #include "sort_types.h"
 #include "../dispatch.glsl"
 #include "subgroup_index.glsl"

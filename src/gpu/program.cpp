@@ -62,7 +62,7 @@ void createLayouts(const Context& ctx, Program& p, const std::vector<ShaderRefle
 void printStatistics(const Context& ctx, const Program& p, const std::vector<SpecConstant>& specs) {
     std::string name = p.name + " (local size " + std::to_string(p.localSizeX);
     for (const SpecConstant& s : specs)
-        name += ", spec " + std::to_string(s.id) + "=" + std::to_string(s.value);
+        if (s.name != localSizeX) name += ", " + s.name + "=" + std::to_string(s.value);
     if (p.subgroupSize) name += ", subgroup " + std::to_string(p.subgroupSize);
     name += ")";
     VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
@@ -108,6 +108,29 @@ void printStatistics(const Context& ctx, const Program& p, const std::vector<Spe
 
 } // namespace
 
+std::vector<uint32_t> specConstantIds(const std::string& shader, const ShaderReflection& r,
+                                      const std::vector<SpecConstant>& specs) {
+    std::vector<uint32_t> ids;
+    for (const SpecConstant& s : specs) {
+        if (s.name == localSizeX) {
+            if (r.localSizeSpecId[0] < 0)
+                throw Error(shader + ": its local size x is not a specialization constant");
+            ids.push_back(uint32_t(r.localSizeSpecId[0]));
+            continue;
+        }
+        const auto it = std::find_if(r.specConstants.begin(), r.specConstants.end(),
+                                     [&](const SpecConstantId& c) { return c.name == s.name; });
+        if (it == r.specConstants.end())
+            throw Error(shader + " has no specialization constant named '" + s.name + "'" +
+                        (r.specConstants.empty() ? " (none has a name: glslc -g keeps them)" : ""));
+        ids.push_back(it->id);
+    }
+    for (size_t a = 0; a < ids.size(); ++a)
+        for (size_t b = 0; b < a; ++b)
+            if (ids[a] == ids[b]) throw Error(shader + ": '" + specs[a].name + "' is given twice");
+    return ids;
+}
+
 uint32_t preferredSubgroupSize(const Context& ctx) {
     if (!ctx.computeSubgroupSizeControl) return 0;
     return std::clamp(ctx.subgroupSize, ctx.minSubgroupSize, ctx.maxSubgroupSize);
@@ -119,10 +142,11 @@ Program createComputeProgram(const Context& ctx, const std::string& shader,
     ShaderReflection r = reflectSpirv(code);
     if (r.stage != VK_SHADER_STAGE_COMPUTE_BIT) throw Error(shader + " is not a compute shader");
 
-    // The local size and the subgroups it takes are checked before anything is created.
+    // The names, the local size and the subgroups it takes are checked before anything is created.
+    const std::vector<uint32_t> ids = specConstantIds(shader, r, specs);
     uint32_t localSizeX = r.localSize[0];
-    for (const SpecConstant& s : specs)
-        if (int(s.id) == r.localSizeSpecId[0]) localSizeX = s.value;
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (int(ids[i]) == r.localSizeSpecId[0]) localSizeX = specs[i].value;
     const uint64_t invocations = uint64_t(localSizeX) * r.localSize[1] * r.localSize[2];
     if (localSizeX == 0 || localSizeX > ctx.properties.limits.maxComputeWorkGroupSize[0] ||
         invocations > ctx.properties.limits.maxComputeWorkGroupInvocations)
@@ -145,9 +169,9 @@ Program createComputeProgram(const Context& ctx, const std::string& shader,
 
     std::vector<VkSpecializationMapEntry> entries;
     std::vector<uint32_t> values;
-    for (const SpecConstant& s : specs) {
-        entries.push_back({s.id, uint32_t(values.size() * 4), 4});
-        values.push_back(s.value);
+    for (size_t i = 0; i < specs.size(); ++i) {
+        entries.push_back({ids[i], uint32_t(values.size() * 4), 4});
+        values.push_back(specs[i].value);
     }
     VkSpecializationInfo specInfo{uint32_t(entries.size()), entries.data(), values.size() * 4, values.data()};
 

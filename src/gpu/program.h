@@ -10,10 +10,13 @@
 
 namespace gpu {
 
+// A specialization constant by the name the shader declares (layout(constant_id = N) const uint
+// NAME), or localSizeX for the local size x (layout(local_size_x_id = N) in).
 struct SpecConstant {
-    uint32_t id;
-    uint32_t value; // every specialization constant in vkboids is 32 bits
+    std::string name;
+    uint32_t value; // every specialization constant in vkboids is 32 bits (a bool is a VkBool32)
 };
+constexpr const char* localSizeX = "local_size_x";
 
 struct Program {
     std::string name;
@@ -30,7 +33,12 @@ struct Program {
     uint32_t maxGroupsY = 65535;
 };
 
-// Specialization constant 0, by convention, is the local size x where a shader takes it from one.
+// The constant_id of each of `specs` in `reflection` (of `shader`), by name. Throws gpu::Error on a
+// name the shader does not declare, or one given twice.
+std::vector<uint32_t> specConstantIds(const std::string& shader, const ShaderReflection& reflection,
+                                      const std::vector<SpecConstant>& specs);
+
+// Throws gpu::Error when the shader declares no specialization constant of a name in `specs`.
 // requiredSubgroupSize != 0 pins the subgroup size (VK_EXT_subgroup_size_control, core in 1.3).
 Program createComputeProgram(const Context& context, const std::string& shader,
                              const std::vector<SpecConstant>& specs = {}, uint32_t requiredSubgroupSize = 0);

@@ -3,13 +3,14 @@
 #include "gpu/check.h"
 
 #include <algorithm>
-#include <map>
+#include <string_view>
 
 namespace gpu {
 namespace {
 
 // The opcodes, decorations and enumerants of the SPIR-V specification that reflection needs.
 enum Op : uint32_t {
+    OpName = 5,
     OpEntryPoint = 15,
     OpExecutionMode = 16,
     OpTypeInt = 21,
@@ -25,6 +26,8 @@ enum Op : uint32_t {
     OpTypePointer = 32,
     OpConstant = 43,
     OpConstantComposite = 44,
+    OpSpecConstantTrue = 48,
+    OpSpecConstantFalse = 49,
     OpSpecConstant = 50,
     OpSpecConstantComposite = 51,
     OpVariable = 59,
@@ -56,7 +59,12 @@ struct Id {
     uint32_t arrayStride = 0;
     int binding = -1, set = -1, specId = -1;
     bool workgroupSizeBuiltin = false;
+    std::string name; // OpName
 };
+
+bool isSpecConstant(uint32_t opcode) {
+    return opcode == OpSpecConstant || opcode == OpSpecConstantTrue || opcode == OpSpecConstantFalse;
+}
 
 uint32_t typeSize(const std::vector<Id>& ids, uint32_t type) {
     const Id& t = ids[type];
@@ -90,6 +98,13 @@ ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
         if (count == 0 || at + count > code.size()) throw Error("malformed SPIR-V module");
         const uint32_t* w = &code[at];
         switch (opcode) {
+        case OpName:
+            // A nul-terminated UTF-8 string packed into the words after the target.
+            if (count > 2) {
+                const std::string_view text(reinterpret_cast<const char*>(w + 2), (count - 2) * 4);
+                ids[w[1]].name = text.substr(0, text.find('\0'));
+            }
+            break;
         case OpEntryPoint:
             switch (w[1]) {
             case 0: r.stage = VK_SHADER_STAGE_VERTEX_BIT; break;
@@ -162,6 +177,8 @@ ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
             break;
         case OpConstant:
         case OpSpecConstant:
+        case OpSpecConstantTrue:
+        case OpSpecConstantFalse:
             ids[w[2]].opcode = opcode;
             ids[w[2]].typeId = w[1];
             ids[w[2]].value = count > 3 ? w[3] : 0;
@@ -193,6 +210,10 @@ ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
             r.localSize[a] = c.value;
             r.localSizeSpecId[a] = c.opcode == OpSpecConstant ? c.specId : -1;
         }
+
+    for (uint32_t i = 0; i < bound; ++i)
+        if (isSpecConstant(ids[i].opcode) && ids[i].specId >= 0 && !ids[i].name.empty())
+            r.specConstants.push_back({ids[i].name, uint32_t(ids[i].specId)});
 
     for (uint32_t i = 0; i < bound; ++i) {
         const Id& v = ids[i];

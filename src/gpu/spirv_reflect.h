@@ -1,21 +1,30 @@
 #pragma once
 // What a SPIR-V module says about its interface, so C++ never restates it: descriptor bindings,
-// push-constant size and local size (a literal or a specialization constant).
+// push-constant size, local size (a literal or a specialization constant) and the named
+// specialization constants.
 
 #include <volk.h>
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace gpu {
 
+// A specialization constant as the shader declares it: layout(constant_id = id) const uint name.
+struct SpecConstantId {
+    std::string name; // its OpName (kept by glslc -g: shaders/CMakeLists.txt)
+    uint32_t id = 0;
+};
+
 struct ShaderReflection {
     VkShaderStageFlagBits stage = VkShaderStageFlagBits(0);
-    std::vector<VkDescriptorType> bindings; // index = binding number in set 0, contiguous from 0
-    uint32_t pushConstantSize = 0;          // bytes covered by the push-constant block
-    uint32_t localSize[3] = {1, 1, 1};      // default values
-    int localSizeSpecId[3] = {-1, -1, -1};  // specialization constant id per axis, or -1
+    std::vector<VkDescriptorType> bindings;    // index = binding number in set 0, contiguous from 0
+    uint32_t pushConstantSize = 0;             // bytes covered by the push-constant block
+    uint32_t localSize[3] = {1, 1, 1};         // default values
+    int localSizeSpecId[3] = {-1, -1, -1};     // specialization constant id per axis, or -1
+    std::vector<SpecConstantId> specConstants; // the named ones (a local size's has no name)
 };
 
 // Throws gpu::Error on malformed modules, descriptor sets other than 0, or binding gaps.

@@ -2,6 +2,7 @@
 
 #include "gpu/commands.h"
 #include "render/draw_types.h"
+#include "tuning.h"
 
 #include <algorithm>
 #include <cmath>
@@ -77,10 +78,10 @@ Renderer createRenderer(const gpu::Context& ctx, VkFormat colorFormat, VkFormat 
     r.box = gpu::createGraphicsProgram(ctx, "box_vert", "box_frag", box);
     if (computePathAvailable(ctx)) {
         const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
-        const uint32_t groupSize =
-            std::min({256u, limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]});
-        r.raster = gpu::createComputeProgram(ctx, "draw_raster", {{0, groupSize}});
-        r.resolve = gpu::createComputeProgram(ctx, "draw_resolve", {{0, groupSize}});
+        const uint32_t groupSize = std::min({tuning::drawWorkgroupSize, limits.maxComputeWorkGroupInvocations,
+                                             limits.maxComputeWorkGroupSize[0]});
+        r.raster = gpu::createComputeProgram(ctx, "draw_raster", {{gpu::localSizeX, groupSize}});
+        r.resolve = gpu::createComputeProgram(ctx, "draw_resolve", {{gpu::localSizeX, groupSize}});
         box.renderPass = r.keepPass;
         box.depthTest = false; // the target holds the boids' depths: the fragment shader tests them
         r.boxOverTarget = gpu::createGraphicsProgram(ctx, "box_vert", "box_over_target_frag", box);

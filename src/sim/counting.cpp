@@ -8,7 +8,7 @@ void prepareCounting(const gpu::Context& ctx, Flock& f, const Grid& grid) {
     CountingBuild& b = f.counting;
     if (!b.histogram.pipeline) {
         // One atomic a run of equal keys needs whole subgroups, pinned where the device can.
-        const std::vector<gpu::SpecConstant> wg = {{0, f.workgroupSize}};
+        const std::vector<gpu::SpecConstant> wg = {{gpu::localSizeX, f.workgroupSize}};
         const uint32_t subgroup = gpu::preferredSubgroupSize(ctx);
         b.histogram = gpu::createComputeProgram(ctx, "counting_histogram", wg, subgroup);
         b.scatter = gpu::createComputeProgram(ctx, "counting_scatter", wg, subgroup);

@@ -1,5 +1,7 @@
 #include "sim/flock.h"
 
+#include "tuning.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -28,10 +30,8 @@ uint32_t fitWorkgroupSize(const gpu::Context& ctx, uint32_t preferred) {
                                ctx.properties.limits.maxComputeWorkGroupSize[0]});
 }
 
-// 128 rather than 256: on the H200 the flock pass is 1 to 2% faster at 1M boids and in every
-// scattered grid, and about 1% slower in crowded coherent grids.
 uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
-    return fitWorkgroupSize(ctx, 128);
+    return fitWorkgroupSize(ctx, tuning::flockWorkgroupSize);
 }
 
 // Whether two steps' constants give every position the same grid key (common.glsl: gridKey).
@@ -96,10 +96,10 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     }
 
     f.workgroupSize = chooseWorkgroupSize(ctx);
-    const std::vector<gpu::SpecConstant> wg = {{0, f.workgroupSize}};
-    // 128-wide groups keep 100k boids spread over all SMs of a big GPU.
+    const std::vector<gpu::SpecConstant> wg = {{gpu::localSizeX, f.workgroupSize}};
     const char* naive = ctx.shaderFloat16 && options.halfFilter ? "naive_half" : "naive";
-    f.naive = gpu::createComputeProgram(ctx, naive, {{0, std::min<uint32_t>(128, f.workgroupSize)}});
+    f.naive = gpu::createComputeProgram(
+        ctx, naive, {{gpu::localSizeX, fitWorkgroupSize(ctx, tuning::naiveWorkgroupSize)}});
     f.search.resize(searchVariants().size());
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
     f.keyStartsOnly = gpu::createComputeProgram(ctx, "key_starts", wg);
@@ -224,7 +224,7 @@ void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid, Mode mode,
         if (program.pipeline) continue;
         program = gpu::createComputeProgram(
             ctx, mode == Mode::Coherent ? "grid_search_coherent" : "grid_search_scattered",
-            {{0, f.workgroupSize}, {1, shared ? 1u : 0u}});
+            {{gpu::localSizeX, f.workgroupSize}, {"COHESION_IS_ALIGNMENT", shared ? 1u : 0u}});
     }
     if (build == GridBuild::Counting) prepareCounting(ctx, f, grid);
     growKeyStarts(ctx, f, grid);
@@ -377,8 +377,8 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
 SearchCounts countSearch(const gpu::Context& ctx, Flock& f, const Params& params, const Grid& grid) {
     SearchCounter& counter = f.counter;
     if (!counter.count.pipeline) {
-        counter.count = gpu::createComputeProgram(ctx, "grid_count", {{0, f.workgroupSize}});
-        counter.sum = gpu::createComputeProgram(ctx, "count_sum", {{0, f.workgroupSize}});
+        counter.count = gpu::createComputeProgram(ctx, "grid_count", {{gpu::localSizeX, f.workgroupSize}});
+        counter.sum = gpu::createComputeProgram(ctx, "count_sum", {{gpu::localSizeX, f.workgroupSize}});
     }
     growWords(ctx, counter.perBoid, 2ull * f.count, gpu::MemoryUse::Device);
     growWords(ctx, counter.totals, 4, gpu::MemoryUse::Device);

@@ -1,5 +1,7 @@
 #include "sim/grid.h"
 
+#include "tuning.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -11,6 +13,7 @@ namespace {
 // x windows need fixed image shifts: 3 or more cells per axis, so that of a boid's periodic images at
 // most one lies within reach (grid_search.comp).
 constexpr uint32_t windowsMinDim = 3;
+using tuning::boidsPerRowCube, tuning::windowSlicesPerCell, tuning::windowsFrom;
 } // namespace
 
 std::optional<GridBuild> parseGridBuild(const std::string& text) {

@@ -39,7 +39,7 @@ struct Grid {
     CellOrder cellOrder = CellOrder::Linear;
     uint32_t keyCells = 1;      // one past the largest cell key (cellKeyCount)
     uint32_t rowsPerCell = 1;   // rows a cell along y and along z: 1, 2 or 4 (linear order)
-    uint32_t slicesPerCell = 1; // x slices a cell: 1 (whole cells) or sim::windowSlicesPerCell
+    uint32_t slicesPerCell = 1; // x slices a cell: 1 (whole cells) or tuning::windowSlicesPerCell
     uint32_t keyBits = 1;       // bits of a sort key
 };
 
@@ -63,16 +63,6 @@ enum class Rows { Auto, Cells, Full, Half, Quarter };
 
 std::optional<Rows> parseRows(const std::string& text);
 const char* rowsName(Rows rows);
-
-// Auto's rows: x windows from this many boids a cell (below it the slices' key bits and the starts of
-// many empty keys cost more than the candidates they save), and rows as thin as keep this many boids
-// in a cube of the row's height (thinner rows have fewer candidates, but more rows and shorter
-// windows, each a loop of its own).
-constexpr double windowsFrom = 12;
-constexpr double boidsPerRowCube = 8;
-// x slices a cell with x windows: a window is rounded out to whole slices at either end. Finer
-// slices trim that rounding but add key bits and starts to write, and gained under 5%.
-constexpr uint32_t windowSlicesPerCell = 8;
 
 // The most keys a grid with x windows may have (every key's start is written every step): 2^21, or
 // one per boid. Whole cells stay within maxGridCells.

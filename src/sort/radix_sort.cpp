@@ -3,6 +3,7 @@
 #include "sort/sort_types.h"
 
 #include <algorithm>
+#include <iterator>
 #include <vector>
 
 namespace sort {
@@ -23,15 +24,10 @@ constexpr uint32_t countersOffsetWords = 2 * histogramWords;
 constexpr uint32_t statusOffsetWords = countersOffsetWords + 64;
 static_assert(SORT_COUNTER_WORDS <= 64);
 
-// The histogram pass counts chunks of at least 8,192 keys, in at most 1,024 groups. Each group has
-// fixed costs (its 768 global atomics on addresses that every group shares, a release that waits for
-// them, its start and tail): 8,192 groups at 64M keys made the histogram 50% slower on the H200.
-constexpr uint32_t histogramMinKeysPerGroup = 8192;
-constexpr uint32_t histogramMaxGroups = 1024;
-
+// Chunks of whole uvec4 loads (histogram.comp), at least tuning::histogramMinKeysPerGroup keys each.
 uint32_t histogramKeysPerGroup(uint32_t count) {
-    const uint32_t spread = (gpu::groupCount(count, histogramMaxGroups) + 3) / 4 * 4;
-    return std::max(histogramMinKeysPerGroup, spread);
+    const uint32_t spread = (gpu::groupCount(count, tuning::histogramMaxGroups) + 3) / 4 * 4;
+    return std::max(tuning::histogramMinKeysPerGroup, spread);
 }
 
 uint32_t tileCountFor(uint32_t count, uint32_t tileSize) {
@@ -108,15 +104,15 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     const auto& limits = ctx.properties.limits;
     const std::vector<uint32_t> sizes = options.workgroupSize
                                             ? std::vector<uint32_t>{options.workgroupSize}
-                                            : std::vector<uint32_t>{1024, 512, 256, 128, 64};
+                                            : std::vector<uint32_t>(std::begin(tuning::sortWorkgroupSizes),
+                                                                    std::end(tuning::sortWorkgroupSizes));
     for (uint32_t wg : sizes) {
         if (wg > limits.maxComputeWorkGroupInvocations || wg > limits.maxComputeWorkGroupSize[0]) continue;
         if (wg % s.subgroupSize != 0 || wg / s.subgroupSize > ctx.maxComputeWorkgroupSubgroups) continue;
         const uint32_t subgroups = wg / s.subgroupSize;
-        // Groups of 1,024 take at most 8 keys an invocation: on the H200, 1024 x 8 sorts as fast as
-        // 512 x 15 at 1M pairs and 4% faster at 16M; 1024 x 9 is 6% faster at 16M and 64M but 2.5%
-        // slower at 1M.
-        uint32_t kpt = options.keysPerThread ? options.keysPerThread : wg == 1024 ? 8 : 15;
+        uint32_t kpt = options.keysPerThread ? options.keysPerThread
+                       : wg == 1024          ? tuning::sortKeysPerThreadIn1024
+                                             : tuning::sortKeysPerThread;
         // An explicit keys-per-invocation is kept as asked or refused, never lowered quietly.
         while (!options.keysPerThread && kpt > 1 &&
                sharedBytes(wg, subgroups, kpt) > limits.maxComputeSharedMemorySize)
@@ -143,7 +139,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
                                std::to_string(s.tileSize) +
                                " keys exceeds the device's storage buffer range");
     // Half-wide groups, only for the default shape and where two fit the per-group shared-memory
-    // limit (a proxy for two sharing an SM, measured on the H200 only).
+    // limit (a proxy for two sharing an SM).
     const uint32_t half = s.workgroupSize / 2;
     if (!options.workgroupSize && !options.keysPerThread && capacity >= options.halfGroupsFrom && half > 0 &&
         half % s.subgroupSize == 0 &&
@@ -153,17 +149,17 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
 
     const auto createPass = [&](uint32_t workgroupSize) {
         return gpu::createComputeProgram(ctx, "sort_onesweep",
-                                         {{0, workgroupSize},
-                                          {1, s.keysPerThread},
-                                          {2, workgroupSize / s.subgroupSize},
-                                          {3, options.spinLimit},
-                                          {4, s.subgroupSize},
-                                          {5, options.lookbackWindow}},
+                                         {{gpu::localSizeX, workgroupSize},
+                                          {"KEYS_PER_THREAD", s.keysPerThread},
+                                          {"MAX_SUBGROUPS", workgroupSize / s.subgroupSize},
+                                          {"SPIN_LIMIT", options.spinLimit},
+                                          {"SUBGROUP_SIZE", s.subgroupSize},
+                                          {"LOOKBACK_WINDOW", options.lookbackWindow}},
                                          s.subgroupSize);
     };
     s.onesweep = createPass(s.workgroupSize);
     if (s.halfFrom != UINT32_MAX) s.onesweepHalf = createPass(half);
-    s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{0, s.workgroupSize}});
+    s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{gpu::localSizeX, s.workgroupSize}});
     const uint32_t smallestTile = tileSizeFor(s, capacity);
 
     // Reduce-then-scan takes Onesweep's shapes (full-width groups and, from halfFrom pairs, half-wide
@@ -174,19 +170,22 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     // A word a tile and digit: a quarter of the status words statusFits bounds, and 4 KB more.
     CHECK(tileCountsBytes(s.tileRowStride) <= limits.maxStorageBufferRange);
     const auto createSweeps = [&](uint32_t workgroupSize, gpu::Program& upsweep, gpu::Program& downsweep) {
-        upsweep = gpu::createComputeProgram(ctx, "sort_upsweep", {{0, workgroupSize}, {1, s.keysPerThread}},
-                                            s.subgroupSize);
+        upsweep = gpu::createComputeProgram(
+            ctx, "sort_upsweep", {{gpu::localSizeX, workgroupSize}, {"KEYS_PER_THREAD", s.keysPerThread}},
+            s.subgroupSize);
         downsweep = gpu::createComputeProgram(ctx, "sort_downsweep",
-                                              {{0, workgroupSize},
-                                               {1, s.keysPerThread},
-                                               {2, workgroupSize / s.subgroupSize},
-                                               {3, s.subgroupSize}},
+                                              {{gpu::localSizeX, workgroupSize},
+                                               {"KEYS_PER_THREAD", s.keysPerThread},
+                                               {"MAX_SUBGROUPS", workgroupSize / s.subgroupSize},
+                                               {"SUBGROUP_SIZE", s.subgroupSize}},
                                               s.subgroupSize);
     };
     createSweeps(s.workgroupSize, s.upsweep, s.downsweep);
     if (s.halfFrom != UINT32_MAX) createSweeps(half, s.upsweepHalf, s.downsweepHalf);
     s.spine = gpu::createComputeProgram(
-        ctx, "sort_spine", {{0, s.workgroupSize}, {1, s.workgroupSize / s.subgroupSize}}, s.subgroupSize);
+        ctx, "sort_spine",
+        {{gpu::localSizeX, s.workgroupSize}, {"MAX_SUBGROUPS", s.workgroupSize / s.subgroupSize}},
+        s.subgroupSize);
 
     const VkBufferUsageFlags usage = gpu::storageUsage;
     s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);

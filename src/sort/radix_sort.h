@@ -19,6 +19,7 @@
 
 #include "gpu/commands.h"
 #include "gpu/profiler.h"
+#include "tuning.h"
 
 #include <optional>
 #include <string>
@@ -31,33 +32,17 @@ enum class SortAlgorithm { Onesweep, ReduceThenScan, Auto };
 const char* algorithmName(SortAlgorithm algorithm);
 std::optional<SortAlgorithm> parseAlgorithm(const std::string& name);
 
-// Auto takes reduce-then-scan from this many pairs, per pass count (1 to 4 passes: 8, 16, 24, 32-bit
-// keys), and Onesweep below. On the GPU measured (docs/PERFORMANCE.md) reduce-then-scan is slower at
-// every size: its downsweep, waiting for no other group, ranks and scatters a tile in less time than
-// a Onesweep pass takes, but the upsweep's second read of the keys costs more than that saves, and
-// small sorts pay for three dispatches a pass. Hence never.
-constexpr uint32_t reduceThenScanNever = UINT32_MAX;
-constexpr uint32_t reduceThenScanFrom[4] = {reduceThenScanNever, reduceThenScanNever, reduceThenScanNever,
-                                            reduceThenScanNever};
-
-// Pairs from which the default shape's passes take half-wide groups (SortOptions::halfGroupsFrom): on
-// the H200, 512 x 8 is 1% slower than 1,024 x 8 at 2M and 4 to 6% faster from 3M to 64M.
-constexpr uint32_t defaultHalfGroupsFrom = 3000000;
-
 // The product sorts with the defaults; tests set the fields to cover other tile shapes, look-back
 // windows, the stalled-tile fallback and where half-wide groups start.
 struct SortOptions {
-    uint32_t workgroupSize = 0;  // 0: the largest of 1024/512/256/128/64 that fits the device
-    uint32_t keysPerThread = 0;  // 0: as many as shared memory allows, up to 15 (8 in groups of 1024)
-    uint32_t lookbackWindow = 4; // predecessors a look-back step reads at once, 1 to
-                                 // SORT_MAX_LOOKBACK_WINDOW (else gpu::Unsupported)
-    uint32_t spinLimit = 4096;   // look-back polls before a group counts a stalled tile itself;
-                                 // 0 (for tests) always counts predecessors itself
+    uint32_t workgroupSize = 0; // 0: the first of tuning::sortWorkgroupSizes that fits the device
+    uint32_t keysPerThread = 0; // 0: tuning::sortKeysPerThread(In1024), fewer where shared memory is short
+    uint32_t lookbackWindow = tuning::lookbackWindow; // 1 to SORT_MAX_LOOKBACK_WINDOW (else gpu::Unsupported)
+    uint32_t spinLimit = tuning::spinLimit;           // 0 (for tests) always counts predecessors itself
     // With the default shape, sorts of this many pairs or more take groups half as wide (the same
-    // keys per invocation) where two of them fit within the device's per-group shared-memory limit.
-    // That is a proxy, measured on the H200 only: there a group of 1,024 x 8 holds an SM alone and
-    // two of 512 x 8 share one. Above the capacity: never.
-    uint32_t halfGroupsFrom = defaultHalfGroupsFrom;
+    // keys per invocation) where two of them fit within the device's per-group shared-memory limit,
+    // a proxy for two sharing an SM. Above the capacity: never.
+    uint32_t halfGroupsFrom = tuning::halfGroupsFrom;
     SortAlgorithm algorithm = SortAlgorithm::Auto; // what recordSort uses where not told
 };
 
@@ -93,10 +78,10 @@ constexpr uint32_t sortKeyMask(uint32_t keyBits) {
     return keyBits == 32 ? 0xffffffffu : (1u << keyBits) - 1;
 }
 
-// Onesweep or ReduceThenScan for a sort of `count` pairs of keyBits-bit keys (reduceThenScanFrom).
-// Tests pass their own table.
+// Onesweep or ReduceThenScan for a sort of `count` pairs of keyBits-bit keys
+// (tuning::reduceThenScanFrom). Tests pass their own table.
 constexpr SortAlgorithm chooseAlgorithm(uint32_t count, uint32_t keyBits,
-                                        const uint32_t (&from)[4] = reduceThenScanFrom) {
+                                        const uint32_t (&from)[4] = tuning::reduceThenScanFrom) {
     return count >= from[sortPassCount(keyBits) - 1] ? SortAlgorithm::ReduceThenScan
                                                      : SortAlgorithm::Onesweep;
 }

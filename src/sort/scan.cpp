@@ -1,6 +1,7 @@
 #include "sort/scan.h"
 
 #include "sort/sort_types.h"
+#include "tuning.h"
 
 #include <algorithm>
 #include <vector>
@@ -61,19 +62,21 @@ Scanner createScanner(const gpu::Context& ctx, uint32_t capacity, const ScanOpti
     const auto& limits = ctx.properties.limits;
     uint32_t wg = options.workgroupSize;
     if (!wg) {
-        wg =
-            std::min<uint32_t>({256, limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0],
-                                subgroup * ctx.maxComputeWorkgroupSubgroups});
+        wg = std::min<uint32_t>({tuning::scanWorkgroupSize, limits.maxComputeWorkGroupInvocations,
+                                 limits.maxComputeWorkGroupSize[0],
+                                 subgroup * ctx.maxComputeWorkgroupSubgroups});
         wg = std::max(wg / subgroup * subgroup, subgroup);
     }
     if (wg % subgroup != 0 || wg > limits.maxComputeWorkGroupInvocations ||
         wg > limits.maxComputeWorkGroupSize[0])
         throw gpu::Error("scan: a work group of " + std::to_string(wg) +
                          " invocations does not fit this device's subgroups and limits");
-    const uint32_t items = options.itemsPerInvocation ? options.itemsPerInvocation : 4;
+    const uint32_t items =
+        options.itemsPerInvocation ? options.itemsPerInvocation : tuning::scanItemsPerInvocation;
     s.chunk = wg * items;
     s.capacity = capacity;
-    s.program = gpu::createComputeProgram(ctx, "sort_scan", {{0, wg}, {1, items}}, subgroup);
+    s.program =
+        gpu::createComputeProgram(ctx, "sort_scan", {{gpu::localSizeX, wg}, {"ITEMS", items}}, subgroup);
     const std::vector<uint32_t> levels = levelCounts(std::max(capacity, 1u), s.chunk);
     const uint64_t words = std::max<uint64_t>(levelOffsetWords(levels, levels.size()), 1);
     try {

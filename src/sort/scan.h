@@ -11,8 +11,8 @@ namespace sort {
 
 // Tests set these to small chunks to reach several levels with few elements.
 struct ScanOptions {
-    uint32_t workgroupSize = 0;      // 0: 256, or as many as the device allows; a multiple of the subgroup
-    uint32_t itemsPerInvocation = 0; // 0: 4
+    uint32_t workgroupSize = 0;      // 0: tuning::scanWorkgroupSize or fewer, whole subgroups
+    uint32_t itemsPerInvocation = 0; // 0: tuning::scanItemsPerInvocation
 };
 
 struct Scanner {
