@@ -112,20 +112,20 @@ TEST(Capture, FloatsAreWrittenAsGiven) {
     EXPECT_EQ(app::floatText(0.1f), "0.1");
     EXPECT_EQ(app::floatText(100), "100");
     EXPECT_EQ(app::floatText(0.004f), "0.004");
-    EXPECT_EQ(app::floatText(251.98421f), "251.98421");
+    EXPECT_EQ(app::floatText(251.9842f), "251.9842");
     EXPECT_EQ(app::floatText(1e-30f), "1e-30");
     for (float v : {0.1f, 0.2f, 1.0f / 3, 3.4e38f, 1e-45f, -2.5f})
         EXPECT_EQ(std::strtof(app::floatText(v).c_str(), nullptr), v) << app::floatText(v);
     app::RunInfo info;
     info.params.dt = 0.3f;
-    info.params.domainHalf = 251.98421f;
+    info.params.domainHalf = 251.9842f;
     app::FrameRow row;
     row.cpuFrameMs = 1;
     const nlohmann::json params = app::summarizeRun(info, {row})["params"];
     EXPECT_EQ(params["separation_scale"].dump(), "0.1");
     EXPECT_EQ(params["cohesion_scale"].dump(), "0.01");
     EXPECT_EQ(params["dt"].dump(), "0.3");
-    EXPECT_EQ(params["domain_half"].dump(), "251.98421");
+    EXPECT_EQ(params["domain_half"].dump(), "251.9842");
     EXPECT_EQ(params.dump().find("0000"), std::string::npos) << params.dump();
 }
 
