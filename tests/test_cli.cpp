@@ -179,7 +179,13 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
     const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
         {{"--bogus"}, "--bogus"},
         {{"step", "--bogus"}, "--bogus"},
-        {{"frobnicate"}, "frobnicate"},
+        {{"frobnicate"}, "unknown command 'frobnicate' (vkboids --help lists the commands and options)"},
+        {{"stp"}, "unknown command 'stp': did you mean step?"},
+        {{"help"}, "unknown command 'help': did you mean --help?"},
+        {{"--boid", "100"}, "unknown option '--boid': did you mean --boids?"},
+        {{"step", "--stesp=3"}, "unknown option '--stesp' for step: did you mean --steps?"},
+        {{"step", "100"}, "unexpected argument '100' for step (vkboids step --help lists its options)"},
+        {{"bench", "--modes", "naive"}, "unknown option '--modes' for bench: did you mean --mode?"},
         {{"step", "--boids"}, "--boids"},
         {{"step", "--boids", "abc"}, "not a number"},
         {{"step", "--boids", "0"}, "at least 1"},
@@ -308,6 +314,9 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     const fs::path dir = fs::temp_directory_path() / ("vkboids-bin-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     expectBadInput("--bogus", "--bogus");
+    expectBadInput("--boid 100", "vkboids: error: unknown option '--boid': did you mean --boids?");
+    expectBadInput("stp --boids 10", "unknown command 'stp': did you mean step?");
+    expectBadInput("help", "unknown command 'help': did you mean --help?");
     expectBadInput("step --boids 0", "--boids");
     expectBadInput("step --boids 12x", "not a number");
     expectBadInput("step --separation-radius 0", "--separation-radius");

@@ -4,6 +4,7 @@
 #include "app/camera.h"
 #include "app/cli/cli.h"
 #include "app/demo/input_script.h"
+#include "app/demo/panel.h"
 #include "app/demo/picking.h"
 #include "app/demo/presets.h"
 #include "cli_test.h"
@@ -13,11 +14,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sys/wait.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace {
@@ -189,6 +192,69 @@ TEST(Presets, KeepThePredatorAndTheDomain) {
         EXPECT_EQ(p.predatorPos[2], 7);
         EXPECT_EQ(p.predatorRadius, 9);
         EXPECT_EQ(p.predatorScale, 2);
+    }
+}
+
+// The demo starts as choosing the preset in the panel would leave it (selectPreset), its flock
+// included; a flag given explicitly wins over the preset's value.
+TEST(Presets, StartTheDemoAsThePanelDoes) {
+    for (const app::Preset& preset : app::presets()) {
+        const app::DemoOptions demo = parse({"--preset", preset.id}).demo;
+        app::PanelState panel;
+        panel.sim.params = parse({}).demo.sim.params;
+        app::selectPreset(panel, preset);
+        EXPECT_EQ(demo.preset, preset.id);
+        const sim::Params &a = demo.sim.params, &b = panel.sim.params;
+        EXPECT_EQ(std::tie(a.cohesionRadius, a.separationRadius, a.alignmentRadius, a.cohesionScale,
+                           a.separationScale, a.alignmentScale, a.maxSpeed, a.dt, a.predator),
+                  std::tie(b.cohesionRadius, b.separationRadius, b.alignmentRadius, b.cohesionScale,
+                           b.separationScale, b.alignmentScale, b.maxSpeed, b.dt, b.predator))
+            << preset.id;
+        // The panel scales L when it makes the preset's flock (demo.cpp rebuildFlock).
+        const double scale = preset.boids ? std::cbrt(preset.boids / 2e4) : 1;
+        EXPECT_NEAR(a.domainHalf, b.domainHalf * scale, 1e-3) << preset.id;
+        EXPECT_EQ(demo.boids, preset.boids ? preset.boids : 20000u) << preset.id;
+        EXPECT_EQ(demo.keepDensity, panel.keepDensity) << preset.id;
+    }
+    EXPECT_EQ(parse({"--preset", "calm murmuration"}).demo.preset, "calm-murmuration"); // the panel's name
+    const app::DemoOptions large = parse({"--preset", "large-flock"}).demo;
+    EXPECT_NEAR(large.sim.params.domainHalf, 100 * std::cbrt(1e6 / 2e4), 1e-3); // the density kept
+    const app::Preset& schools = *app::findPreset("tight-schools");
+    const sim::Params given =
+        parse({"--preset", "tight-schools", "--max-speed", "2", "--domain-half", "50"}).demo.sim.params;
+    EXPECT_EQ(given.maxSpeed, 2);
+    EXPECT_EQ(given.domainHalf, 50);
+    EXPECT_EQ(given.cohesionRadius, schools.params.cohesionRadius);
+    const app::DemoOptions counted = parse({"--preset", "large-flock", "--boids", "5000"}).demo;
+    EXPECT_EQ(counted.boids, 5000u);
+    EXPECT_EQ(counted.sim.params.domainHalf, 100);
+    EXPECT_FALSE(counted.keepDensity);
+    EXPECT_EQ(parse({"--preset", "large-flock", "--density", "0.125"}).demo.sim.params.domainHalf, 100);
+    EXPECT_EQ(parse({}).demo.preset, "");
+}
+
+TEST(Presets, PausedAndStepsBefore) {
+    EXPECT_FALSE(parse({}).demo.paused);
+    EXPECT_TRUE(parse({"--paused"}).demo.paused);
+    EXPECT_EQ(parse({}).demo.stepsBefore, 0u);
+    EXPECT_EQ(parse({"--steps-before", "2e3"}).demo.stepsBefore, 2000u);
+    EXPECT_EQ(parse({"--steps-before", "0"}).demo.stepsBefore, 0u);
+    const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
+        {{"--preset", "calm"},
+         "--preset: 'calm' is not a preset (lab-defaults, calm-murmuration, tight-schools, large-flock)"},
+        {{"--preset", ""}, "--preset: the value is empty"},
+        {{"--steps-before", "-1"}, "--steps-before: must be 0 or more"},
+        {{"--steps-before", "1.5"}, "--steps-before: '1.5' is not a whole number"},
+        {{"--steps-before", "many"}, "--steps-before: 'many' is not a number"},
+        {{"--preset", "tight-schools", "step"}, "'step' has no --preset"},
+        {{"step", "--preset", "tight-schools"}, "unknown option '--preset' for step"},
+        {{"--paused", "bench"}, "'bench' has no --paused"},
+        {{"--preset", "tight-schools", "--max-speed", "0"}, "--max-speed"},
+    };
+    for (const auto& [args, expect] : cases) {
+        const std::string message = parseError(args);
+        EXPECT_NE(message.find(expect), std::string::npos) << args[0] << ": '" << message << "'";
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     }
 }
 

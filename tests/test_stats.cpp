@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <sstream>
 
 TEST(Stats, PercentilesInterpolateLikeNumPy) {
@@ -63,12 +64,14 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
     EXPECT_EQ(fields(line), fields(header));
     // The four passes of the radix build's grid, the counting build's four, the flock pass, draw, ui,
     // the (empty) grid build, the domain, and the (uncounted) candidates and neighbours.
-    EXPECT_EQ(line, "3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,,252.000000,,\n");
+    EXPECT_EQ(line, "3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,,252,,\n");
     EXPECT_EQ(header.substr(header.size() - 64),
               ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid\n");
     row.candidates = 203.5;
     row.neighbours = 65.25;
-    EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 33), ",252.000000,203.500000,65.250000\n");
+    EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 26), ",252,203.500000,65.250000\n");
+    row.domainHalf = 0.1f;
+    EXPECT_NE(app::csvRow(row).find(",0.1,203.5"), std::string::npos) << app::csvRow(row);
     row.mode = "coherent";
     row.cells = 8;
     row.cellOrder = "morton";
@@ -101,6 +104,29 @@ TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
         EXPECT_TRUE(j["columns"]["cpu_frame_ms"].contains(key)) << key;
     EXPECT_NEAR(double(j["fps"]["average"]), 1000.0 / 14.5, 1e-9);
     EXPECT_DOUBLE_EQ(j["params"]["domain_half"], 100.0);
+}
+
+// Parameters read as the user gave them: the shortest decimal that reads back as the same float, not
+// the float's double (0.10000000149011612).
+TEST(Capture, FloatsAreWrittenAsGiven) {
+    EXPECT_EQ(app::floatText(0.1f), "0.1");
+    EXPECT_EQ(app::floatText(100), "100");
+    EXPECT_EQ(app::floatText(0.004f), "0.004");
+    EXPECT_EQ(app::floatText(251.9842f), "251.9842");
+    EXPECT_EQ(app::floatText(1e-30f), "1e-30");
+    for (float v : {0.1f, 0.2f, 1.0f / 3, 3.4e38f, 1e-45f, -2.5f})
+        EXPECT_EQ(std::strtof(app::floatText(v).c_str(), nullptr), v) << app::floatText(v);
+    app::RunInfo info;
+    info.params.dt = 0.3f;
+    info.params.domainHalf = 251.9842f;
+    app::FrameRow row;
+    row.cpuFrameMs = 1;
+    const nlohmann::json params = app::summarizeRun(info, {row})["params"];
+    EXPECT_EQ(params["separation_scale"].dump(), "0.1");
+    EXPECT_EQ(params["cohesion_scale"].dump(), "0.01");
+    EXPECT_EQ(params["dt"].dump(), "0.3");
+    EXPECT_EQ(params["domain_half"].dump(), "251.9842");
+    EXPECT_EQ(params.dump().find("0000"), std::string::npos) << params.dump();
 }
 
 TEST(Capture, JsonSummarySitsBesideTheCsv) {

@@ -117,7 +117,7 @@ run() {
     # Every row names the domain it ran in: the default L (the column found by its name).
     local column=$(head -n 1 "$out/$name.csv" | tr , '\n' | grep -n '^domain_half$' | cut -d: -f1)
     local domains=$(tail -n +2 "$out/$name.csv" | cut -d, -f"$column" | sort -u)
-    [ "$domains" = "100.000000" ] || { echo "$name: capture domains '$domains', not 100.000000"; exit 1; }
+    [ "$domains" = "100" ] || { echo "$name: capture domains '$domains', not 100"; exit 1; }
     # What the screenshot shows: right of the panel and outside the timings window (top right, about
     # 300x290), the box (about 3,800 pixels at 1280x800, fewer after the resize) and most of 3,000
     # boids of at most 4 pixels each (glyphs: more).
@@ -165,5 +165,20 @@ for size in 800x600 1920x1080; do
     [ "$dx1" -le "$tx0" ] || [ "$dy0" -ge "$ty1" ] || { echo "$size: the domain lies under the timings: $layout"; exit 1; }
     [ $((dx1 - dx0)) -ge $((h / 3)) ] || { echo "$size: the domain is drawn small: $layout"; exit 1; }
 done
+
+# A formed flock with a preset's rules, shown paused: the steps run before the first frame, then the
+# frames draw without stepping (no flocking pass in the capture), and the summary holds the preset's
+# rules as written.
+"$vkboids" --validation --boids 2000 --preset tight-schools --steps-before 40 --paused --frames 10 \
+    --capture "$out/paused.csv" >"$out/paused.log" 2>&1 || { cat "$out/paused.log"; echo "paused: failed"; exit 1; }
+cat "$out/paused.log"
+grep -q "40 steps before the first frame" "$out/paused.log"
+/usr/bin/python3 - "$out/paused.csv" "$out/paused.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 10 and all(r["gpu_flock_ms"] == "" for r in rows), "paused: a frame stepped the flock"
+params = json.load(open(sys.argv[2]))["runs"][0]["params"]
+assert (params["cohesion_radius"], params["max_speed"], params["alignment_scale"]) == (4, 1.2, 0.3), params
+PY
 
 echo "window test passed"

@@ -5,7 +5,9 @@
 #include "app/stats.h"
 #include "sim/npy.h"
 
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
 
 namespace app {
 namespace {
@@ -23,6 +25,16 @@ nlohmann::json summaryJson(const std::vector<double>& values) {
 }
 
 } // namespace
+
+std::string floatText(float value) {
+    char buffer[32];
+    const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, r.ptr);
+}
+
+double floatDecimal(float value) {
+    return std::strtod(floatText(value).c_str(), nullptr);
+}
 
 const std::vector<std::string>& passNames() {
     static const std::vector<std::string> names = {"grid index",
@@ -75,7 +87,7 @@ std::string csvRow(const FrameRow& r) {
         auto it = r.passMs.find(p);
         line += "," + (it != r.passMs.end() ? number(it->second) : "");
     }
-    line += "," + r.gridBuild + "," + number(r.domainHalf);
+    line += "," + r.gridBuild + "," + floatText(r.domainHalf);
     line +=
         "," + (r.candidates ? number(*r.candidates) : "") + "," + (r.neighbours ? number(*r.neighbours) : "");
     return line + "\n";
@@ -90,7 +102,7 @@ nlohmann::json deviceJson(const gpu::Context& ctx, const gpu::TimestampProbe& pr
         {"driver", ctx.driverName + " " + ctx.driverInfo},
         {"driver_version", p.driverVersion},
         {"api_version", gpu::apiVersionString(p.apiVersion)},
-        {"timestamp_period_ns", p.limits.timestampPeriod},
+        {"timestamp_period_ns", floatDecimal(p.limits.timestampPeriod)},
         {"timestamps", gpu::timesReported(probe.trust)},
         {"timestamp_trust", gpu::timestampTrustName(probe.trust)},
         {"timestamp_probe_ms",
@@ -115,15 +127,15 @@ nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& ro
                           {"warmup_frames", info.warmupFrames},
                           {"measured_frames", rows.size()},
                           {"params",
-                           {{"cohesion_radius", p.cohesionRadius},
-                            {"separation_radius", p.separationRadius},
-                            {"alignment_radius", p.alignmentRadius},
-                            {"cohesion_scale", p.cohesionScale},
-                            {"separation_scale", p.separationScale},
-                            {"alignment_scale", p.alignmentScale},
-                            {"max_speed", p.maxSpeed},
-                            {"dt", p.dt},
-                            {"domain_half", p.domainHalf}}}};
+                           {{"cohesion_radius", floatDecimal(p.cohesionRadius)},
+                            {"separation_radius", floatDecimal(p.separationRadius)},
+                            {"alignment_radius", floatDecimal(p.alignmentRadius)},
+                            {"cohesion_scale", floatDecimal(p.cohesionScale)},
+                            {"separation_scale", floatDecimal(p.separationScale)},
+                            {"alignment_scale", floatDecimal(p.alignmentScale)},
+                            {"max_speed", floatDecimal(p.maxSpeed)},
+                            {"dt", floatDecimal(p.dt)},
+                            {"domain_half", floatDecimal(p.domainHalf)}}}};
     run["cell_order"] = info.cellOrder.empty() ? nlohmann::json(nullptr) : nlohmann::json(info.cellOrder);
 
     std::vector<double> cpu, gpuTotal;

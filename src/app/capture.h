@@ -22,6 +22,12 @@ const std::vector<std::string>& passNames();
 // "key starts + reorder" -> "gpu_key_starts_reorder_ms"
 std::string passColumn(const std::string& pass);
 
+// A float as the user gave it: the shortest decimal that reads back as the same float ("0.1", where
+// its double prints as 0.10000000149011612).
+std::string floatText(float value);
+// That decimal as the nearest double, for JSON, whose numbers print as doubles.
+double floatDecimal(float value);
+
 struct FrameRow {
     uint64_t frame = 0;
     double tMs = 0; // since the first measured frame began
@@ -33,7 +39,7 @@ struct FrameRow {
     std::string draw; // the drawing path; empty where nothing was drawn
     double cpuFrameMs = 0;
     std::string gridBuild;                // sim::gridBuildName; empty for naive
-    double domainHalf = 0;                // L: a flock at another density is another configuration
+    float domainHalf = 0;                 // L: a flock at another density is another configuration
     std::optional<double> gpuTotalMs;     // empty where timestamps are unavailable
     std::map<std::string, double> passMs; // by pass name
     // The search's candidates and neighbours a boid (bench --count-candidates); empty where not counted.

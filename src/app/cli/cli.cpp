@@ -1,6 +1,7 @@
 #include "app/cli/cli.h"
 
 #include "app/cli/cli_values.h"
+#include "app/demo/presets.h"
 
 #include "build_info.h"
 
@@ -46,6 +47,42 @@ void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
     app->add_flag("--pipeline-stats", g.pipelineStats,
                   "print the driver's statistics (registers, shared memory, ...) of every compute pipeline");
     app->add_flag("--list-devices", listDevices, "list the Vulkan devices and exit");
+}
+
+// The rule flags a preset sets, unless given (--preset).
+const std::pair<const char*, float sim::Params::*> presetFlags[] = {
+    {"--cohesion-radius", &sim::Params::cohesionRadius},
+    {"--separation-radius", &sim::Params::separationRadius},
+    {"--alignment-radius", &sim::Params::alignmentRadius},
+    {"--cohesion-scale", &sim::Params::cohesionScale},
+    {"--separation-scale", &sim::Params::separationScale},
+    {"--alignment-scale", &sim::Params::alignmentScale},
+    {"--max-speed", &sim::Params::maxSpeed},
+    {"--dt", &sim::Params::dt},
+    {"--domain-half", &sim::Params::domainHalf}};
+
+// --preset: the demo starts as choosing the preset in the panel's Play section right after starting
+// would leave it (selectPreset), except that a flag given explicitly wins over the preset's value:
+// a rule flag over its rule, --boids or --load-state over its flock, --domain-half over its L.
+void startFromPreset(const CLI::App& app, DemoOptions& demo) {
+    const Preset* preset = findPreset(demo.preset);
+    if (!preset) {
+        std::string ids;
+        for (const Preset& p : presets()) ids += std::string(ids.empty() ? "" : ", ") + p.id;
+        throw InputError("--preset: '" + demo.preset + "' is not a preset (" + ids + ")");
+    }
+    demo.preset = preset->id;
+    const sim::Params given = demo.sim.params;
+    demo.sim.params = applyPreset(*preset, given);
+    for (const auto& [flag, field] : presetFlags)
+        if (app.get_option(flag)->count()) demo.sim.params.*field = given.*field;
+    if (preset->boids && !app.get_option("--boids")->count() && demo.loadState.empty()) {
+        // A fresh flock of the preset's count at the density it would have replaced.
+        if (!app.get_option("--domain-half")->count())
+            demo.sim.params.domainHalf *= float(std::cbrt(double(preset->boids) / demo.boids));
+        demo.boids = preset->boids;
+        demo.keepDensity = true;
+    }
 }
 
 // The flags' texts that need parsing once the command is known.
@@ -190,6 +227,30 @@ void refuseEmptyValues(const std::vector<const CLI::App*>& apps) {
                     if (value.empty()) throw InputError(o->get_name() + ": the value is empty");
 }
 
+// CLI11's "The following arguments were not expected: 100 --boid" names the problem backwards and no
+// fix: the first argument left over, and the command or option it most likely meant.
+std::string unexpectedArgument(const CLI::App& app, const std::vector<const CLI::App*>& commands) {
+    const std::vector<std::string> left = app.remaining(true);
+    const std::string token = left.empty() ? "" : left.front();
+    const std::vector<CLI::App*> parsed = app.get_subcommands();
+    const CLI::App* command = parsed.empty() ? &app : parsed.front();
+    std::vector<std::string> names;
+    if (parsed.empty())
+        for (const CLI::App* c : commands) names.push_back(c->get_name());
+    for (const CLI::Option* o : command->get_options())
+        for (const std::string& name : o->get_lnames()) names.push_back("--" + name);
+    const std::string typed = token.substr(0, token.find('='));
+    const std::string near = closestName(typed, names);
+    const std::string in = parsed.empty() ? "" : " " + command->get_name();
+    std::string message = token.rfind('-', 0) == 0 ? "unknown option '" + typed + "'"
+                          : parsed.empty()         ? "unknown command '" + token + "'"
+                                                   : "unexpected argument '" + token + "'";
+    if (!parsed.empty()) message += " for" + in;
+    if (!near.empty()) return message + ": did you mean " + near + "?";
+    return message + " (vkboids" + in + " --help lists " +
+           (parsed.empty() ? "the commands and options)" : "its options)");
+}
+
 } // namespace
 
 CommandLine parseCommandLine(int argc, const char* const* argv) {
@@ -217,10 +278,24 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     CLI::Option* demoWarmupOption =
         app.add_option("--warmup", demoWarmup, "frames before --capture starts recording")
             ->capture_default_str();
-    app.add_option("--capture", demo.capture, "write per-frame timings to FILE.csv (and FILE.json)")
+    app.add_option("--capture", demo.capture,
+                   "write per-frame timings to FILE.csv and a summary to FILE.json beside it (with --frames)")
         ->check(nonEmptyPath);
-    app.add_option("--screenshot", demo.screenshot, "write the last frame to FILE.png")->check(nonEmptyPath);
-    app.add_option("--load-state", demo.loadState, "start from a state file (.npy)");
+    app.add_option("--screenshot", demo.screenshot, "write the last frame to FILE.png (with --frames)")
+        ->check(nonEmptyPath);
+    app.add_option("--load-state", demo.loadState,
+                   "start from a state file (NumPy, as step --save-state writes)");
+    std::string presetIds;
+    for (const Preset& p : presets()) presetIds += std::string(presetIds.empty() ? "" : ", ") + p.id;
+    app.add_option("--preset", demo.preset,
+                   "start with a preset of the panel's Play section (" + presetIds +
+                       "): its rules, and its flock where it has one; flags given win over it");
+    app.add_flag("--paused", demo.paused, "start paused (space resumes, N steps once)");
+    std::string demoStepsBefore = "0";
+    app.add_option("--steps-before", demoStepsBefore,
+                   "run N steps before the first frame, to start from a formed flock (about 2000 at the "
+                   "default 20000 boids)")
+        ->capture_default_str();
     app.add_flag("--exercise-window", demo.exerciseWindow, "testing: resize, minimize and restore the window")
         ->group(expertGroup);
     app.add_option("--input-script", demo.inputScript,
@@ -257,8 +332,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     std::string stepBoids, stepSteps = "1";
     step->add_option("--boids", stepBoids, "number of boids of a random start");
     step->add_option("--seed", so.seed, "seed of the random start")->capture_default_str()->check(seedRange);
-    step->add_option("--load-state", so.loadState, "start from a state file (.npy)");
-    step->add_option("--save-state", so.saveState, "write the final state (.npy)")->check(nonEmptyPath);
+    step->add_option("--load-state", so.loadState, "start from a state file (NumPy, as --save-state writes)");
+    step->add_option("--save-state", so.saveState, "write the final state to FILE.npy")->check(nonEmptyPath);
     step->add_option("--steps", stepSteps, "number of steps")->capture_default_str();
     ConfigFlags stepConfig;
     addConfigFlags(step, so.sim, stepConfig, false);
@@ -319,8 +394,9 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                      "state), so that the GPU's clock has risen from idle")
         ->capture_default_str();
     bench->add_option("--seed", bo.seed, "seed of the random start")->capture_default_str()->check(seedRange);
-    bench->add_option("--csv", bo.csv, "per-frame rows to FILE.csv")->check(nonEmptyPath);
-    bench->add_option("--json", bo.json, "one summary per configuration to FILE.json")->check(nonEmptyPath);
+    bench->add_option("--csv", bo.csv, "write per-frame rows to FILE.csv")->check(nonEmptyPath);
+    bench->add_option("--json", bo.json, "write one summary per configuration to FILE.json")
+        ->check(nonEmptyPath);
     bench->add_flag("--render", bo.render, "also draw every frame into an offscreen 1280x800 image");
     bench->add_flag("--count-candidates", bo.countCandidates,
                     "after each run, count the boids each boid's search tests (candidates) and finds within "
@@ -341,22 +417,38 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                       "skip naive above this many boids [2e6, 5e4 on a CPU device]");
 
     // What --help shows for each option's value: counts as numbers, lists as lists.
-    const std::map<std::string, std::string> valueNames = {
-        {"--boids", "N"},          {"--frames", "N"},
-        {"--warmup", "N"},         {"--steps", "N"},
-        {"--runs", "N"},           {"--warmup-ms", "MS"},
-        {"--naive-max", "N"},      {"--n", "N,..."},
-        {"--bits", "BITS,..."},    {"--mode", "MODE"},
-        {"--cells", "8|27"},       {"--capture", "FILE"},
-        {"--screenshot", "FILE"},  {"--load-state", "FILE"},
-        {"--save-state", "FILE"},  {"--csv", "FILE"},
-        {"--json", "FILE"},        {"--density", "D"},
-        {"--draw", "PATH"},        {"--present-mode", "MODE"},
-        {"--rows", "ROWS"},        {"--seed", "S"},
-        {"--device", "N"},         {"--window", "WxH"},
-        {"--grid-build", "BUILD"}, {"--cell-order", "linear|morton"},
-        {"--predator", "X,Y,Z"},   {"--input-script", "FILE"},
-        {"--color", "MODE"},       {"--algorithm", "ALGORITHM,..."}};
+    const std::map<std::string, std::string> valueNames = {{"--boids", "N"},
+                                                           {"--frames", "N"},
+                                                           {"--warmup", "N"},
+                                                           {"--steps", "N"},
+                                                           {"--runs", "N"},
+                                                           {"--warmup-ms", "MS"},
+                                                           {"--naive-max", "N"},
+                                                           {"--n", "N,..."},
+                                                           {"--bits", "BITS,..."},
+                                                           {"--mode", "MODE"},
+                                                           {"--cells", "8|27"},
+                                                           {"--capture", "FILE.csv"},
+                                                           {"--screenshot", "FILE.png"},
+                                                           {"--load-state", "FILE"},
+                                                           {"--save-state", "FILE.npy"},
+                                                           {"--csv", "FILE.csv"},
+                                                           {"--json", "FILE.json"},
+                                                           {"--density", "D"},
+                                                           {"--preset", "NAME"},
+                                                           {"--steps-before", "N"},
+                                                           {"--draw", "PATH"},
+                                                           {"--present-mode", "MODE"},
+                                                           {"--rows", "ROWS"},
+                                                           {"--seed", "S"},
+                                                           {"--device", "N"},
+                                                           {"--window", "WxH"},
+                                                           {"--grid-build", "BUILD"},
+                                                           {"--cell-order", "linear|morton"},
+                                                           {"--predator", "X,Y,Z"},
+                                                           {"--input-script", "FILE"},
+                                                           {"--color", "MODE"},
+                                                           {"--algorithm", "ALGORITHM,..."}};
     for (CLI::App* a : {&app, step, sortBench, bench})
         for (CLI::Option* o : a->get_options()) {
             const auto it = valueNames.find(o->get_name());
@@ -375,6 +467,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         cl.command = Command::Exit;
         cl.exitCode = app.exit(e);
         return cl;
+    } catch (const CLI::ExtrasError&) {
+        throw InputError(unexpectedArgument(app, {step, bench, sortBench}));
     } catch (const CLI::ParseError& e) {
         std::string what = e.what();
         for (char& ch : what)
@@ -450,6 +544,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (demoBoidsOption->count() && !demo.loadState.empty())
             throw InputError("give either --boids or --load-state, not both");
         demo.sim = parseConfig(demoConfig, demo.sim);
+        if (!demo.preset.empty()) startFromPreset(app, demo);
+        demo.stepsBefore = parseCountOrZero(demoStepsBefore, "--steps-before", 1ull << 40);
         if (!demoFrames.empty()) demo.frames = parseCount(demoFrames, "--frames", 1ull << 40);
         demo.warmup = parseCountOrZero(demoWarmup, "--warmup", 1ull << 40);
         if (demoWarmupOption->count() && demo.capture.empty())

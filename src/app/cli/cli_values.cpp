@@ -1,6 +1,7 @@
 #include "app/cli/cli_values.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -154,6 +155,46 @@ std::vector<uint32_t> parseCountList(const std::string& text, const std::string&
     for (const std::string& item : splitList(text)) out.push_back(uint32_t(parseCount(item, flag, max)));
     if (out.empty()) throw InputError(flag + ": the list is empty");
     return out;
+}
+
+namespace {
+
+// Optimal string alignment distance: Levenshtein's edits plus a swap of two neighbouring letters.
+size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= a.size(); ++i)
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t replace = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + replace});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+} // namespace
+
+std::string closestName(const std::string& text, const std::vector<std::string>& candidates) {
+    auto bare = [](const std::string& s) {
+        std::string out = s.substr(std::min(s.find_first_not_of('-'), s.size()));
+        std::ranges::transform(out, out.begin(), [](char c) { return char(std::tolower(uint8_t(c))); });
+        return out;
+    };
+    const std::string typed = bare(text);
+    const size_t limit =
+        typed.empty() ? 0 : std::min(std::clamp<size_t>(typed.size() / 3, 1, 3), typed.size() - 1);
+    std::string best;
+    size_t bestDistance = limit + 1;
+    for (const std::string& c : candidates) {
+        const size_t d = editDistance(typed, bare(c));
+        if (d < bestDistance) {
+            best = c;
+            bestDistance = d;
+        }
+    }
+    return best;
 }
 
 } // namespace app

@@ -31,4 +31,9 @@ void applyDensity(sim::Params& p, double density, uint64_t boids);
 void checkParams(const sim::Params& p);
 void refuseMortonThinRows(const std::vector<sim::CellOrder>& orders, sim::Rows rows);
 
+// The candidate a mistyped `text` most likely meant, or "" where none is near: the fewest edits
+// (insert, delete, replace, swap two neighbours; case and leading dashes ignored), at most a third of
+// the text's letters (1 to 3) and fewer than all of them. The first of equals wins.
+std::string closestName(const std::string& text, const std::vector<std::string>& candidates);
+
 } // namespace app

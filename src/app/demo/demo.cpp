@@ -519,6 +519,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     d.imgui =
         render::createImGuiBackend(d.ctx, d.window, d.renderer.clearPass, d.swapchain.minImageCount,
                                    std::max<uint32_t>(uint32_t(d.swapchain.images.size()), framesInFlight));
+    runStepsBefore(d);
     startRun(d);
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);

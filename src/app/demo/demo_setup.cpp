@@ -1,6 +1,7 @@
 // Creating the demo's window-side objects, flock, renderer, swapchain and frame slots.
 
 #include "app/demo/demo_state.h"
+#include "app/headless/headless.h"
 
 namespace app {
 
@@ -34,6 +35,8 @@ void createDemoFlock(Demo& d) {
     st.sim.gridBuild = o.sim.gridBuild;
     st.sim.cellOrder = o.sim.cellOrder;
     st.seedInput = o.seed;
+    st.paused = o.paused;
+    st.keepDensity = o.keepDensity;
     st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
     st.deviceName = d.ctx.properties.deviceName;
     st.cpuDevice = d.ctx.isCpu;
@@ -114,6 +117,39 @@ void destroyFrameSlots(Demo& d) {
 sim::Grid currentGrid(const Demo& d) {
     return sim::makeGrid(d.panel.sim.params, d.panel.sim.cells, d.flock.count, d.panel.sim.rows,
                          d.panel.sim.cellOrder);
+}
+
+// --steps-before: the flock steps before the first frame, one step a submission as step runs them,
+// with progress on a terminal once they take a while. Events are polled: closing the window ends them.
+void runStepsBefore(Demo& d) {
+    const uint64_t steps = d.options.stepsBefore;
+    if (steps == 0) return;
+    const sim::Config& c = d.panel.sim;
+    const sim::Grid grid = currentGrid(d);
+    sim::prepareGrid(d.ctx, d.flock, grid, c.mode, c.gridBuild);
+    Headless headless = createHeadless(d.ctx);
+    const Clock::time_point start = Clock::now();
+    bool shown = false;
+    uint64_t s = 0;
+    for (; s < steps && !glfwWindowShouldClose(d.window); ++s) {
+        glfwPollEvents();
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        if (elapsed >= 2 && s > 0) {
+            char text[96];
+            std::snprintf(text, sizeof text, "step %llu of %llu before the first frame, %.0f s to go",
+                          (unsigned long long)s + 1, (unsigned long long)steps,
+                          elapsed / double(s) * double(steps - s));
+            progress(text);
+            shown = true;
+        }
+        runHeadlessFrame(d.ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler*) {
+            sim::recordStep(cmd, d.flock, c.params, c.mode, grid, c.gridBuild, nullptr);
+        });
+    }
+    if (shown) endProgress();
+    std::printf("%llu steps before the first frame in %.2f s\n", (unsigned long long)s,
+                std::chrono::duration<double>(Clock::now() - start).count());
+    destroyHeadless(d.ctx, headless);
 }
 
 // The camera, the capture the command line asks for, and the number of frames to render.

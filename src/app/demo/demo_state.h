@@ -120,6 +120,7 @@ void createRendererAndSwapchain(Demo& d);
 void createFrameSlots(Demo& d);
 void destroyFrameSlots(Demo& d);
 sim::Grid currentGrid(const Demo& d);
+void runStepsBefore(Demo& d);
 void startRun(Demo& d);
 
 } // namespace app

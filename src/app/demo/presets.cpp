@@ -19,15 +19,21 @@ sim::Params rules(float r1, float r2, float r3, float s1, float s2, float s3, fl
 
 const std::vector<Preset>& presets() {
     static const std::vector<Preset> table = {
-        {"lab defaults", sim::Params{}, 0, true},
+        {"lab defaults", "lab-defaults", sim::Params{}, 0, true},
         // Wide, gentle cohesion and alignment, little separation, slow: large soft sheets.
-        {"calm murmuration", rules(10, 2.5f, 10, 0.004f, 0.05f, 0.05f, 0.6f)},
+        {"calm murmuration", "calm-murmuration", rules(10, 2.5f, 10, 0.004f, 0.05f, 0.05f, 0.6f)},
         // Short radii, strong cohesion and alignment: many small dense schools.
-        {"tight schools", rules(4, 1.2f, 4, 0.05f, 0.25f, 0.3f, 1.2f)},
+        {"tight schools", "tight-schools", rules(4, 1.2f, 4, 0.05f, 0.25f, 0.3f, 1.2f)},
         // The lab's rules at its scale of a million boids, at the flock's present density.
-        {"large flock (1M, same density)", sim::Params{}, 1000000},
+        {"large flock (1M, same density)", "large-flock", sim::Params{}, 1000000},
     };
     return table;
+}
+
+const Preset* findPreset(const std::string& text) {
+    for (const Preset& p : presets())
+        if (text == p.id || text == p.name) return &p;
+    return nullptr;
 }
 
 sim::Params applyPreset(const Preset& preset, const sim::Params& current) {

@@ -5,18 +5,23 @@
 #include "sim/params.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace app {
 
 struct Preset {
     const char* name;
+    const char* id;          // its name on the command line (--preset)
     sim::Params params;      // the rules (and L where setsDomain)
     uint32_t boids = 0;      // 0: the count stays; else a fresh flock of this many at the same density
     bool setsDomain = false; // false: L stays the flock's own
 };
 
 const std::vector<Preset>& presets();
+
+// The preset whose id (or name) is `text`, or null.
+const Preset* findPreset(const std::string& text);
 
 // The preset's rules over `current`, keeping its predator (and its L unless the preset sets it).
 sim::Params applyPreset(const Preset& preset, const sim::Params& current);
