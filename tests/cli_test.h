@@ -1,7 +1,7 @@
 #pragma once
 // Shared by the command-line tests: parsing an argument list as the binary would see it.
 
-#include "app/cli.h"
+#include "app/cli/cli.h"
 
 #include <string>
 #include <vector>
@@ -17,7 +17,7 @@ inline app::CommandLine parse(std::vector<const char*> args) {
 inline std::string parseError(std::vector<const char*> args) {
     try {
         parse(args);
-    } catch (const sim::InputError& e) {
+    } catch (const io::InputError& e) {
         return e.what();
     }
     return "";

@@ -1,6 +1,6 @@
 // Command-line parsing, and the binary's answers to bad input: one line, exit code 2, no output file.
 
-#include "app/cli.h"
+#include "app/cli/cli.h"
 #include "cli_test.h"
 
 #include <gtest/gtest.h>
@@ -31,17 +31,17 @@ TEST(Cli, Counts) {
     EXPECT_EQ(app::parseCount("100000", "--boids", 1ull << 32), 100000u);
     EXPECT_EQ(app::parseCount("1e6", "--boids", 1ull << 32), 1000000u);
     EXPECT_EQ(app::parseCount("2.5e5", "--boids", 1ull << 32), 250000u);
-    EXPECT_THROW(app::parseCount("0", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("-5", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("1.5", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("ten", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("11", "--boids", 10), sim::InputError);
-    EXPECT_THROW(app::parseCount("nan", "--boids", 10), sim::InputError);
+    EXPECT_THROW(app::parseCount("0", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("-5", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("1.5", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("ten", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("11", "--boids", 10), io::InputError);
+    EXPECT_THROW(app::parseCount("nan", "--boids", 10), io::InputError);
     EXPECT_EQ(app::parseCountList("1e5,1e6", "--boids", 1ull << 32),
               (std::vector<uint32_t>{100000, 1000000}));
-    EXPECT_THROW(app::parseCountList("1e5,,1e6", "--boids", 1ull << 32), sim::InputError);
-    EXPECT_THROW(app::parseCountList("1e5,", "--boids", 1ull << 32), sim::InputError);
+    EXPECT_THROW(app::parseCountList("1e5,,1e6", "--boids", 1ull << 32), io::InputError);
+    EXPECT_THROW(app::parseCountList("1e5,", "--boids", 1ull << 32), io::InputError);
 }
 
 TEST(Cli, CommandsAndOptions) {

@@ -40,7 +40,7 @@ std::string floats(size_t count, float value = 1.5f) {
 std::string rejection(const std::string& bytes) {
     try {
         sim::decodeNpy(bytes, "f.npy");
-    } catch (const sim::InputError& e) {
+    } catch (const io::InputError& e) {
         return e.what();
     }
     return "";
@@ -153,19 +153,19 @@ TEST_F(TempDir, SaveReplacesAtomicallyAndFailuresLoseNothing) {
 
     // A directory where the file should go: an error, and the directory is untouched.
     fs::create_directory(dir / "taken");
-    EXPECT_THROW(sim::saveNpy((dir / "taken").string(), s), sim::InputError);
+    EXPECT_THROW(sim::saveNpy((dir / "taken").string(), s), io::InputError);
     EXPECT_TRUE(fs::is_directory(dir / "taken"));
-    EXPECT_THROW(sim::saveNpy((dir / "missing" / "x.npy").string(), s), sim::InputError);
-    EXPECT_THROW(sim::checkWritable((dir / "missing" / "x.npy").string()), sim::InputError);
-    EXPECT_THROW(sim::loadNpy((dir / "absent.npy").string()), sim::InputError);
+    EXPECT_THROW(sim::saveNpy((dir / "missing" / "x.npy").string(), s), io::InputError);
+    EXPECT_THROW(io::checkWritable((dir / "missing" / "x.npy").string()), io::InputError);
+    EXPECT_THROW(sim::loadNpy((dir / "absent.npy").string()), io::InputError);
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
 
     // Files written together: one bad target, and none of them appears.
     EXPECT_THROW(
-        sim::writeFilesAtomically({{(dir / "one.csv").string(), "a"}, {(dir / "taken").string(), "b"}}),
-        sim::InputError);
+        io::writeFilesAtomically({{(dir / "one.csv").string(), "a"}, {(dir / "taken").string(), "b"}}),
+        io::InputError);
     EXPECT_FALSE(fs::exists(dir / "one.csv"));
-    sim::writeFilesAtomically({{(dir / "one.csv").string(), "a"}, {(dir / "one.json").string(), "b"}});
+    io::writeFilesAtomically({{(dir / "one.csv").string(), "a"}, {(dir / "one.json").string(), "b"}});
     EXPECT_TRUE(fs::exists(dir / "one.csv") && fs::exists(dir / "one.json"));
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 4);
 }

@@ -1,5 +1,6 @@
 // Output files: what a path names (a file, a link, a device, a FIFO) is never damaged by writing it.
 
+#include "io/output.h"
 #include "sim/npy.h"
 #include "sim/params.h"
 
@@ -37,8 +38,8 @@ std::string contents(const fs::path& path) {
 
 std::string writeError(const std::string& path, const std::string& bytes) {
     try {
-        sim::writeFileAtomically(path, bytes);
-    } catch (const sim::InputError& e) {
+        io::writeFileAtomically(path, bytes);
+    } catch (const io::InputError& e) {
         return e.what();
     }
     return "";
@@ -46,8 +47,8 @@ std::string writeError(const std::string& path, const std::string& bytes) {
 
 std::string outputPathError(const std::string& path, const char* extension) {
     try {
-        sim::checkOutputPath(path, extension);
-    } catch (const sim::InputError& e) {
+        io::checkOutputPath(path, extension);
+    } catch (const io::InputError& e) {
         return e.what();
     }
     return "";
@@ -81,7 +82,7 @@ TEST_F(Outputs, RegularFileIsReplacedByRename) {
     std::ofstream(file) << "old";
     struct stat before, after;
     ASSERT_EQ(::stat(file.c_str(), &before), 0);
-    sim::writeFileAtomically(file.string(), "new");
+    io::writeFileAtomically(file.string(), "new");
     ASSERT_EQ(::stat(file.c_str(), &after), 0);
     EXPECT_EQ(contents(file), "new");
     EXPECT_NE(before.st_ino, after.st_ino) << "written in place, not replaced";
@@ -91,8 +92,8 @@ TEST_F(Outputs, RegularFileIsReplacedByRename) {
 TEST_F(Outputs, LinkStaysALinkToItsReplacedFile) {
     std::ofstream(dir / "target.csv") << "old";
     fs::create_symlink("target.csv", dir / "link.csv");
-    sim::checkWritable((dir / "link.csv").string());
-    sim::writeFileAtomically((dir / "link.csv").string(), "new");
+    io::checkWritable((dir / "link.csv").string());
+    io::writeFileAtomically((dir / "link.csv").string(), "new");
     EXPECT_TRUE(fs::is_symlink(dir / "link.csv"));
     EXPECT_EQ(fs::read_symlink(dir / "link.csv"), "target.csv");
     EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir / "target.csv")));
@@ -106,7 +107,7 @@ TEST_F(Outputs, ChainOfTwoLinksIsFollowedToTheEnd) {
     std::ofstream(dir / "target.npy") << "old";
     fs::create_symlink("sub/second.npy", dir / "first.npy");
     fs::create_symlink("../target.npy", dir / "sub" / "second.npy");
-    sim::writeFileAtomically((dir / "first.npy").string(), "new");
+    io::writeFileAtomically((dir / "first.npy").string(), "new");
     EXPECT_EQ(fs::read_symlink(dir / "first.npy"), "sub/second.npy");
     EXPECT_EQ(fs::read_symlink(dir / "sub" / "second.npy"), "../target.npy");
     EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir / "target.npy")));
@@ -117,8 +118,8 @@ TEST_F(Outputs, ChainOfTwoLinksIsFollowedToTheEnd) {
 
 TEST_F(Outputs, DanglingLinkCreatesItsTarget) {
     fs::create_symlink("made.json", dir / "link.json");
-    sim::checkWritable((dir / "link.json").string());
-    sim::writeFileAtomically((dir / "link.json").string(), "{}");
+    io::checkWritable((dir / "link.json").string());
+    io::writeFileAtomically((dir / "link.json").string(), "{}");
     EXPECT_TRUE(fs::is_symlink(dir / "link.json"));
     EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir / "made.json")));
     EXPECT_EQ(contents(dir / "made.json"), "{}");
@@ -132,7 +133,7 @@ TEST_F(Outputs, FifoWithAReaderReceivesTheBytesAndStaysAFifo) {
     const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
     ASSERT_GE(fd, 0) << std::strerror(errno);
     // The check must not open and close the FIFO: a reader would take that for the end of its input.
-    sim::checkWritable(fifo.string());
+    io::checkWritable(fifo.string());
     pollfd hangup = {fd, POLLIN, 0};
     EXPECT_EQ(::poll(&hangup, 1, 0), 0) << "the reader saw a writer come and go";
     std::string bytes(1 << 20, '\0');
@@ -156,8 +157,8 @@ TEST_F(Outputs, FifoWithAReaderReceivesTheBytesAndStaysAFifo) {
     });
     std::string error;
     try {
-        sim::writeFileAtomically(fifo.string(), bytes);
-    } catch (const sim::InputError& e) {
+        io::writeFileAtomically(fifo.string(), bytes);
+    } catch (const io::InputError& e) {
         error = e.what();
     }
     reader.join();
@@ -193,10 +194,10 @@ TEST_F(Outputs, NullDeviceIsWrittenIntoAndStaysADevice) {
     if (made == EPERM) GTEST_SKIP() << "mknod is not permitted here (not root)";
     ASSERT_EQ(made, 0) << std::strerror(made);
     const std::string node = (dir / "null").string();
-    sim::checkWritable(node);
-    sim::checkOutputPath(node, ".npy"); // devices need no extension
-    sim::writeFileAtomically(node, "discarded");
-    sim::writeFilesAtomically({{node, "a"}, {(dir / "beside.json").string(), "b"}});
+    io::checkWritable(node);
+    io::checkOutputPath(node, ".npy"); // devices need no extension
+    io::writeFileAtomically(node, "discarded");
+    io::writeFilesAtomically({{node, "a"}, {(dir / "beside.json").string(), "b"}});
     EXPECT_TRUE(fs::is_character_file(fs::symlink_status(node)));
     EXPECT_EQ(contents(dir / "beside.json"), "b");
     EXPECT_EQ(entries(dir), 2u);
@@ -207,14 +208,14 @@ TEST_F(Outputs, FullDeviceIsAnErrorAndStaysADevice) {
     if (made == EPERM) GTEST_SKIP() << "mknod is not permitted here (not root)";
     ASSERT_EQ(made, 0) << std::strerror(made);
     const std::string node = (dir / "full").string();
-    sim::checkWritable(node);
+    io::checkWritable(node);
     const std::string message = writeError(node, "bytes");
     EXPECT_EQ(message, "cannot write '" + node + "': No space left on device");
     EXPECT_TRUE(fs::is_character_file(fs::symlink_status(node)));
     // Written together with a regular file: the device fails, and the file is not replaced.
     std::ofstream(dir / "kept.csv") << "old";
-    EXPECT_THROW(sim::writeFilesAtomically({{(dir / "kept.csv").string(), "new"}, {node, "bytes"}}),
-                 sim::InputError);
+    EXPECT_THROW(io::writeFilesAtomically({{(dir / "kept.csv").string(), "new"}, {node, "bytes"}}),
+                 io::InputError);
     EXPECT_EQ(contents(dir / "kept.csv"), "old");
     EXPECT_TRUE(fs::is_character_file(fs::symlink_status(node)));
     EXPECT_EQ(entries(dir), 2u);
@@ -251,12 +252,12 @@ TEST_F(Outputs, EmptyPathsDirectoriesAndWrongExtensionsAreRefused) {
 TEST_F(Outputs, FilesWrittenTogetherAreAllOrNothing) {
     std::ofstream(dir / "run.csv") << "old csv";
     fs::create_symlink("run.csv", dir / "latest.csv");
-    EXPECT_THROW(sim::writeFilesAtomically({{(dir / "latest.csv").string(), "new csv"},
-                                            {(dir / "no" / "run.json").string(), "{}"}}),
-                 sim::InputError);
+    EXPECT_THROW(io::writeFilesAtomically({{(dir / "latest.csv").string(), "new csv"},
+                                           {(dir / "no" / "run.json").string(), "{}"}}),
+                 io::InputError);
     EXPECT_EQ(contents(dir / "run.csv"), "old csv");
     EXPECT_EQ(entries(dir), 2u);
-    sim::writeFilesAtomically(
+    io::writeFilesAtomically(
         {{(dir / "latest.csv").string(), "new csv"}, {(dir / "run.json").string(), "{}"}});
     EXPECT_TRUE(fs::is_symlink(dir / "latest.csv"));
     EXPECT_EQ(contents(dir / "run.csv"), "new csv");
@@ -270,7 +271,7 @@ TEST_F(Outputs, ReplacedFileKeepsItsPermissions) {
         const fs::path file = dir / "out.npy";
         std::ofstream(file) << "old";
         ASSERT_EQ(::chmod(file.c_str(), mode), 0);
-        sim::writeFileAtomically(file.string(), "new");
+        io::writeFileAtomically(file.string(), "new");
         struct stat info;
         ASSERT_EQ(::stat(file.c_str(), &info), 0);
         EXPECT_EQ(info.st_mode & 07777, mode);
@@ -294,8 +295,8 @@ TEST_F(Outputs, ReadOnlyFileIsRefusedAndKept) {
         if (::access(dir.c_str(), W_OK | X_OK) != 0) ::_exit(4); // a private temporary folder
         std::string checked, written;
         try {
-            sim::checkOutputPath(file.string(), ".csv");
-        } catch (const sim::InputError& e) {
+            io::checkOutputPath(file.string(), ".csv");
+        } catch (const io::InputError& e) {
             checked = e.what();
         }
         written = writeError(file.string(), "new");
@@ -323,8 +324,8 @@ TEST_F(Outputs, OutputsThatAreOneFileAreRefused) {
     const std::string same = "are the same file";
     const auto refusal = [](const std::vector<std::string>& paths) {
         try {
-            sim::checkDistinctOutputs(paths);
-        } catch (const sim::InputError& e) {
+            io::checkDistinctOutputs(paths);
+        } catch (const io::InputError& e) {
             return std::string(e.what());
         }
         return std::string();
@@ -341,8 +342,8 @@ TEST_F(Outputs, OutputsThatAreOneFileAreRefused) {
     EXPECT_EQ(refusal({a.string(), (dir / "a.json").string(), (dir / "new.csv").string()}), "");
     std::string error;
     try {
-        sim::writeFilesAtomically({{a.string(), "csv"}, {(dir / "b.json").string(), "json"}});
-    } catch (const sim::InputError& e) {
+        io::writeFilesAtomically({{a.string(), "csv"}, {(dir / "b.json").string(), "json"}});
+    } catch (const io::InputError& e) {
         error = e.what();
     }
     EXPECT_NE(error.find(same), std::string::npos) << error;

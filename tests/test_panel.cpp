@@ -2,7 +2,7 @@
 // history.
 
 #include "app/capture.h"
-#include "app/panel.h"
+#include "app/demo/panel.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>

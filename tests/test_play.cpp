@@ -2,10 +2,10 @@
 // presets and the input script's parser.
 
 #include "app/camera.h"
-#include "app/cli.h"
-#include "app/input_script.h"
-#include "app/picking.h"
-#include "app/presets.h"
+#include "app/cli/cli.h"
+#include "app/demo/input_script.h"
+#include "app/demo/picking.h"
+#include "app/demo/presets.h"
 #include "cli_test.h"
 
 #define GLFW_INCLUDE_NONE
@@ -280,11 +280,11 @@ TEST(InputScript, BadLinesNameTheFileAndLine) {
         try {
             app::parseInputScript(text, "s");
             ADD_FAILURE() << text << ": accepted";
-        } catch (const sim::InputError& e) {
+        } catch (const io::InputError& e) {
             EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << text << ": " << e.what();
         }
     }
-    EXPECT_THROW(app::loadInputScript("/nonexistent/script.txt"), sim::InputError);
+    EXPECT_THROW(app::loadInputScript("/nonexistent/script.txt"), io::InputError);
 }
 
 } // namespace

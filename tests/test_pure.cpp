@@ -1,7 +1,7 @@
 // Pure functions: no GPU.
 
+#include "app/demo/screenshot.h"
 #include "app/naive_guard.h"
-#include "app/screenshot.h"
 #include "gpu/commands.h"
 #include "gpu/profiler.h"
 #include "gpu/shaders.h"

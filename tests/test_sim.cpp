@@ -324,8 +324,8 @@ TEST_F(SimTest, StepsOnTheSameGridReuseTheSearchsPairs) {
 }
 
 TEST_F(SimTest, TooManyBoidsIsAClearError) {
-    EXPECT_THROW(sim::checkFlockFits(ctx(), 0xffffffffu), sim::InputError);
-    EXPECT_THROW(sim::checkFlockFits(ctx(), 0), sim::InputError);
+    EXPECT_THROW(sim::checkFlockFits(ctx(), 0xffffffffu), io::InputError);
+    EXPECT_THROW(sim::checkFlockFits(ctx(), 0), io::InputError);
     EXPECT_NO_THROW(sim::checkFlockFits(ctx(), 1000));
 }
 
