@@ -334,7 +334,7 @@ TEST(InputScript, BadLinesNameTheFileAndLine) {
         {"1 set draw lines\n", "set draw: 'lines' must be"},
         {"1 set preset calm\n", "set preset: 'calm' must be a preset's name"},
         {"1 set boids 0\n", "set boids: must be at least 1"},
-        {"1 set window 100x100\n", "at least 320x240"},
+        {"1 set window 100x100\n", "at least 800x600"},
         {"1 set speed 2\n", "'speed' is not a setting"},
         {"0 loop\n", "loop must come after frame 0"},
         {"5 loop\n6 key M\n", "s:1: loop must come after every other event"},

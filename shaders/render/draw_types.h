@@ -33,6 +33,12 @@ struct DrawConstants {
     u32 pad2;
 };
 
+// Push constants of the ImGui program: ImGui's display coordinates to clip space.
+struct ImGuiConstants {
+    f32 scale[2];
+    f32 translate[2];
+};
+
 #define DRAW_COLOR_SPEED 0u
 #define DRAW_COLOR_HEADING 1u
 #define DRAW_COLOR_CELL 2u  // the boid's grid cell, from its 3D coordinates
@@ -66,6 +72,7 @@ constexpr float drawBackground[4] = {0.02f, 0.02f, 0.035f, 1.0f};
 
 #ifdef __cplusplus
 static_assert(sizeof(DrawConstants) == 128); // the least maxPushConstantsSize Vulkan allows
+static_assert(sizeof(ImGuiConstants) == 16);
 } // namespace gpudata
 #endif
 

@@ -21,11 +21,15 @@ void bindProgram(VkCommandBuffer cmd, const Program& p, std::initializer_list<Bu
         w.dstBinding = binding;
         w.descriptorCount = 1;
         w.descriptorType = p.bindings[binding];
-        if ((w.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) != (b.image != VK_NULL_HANDLE))
+        const bool storageImage = w.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+        const bool sampledImage = w.descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        if (storageImage != (b.image && !b.sampler) || sampledImage != (b.image && b.sampler))
             throw Error(p.name + ": binding " + std::to_string(binding) +
                         " given the wrong kind of resource");
         if (b.image) {
-            images.push_back({VK_NULL_HANDLE, b.image, VK_IMAGE_LAYOUT_GENERAL});
+            images.push_back(
+                {b.sampler, b.image,
+                 sampledImage ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL});
             w.pImageInfo = &images.back();
         } else {
             infos.push_back({b.buffer, b.offset, b.range});
@@ -70,7 +74,7 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccess
 
 void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout oldLayout, VkImageLayout newLayout,
                   VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
-                  VkAccessFlags2 dstAccess) {
+                  VkAccessFlags2 dstAccess, VkImageAspectFlags aspects) {
     VkImageMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     barrier.srcStageMask = srcStage;
     barrier.srcAccessMask = srcAccess;
@@ -80,7 +84,7 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout oldLayout, V
     barrier.newLayout = newLayout;
     barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     barrier.image = image;
-    barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    barrier.subresourceRange = {aspects, 0, 1, 0, 1};
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.imageMemoryBarrierCount = 1;
     dep.pImageMemoryBarriers = &barrier;

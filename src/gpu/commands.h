@@ -13,16 +13,24 @@ struct StorageImage {
     VkImageView view = VK_NULL_HANDLE;
 };
 
-// A buffer, or a byte range of one, or a storage image, bound to the next binding of a program.
+// A sampled image's view and its sampler, in SHADER_READ_ONLY_OPTIMAL while a shader reads it.
+struct SampledImage {
+    VkImageView view = VK_NULL_HANDLE;
+    VkSampler sampler = VK_NULL_HANDLE;
+};
+
+// A buffer, or a byte range of one, or an image, bound to the next binding of a program.
 struct BufferRange {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0;
     VkDeviceSize range = VK_WHOLE_SIZE;
     VkImageView image = VK_NULL_HANDLE;
+    VkSampler sampler = VK_NULL_HANDLE; // set for a sampled image
     BufferRange(const Buffer& b) : buffer(b.buffer) {}
     BufferRange(const Buffer& b, VkDeviceSize offset, VkDeviceSize range)
         : buffer(b.buffer), offset(offset), range(range) {}
     BufferRange(StorageImage i) : image(i.view) {}
+    BufferRange(SampledImage i) : image(i.view), sampler(i.sampler) {}
 };
 
 // Binds the pipeline and pushes one buffer per reflected binding, in binding order.
@@ -54,10 +62,11 @@ void pushConstantsRaw(VkCommandBuffer cmd, const Program& program, const void* d
 void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
                    VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
 
-// A layout transition of a colour image (one mip, one layer), with the dependency it needs.
+// A layout transition of an image (one mip, one layer; colour unless `aspects` says otherwise), with
+// the dependency it needs.
 void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout oldLayout, VkImageLayout newLayout,
                   VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
-                  VkAccessFlags2 dstAccess);
+                  VkAccessFlags2 dstAccess, VkImageAspectFlags aspects = VK_IMAGE_ASPECT_COLOR_BIT);
 
 // Compute writes -> compute reads and writes: the hazard between two dependent passes.
 inline void computeBarrier(VkCommandBuffer cmd) {

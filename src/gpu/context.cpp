@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 namespace gpu {
 namespace {
@@ -137,6 +138,19 @@ uint32_t findQueueFamily(VkPhysicalDevice device, VkSurfaceKHR surface) {
     return UINT32_MAX;
 }
 
+// The Vulkan 1.3 features createContext enables that the device lacks, named, or "".
+std::string missingVulkan13Features(const VkPhysicalDeviceVulkan13Features& f) {
+    std::string missing;
+    const std::pair<VkBool32, const char*> needed[] = {{f.synchronization2, "synchronization2"},
+                                                       {f.dynamicRendering, "dynamicRendering"},
+                                                       {f.subgroupSizeControl, "subgroupSizeControl"},
+                                                       {f.computeFullSubgroups, "computeFullSubgroups"},
+                                                       {f.maintenance4, "maintenance4"}};
+    for (const auto& [have, name] : needed)
+        if (!have) missing += (missing.empty() ? "" : ", ") + std::string(name);
+    return missing;
+}
+
 DeviceSummary summarize(VkPhysicalDevice device, uint32_t index, VkSurfaceKHR surface) {
     VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
@@ -166,9 +180,8 @@ DeviceSummary summarize(VkPhysicalDevice device, uint32_t index, VkSurfaceKHR su
                                            VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
     if (props.properties.apiVersion < VK_API_VERSION_1_3)
         s.whyNot = "Vulkan " + s.api + " (1.3 needed)";
-    else if (!f13.synchronization2 || !f13.subgroupSizeControl || !f13.computeFullSubgroups ||
-             !f13.maintenance4 || !f13.dynamicRendering)
-        s.whyNot = "no synchronization2, subgroup size control, maintenance4 or dynamic rendering";
+    else if (const std::string missing = missingVulkan13Features(f13); !missing.empty())
+        s.whyNot = "no " + missing + " (Vulkan 1.3 features vkboids needs)";
     else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
              (subgroup.supportedOperations & needOps) != needOps)
         s.whyNot = "compute shaders lack basic/vote/arithmetic/ballot/shuffle subgroup operations";
@@ -300,8 +313,8 @@ Context createContext(const ContextOptions& options) {
     f13.synchronization2 = VK_TRUE;
     f13.subgroupSizeControl = VK_TRUE;
     f13.computeFullSubgroups = VK_TRUE;
-    f13.maintenance4 = VK_TRUE; // LocalSizeId: local sizes from specialization constants
-    f13.dynamicRendering = VK_TRUE;
+    f13.maintenance4 = VK_TRUE;     // LocalSizeId: local sizes from specialization constants
+    f13.dynamicRendering = VK_TRUE; // vkCmdBeginRendering: no render pass or framebuffer objects
     if (ctx.pipelineStatistics) f13.pNext = &executableInfo;
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
     {

@@ -21,15 +21,7 @@ void destroyImage(const Context& context, Image& image);
 // The first of D32_SFLOAT, D32_SFLOAT_S8, D24_S8 usable as a depth attachment.
 VkFormat findDepthFormat(const Context& context);
 
-// How a render pass finds its colour attachment.
-enum class ColorStart {
-    Clear,        // cleared, and depth with it
-    AfterCompute, // kept from the GENERAL layout a compute pass wrote it in; depth undefined
-    AfterPass,    // kept from an earlier pass that left it in finalLayout; depth undefined
-};
-
-// A render pass of one colour and one depth attachment; colour ends in finalLayout.
-VkRenderPass createRenderPass(const Context& context, VkFormat colorFormat, VkFormat depthFormat,
-                              VkImageLayout finalLayout, ColorStart start);
+// The aspects a view or barrier of an image of this format covers: colour, or depth (and stencil).
+VkImageAspectFlags formatAspects(VkFormat format);
 
 } // namespace gpu

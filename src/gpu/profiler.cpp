@@ -12,7 +12,7 @@ namespace {
 
 // lavapipe runs a dispatch (or a fill) to completion when its queue thread reaches it, but bins a
 // timestamp into the current scene of its rasterizer, which writes it when the scene is next flushed
-// and rasterized; once a render pass has bound a framebuffer (even in an earlier submission), a
+// and rasterized; once a rendering has bound its attachments (even in an earlier submission), a
 // scope's begin timestamp is written after the scope's own dispatch has run. A pipeline barrier makes
 // lavapipe flush and wait for the rasterizer, so a barrier behind each timestamp writes it in order.
 void executionBarrier(VkCommandBuffer cmd) {
@@ -30,7 +30,7 @@ struct ProbeObjects {
     VkQueryPool pool = VK_NULL_HANDLE;
 };
 
-// One probe run: a small cleared render pass (it binds the framebuffer where a driver bins its
+// One probe run: a small cleared rendering (it binds the attachments where a driver bins its
 // work), then `fills` fills of probeFillBytes between two timestamps. Milliseconds between them.
 double timeFills(const Context& ctx, const ProbeObjects& o, uint32_t fills, bool barriers) {
     VkCommandBuffer cmd = beginOneShot(ctx);

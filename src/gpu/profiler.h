@@ -3,8 +3,9 @@
 // fence has signalled (never stalls). Where the queue cannot write timestamps, or where the probe
 // below finds that they do not bracket the work, every time reads as unavailable, not as zero.
 //
-// Scopes begin and end outside render passes: where timestamps need a barrier behind them
-// (TimestampTrust::Barriers), a barrier inside a render pass is invalid, and validation says so.
+// Scopes begin and end outside renderings (vkCmdBeginRendering): where timestamps need a barrier
+// behind them (TimestampTrust::Barriers), such a barrier inside a rendering is invalid, and validation
+// says so.
 
 #include "gpu/context.h"
 
@@ -26,7 +27,7 @@ const char* timestampTrustName(TimestampTrust trust);
 // Direct or behind barriers: the profiler writes timestamps and reports their times.
 bool timesReported(TimestampTrust trust);
 
-// What the probe measured, each the fastest of a few runs after a small render pass: four fills of
+// What the probe measured, each the fastest of a few runs after a small rendering: four fills of
 // probeFillBytes between two timestamps as they are written, the same with a barrier behind each
 // timestamp, and (only where the two disagree) one fill with barriers.
 struct TimestampProbe {
@@ -65,7 +66,7 @@ struct Profiler {
 Profiler createProfiler(const Context& context, uint32_t framesInFlight);
 void destroyProfiler(const Context& context, Profiler& profiler);
 
-// Starts recording frame `frame` (mod frames in flight): resets its queries. Outside render passes.
+// Starts recording frame `frame` (mod frames in flight): resets its queries. Outside renderings.
 void beginProfilerFrame(Profiler& profiler, VkCommandBuffer cmd, uint32_t frame);
 
 // Scope times of `frame`, in the order the scopes began. Call once that frame's work has completed.

@@ -203,6 +203,7 @@ Program createComputeProgram(const Context& ctx, const std::string& shader,
 
 Program createGraphicsProgram(const Context& ctx, const std::string& vertexShader,
                               const std::string& fragmentShader, const GraphicsDesc& desc) {
+    CHECK(desc.colorFormat != VK_FORMAT_UNDEFINED);
     std::span<const uint32_t> vcode = findShader(vertexShader), fcode = findShader(fragmentShader);
     Program p;
     p.name = vertexShader + "+" + fragmentShader;
@@ -224,8 +225,15 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
                  fmodule,
                  "main"};
 
+    VkVertexInputBindingDescription vertexBinding{0, desc.vertexStride, VK_VERTEX_INPUT_RATE_VERTEX};
     VkPipelineVertexInputStateCreateInfo vertexInput{
         VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    if (!desc.attributes.empty()) {
+        vertexInput.vertexBindingDescriptionCount = 1;
+        vertexInput.pVertexBindingDescriptions = &vertexBinding;
+        vertexInput.vertexAttributeDescriptionCount = uint32_t(desc.attributes.size());
+        vertexInput.pVertexAttributeDescriptions = desc.attributes.data();
+    }
     VkPipelineInputAssemblyStateCreateInfo assembly{
         VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
     assembly.topology = desc.topology;
@@ -240,15 +248,17 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
         VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
     multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
     VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-    depth.depthTestEnable = desc.depthTest;
-    depth.depthWriteEnable = desc.depthWrite;
+    const bool hasDepth = desc.depthFormat != VK_FORMAT_UNDEFINED;
+    depth.depthTestEnable = hasDepth && desc.depthTest;
+    depth.depthWriteEnable = hasDepth && desc.depthWrite;
     depth.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
     VkPipelineColorBlendAttachmentState attachment{};
     attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
                                 VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-    if (desc.blend) {
+    if (desc.blend != Blend::None) {
         attachment.blendEnable = VK_TRUE;
-        attachment.srcColorBlendFactor = VK_BLEND_FACTOR_ONE;
+        attachment.srcColorBlendFactor =
+            desc.blend == Blend::Alpha ? VK_BLEND_FACTOR_SRC_ALPHA : VK_BLEND_FACTOR_ONE;
         attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
         attachment.colorBlendOp = VK_BLEND_OP_ADD;
         attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
@@ -263,7 +273,13 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
     dynamic.dynamicStateCount = 2;
     dynamic.pDynamicStates = dynamicStates;
 
+    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &desc.colorFormat;
+    rendering.depthAttachmentFormat = desc.depthFormat;
+
     VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+    info.pNext = &rendering;
     info.stageCount = 2;
     info.pStages = stages;
     info.pVertexInputState = &vertexInput;
@@ -275,7 +291,6 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
     info.pColorBlendState = &blend;
     info.pDynamicState = &dynamic;
     info.layout = p.layout;
-    info.renderPass = desc.renderPass;
     VK_CHECK(vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline));
     vkDestroyShaderModule(ctx.device, vmodule, nullptr);
     vkDestroyShaderModule(ctx.device, fmodule, nullptr);

@@ -43,12 +43,23 @@ std::vector<uint32_t> specConstantIds(const std::string& shader, const ShaderRef
 Program createComputeProgram(const Context& context, const std::string& shader,
                              const std::vector<SpecConstant>& specs = {}, uint32_t requiredSubgroupSize = 0);
 
+enum class Blend {
+    None,
+    Premultiplied, // premultiplied-alpha "over"
+    Alpha,         // straight-alpha "over" (Dear ImGui's vertices)
+};
+
+// A pipeline for dynamic rendering into one colour attachment and, unless depthFormat is UNDEFINED, a
+// depth attachment. Without vertex attributes the vertex shader reads its data from buffers.
 struct GraphicsDesc {
-    VkRenderPass renderPass = VK_NULL_HANDLE;
+    VkFormat colorFormat = VK_FORMAT_UNDEFINED;
+    VkFormat depthFormat = VK_FORMAT_UNDEFINED;
     VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
     bool depthTest = true;
     bool depthWrite = true;
-    bool blend = false; // premultiplied-alpha "over"
+    Blend blend = Blend::None;
+    uint32_t vertexStride = 0; // of binding 0, the one vertex buffer
+    std::vector<VkVertexInputAttributeDescription> attributes;
 };
 Program createGraphicsProgram(const Context& context, const std::string& vertexShader,
                               const std::string& fragmentShader, const GraphicsDesc& desc);

@@ -8,11 +8,9 @@ namespace gpu {
 namespace {
 
 void destroyViews(const Context& ctx, Swapchain& s) {
-    for (VkFramebuffer f : s.framebuffers) vkDestroyFramebuffer(ctx.device, f, nullptr);
     for (VkImageView v : s.views) vkDestroyImageView(ctx.device, v, nullptr);
     for (VkSemaphore sem : s.renderDone) vkDestroySemaphore(ctx.device, sem, nullptr);
     gpu::destroyImage(ctx, s.depth);
-    s.framebuffers.clear();
     s.views.clear();
     s.renderDone.clear();
     s.images.clear();
@@ -49,8 +47,8 @@ const char* presentModeName(VkPresentModeKHR mode) {
     }
 }
 
-void createSwapchain(const Context& ctx, Swapchain& s, VkRenderPass renderPass, VkFormat depthFormat,
-                     uint32_t width, uint32_t height, VkPresentModeKHR wanted) {
+void createSwapchain(const Context& ctx, Swapchain& s, VkFormat depthFormat, uint32_t width, uint32_t height,
+                     VkPresentModeKHR wanted) {
     VkSurfaceCapabilitiesKHR caps;
     VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(ctx.physicalDevice, ctx.surface, &caps));
     uint32_t modeCount = 0;
@@ -127,17 +125,6 @@ void createSwapchain(const Context& ctx, Swapchain& s, VkRenderPass renderPass, 
         VkImageView v = VK_NULL_HANDLE;
         VK_CHECK(vkCreateImageView(ctx.device, &view, nullptr, &v));
         s.views.push_back(v);
-        VkImageView attachments[2] = {v, s.depth.view};
-        VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-        fb.renderPass = renderPass;
-        fb.attachmentCount = 2;
-        fb.pAttachments = attachments;
-        fb.width = extent.width;
-        fb.height = extent.height;
-        fb.layers = 1;
-        VkFramebuffer f = VK_NULL_HANDLE;
-        VK_CHECK(vkCreateFramebuffer(ctx.device, &fb, nullptr, &f));
-        s.framebuffers.push_back(f);
         VkSemaphoreCreateInfo sem{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
         VkSemaphore done = VK_NULL_HANDLE;
         VK_CHECK(vkCreateSemaphore(ctx.device, &sem, nullptr, &done));

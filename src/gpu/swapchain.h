@@ -1,5 +1,5 @@
 #pragma once
-// The window's swapchain with its framebuffers and depth buffer; recreated on resize and present-mode
+// The window's swapchain with its image views and depth buffer; recreated on resize and present-mode
 // changes, never with a 0x0 extent (the caller waits while the window is minimized).
 
 #include "gpu/image.h"
@@ -17,14 +17,13 @@ struct Swapchain {
     uint32_t minImageCount = 2;
     std::vector<VkImage> images;
     std::vector<VkImageView> views;
-    std::vector<VkFramebuffer> framebuffers;
     std::vector<VkSemaphore> renderDone; // per image: presentation waits on the image's own semaphore
     Image depth;
     bool canCopy = false; // images allow transfer reads (screenshots)
     bool storage = false; // images allow storage writes (the compute drawing path)
 };
 
-// The surface format the render pass must use (BGRA8/RGBA8 sRGB-nonlinear, else the first offered).
+// The surface format the frames are drawn in (BGRA8/RGBA8 sRGB-nonlinear, else the first offered).
 VkSurfaceFormatKHR chooseSurfaceFormat(const Context& context);
 
 VkPresentModeKHR presentModeFromName(const std::string& name);
@@ -32,8 +31,8 @@ const char* presentModeName(VkPresentModeKHR mode);
 
 // (Re)creates the swapchain for the window's current framebuffer size; `wanted` falls back to FIFO
 // when the surface lacks it. Waits for the device when replacing an old swapchain.
-void createSwapchain(const Context& context, Swapchain& swapchain, VkRenderPass renderPass,
-                     VkFormat depthFormat, uint32_t width, uint32_t height, VkPresentModeKHR wanted);
+void createSwapchain(const Context& context, Swapchain& swapchain, VkFormat depthFormat, uint32_t width,
+                     uint32_t height, VkPresentModeKHR wanted);
 void destroySwapchain(const Context& context, Swapchain& swapchain);
 
 } // namespace gpu

@@ -57,24 +57,21 @@ DrawPath resolveDrawPath(DrawPath chosen, uint32_t count, bool computeUsable, bo
 Renderer createRenderer(const gpu::Context& ctx, VkFormat colorFormat, VkFormat depthFormat,
                         VkImageLayout finalLayout) {
     Renderer r;
-    r.clearPass = gpu::createRenderPass(ctx, colorFormat, depthFormat, finalLayout, gpu::ColorStart::Clear);
-    r.keepPass =
-        gpu::createRenderPass(ctx, colorFormat, depthFormat, finalLayout, gpu::ColorStart::AfterCompute);
-    r.overlayPass =
-        gpu::createRenderPass(ctx, colorFormat, depthFormat, finalLayout, gpu::ColorStart::AfterPass);
+    r.colorFormat = colorFormat;
+    r.depthFormat = depthFormat;
+    r.finalLayout = finalLayout;
     gpu::GraphicsDesc points;
-    points.renderPass = r.clearPass;
+    points.colorFormat = colorFormat;
+    points.depthFormat = depthFormat;
     points.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
     r.points = gpu::createGraphicsProgram(ctx, "boids_vert", "boids_frag", points);
-    gpu::GraphicsDesc glyphs;
-    glyphs.renderPass = r.clearPass;
+    gpu::GraphicsDesc glyphs = points;
     glyphs.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     r.glyphs = gpu::createGraphicsProgram(ctx, "glyph_vert", "glyph_frag", glyphs);
-    gpu::GraphicsDesc box;
-    box.renderPass = r.clearPass;
+    gpu::GraphicsDesc box = points;
     box.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
     box.depthWrite = false;
-    box.blend = true;
+    box.blend = gpu::Blend::Premultiplied;
     r.box = gpu::createGraphicsProgram(ctx, "box_vert", "box_frag", box);
     if (computePathAvailable(ctx)) {
         const VkPhysicalDeviceLimits& limits = ctx.properties.limits;
@@ -82,8 +79,9 @@ Renderer createRenderer(const gpu::Context& ctx, VkFormat colorFormat, VkFormat 
                                              limits.maxComputeWorkGroupSize[0]});
         r.raster = gpu::createComputeProgram(ctx, "draw_raster", {{gpu::localSizeX, groupSize}});
         r.resolve = gpu::createComputeProgram(ctx, "draw_resolve", {{gpu::localSizeX, groupSize}});
-        box.renderPass = r.keepPass;
-        box.depthTest = false; // the target holds the boids' depths: the fragment shader tests them
+        // Drawn without a depth attachment: the target holds the boids' depths, the fragment shader
+        // tests them.
+        box.depthFormat = VK_FORMAT_UNDEFINED;
         r.boxOverTarget = gpu::createGraphicsProgram(ctx, "box_vert", "box_over_target_frag", box);
     }
     return r;
@@ -93,9 +91,6 @@ void destroyRenderer(const gpu::Context& ctx, Renderer& r) {
     for (gpu::Program* p : {&r.points, &r.glyphs, &r.box, &r.raster, &r.resolve, &r.boxOverTarget})
         gpu::destroyProgram(ctx, *p);
     gpu::destroyBuffer(ctx, r.target);
-    if (r.clearPass) vkDestroyRenderPass(ctx.device, r.clearPass, nullptr);
-    if (r.keepPass) vkDestroyRenderPass(ctx.device, r.keepPass, nullptr);
-    if (r.overlayPass) vkDestroyRenderPass(ctx.device, r.overlayPass, nullptr);
     r = Renderer{};
 }
 
@@ -148,12 +143,9 @@ void recordCompute(VkCommandBuffer cmd, const Renderer& r, const FrameTarget& fr
                       VK_ACCESS_2_SHADER_WRITE_BIT);
     gpu::bindProgram(cmd, r.resolve, {r.target, gpu::StorageImage{frame.view}});
     gpu::dispatch(cmd, r.resolve, uint64_t(frame.width) * frame.height, c);
-    // The render pass loads the resolved colour; the box reads the target's depths.
+    // The atomics' and the resolve's target words are read by the box's fragment shader.
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT |
-                           VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                       VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT |
-                           VK_ACCESS_2_SHADER_READ_BIT);
+                       VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT);
 }
 
 } // namespace
@@ -176,17 +168,49 @@ DrawPath drawnPath(const gpu::Context& ctx, const Renderer& r, const FrameTarget
 
 namespace {
 
-void beginPass(VkCommandBuffer cmd, VkRenderPass pass, const FrameTarget& frame) {
-    VkClearValue clears[2] = {};
-    std::memcpy(clears[0].color.float32, gpudata::drawBackground, sizeof gpudata::drawBackground);
-    clears[1].depthStencil = {1.0f, 0};
-    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    begin.renderPass = pass;
-    begin.framebuffer = frame.framebuffer;
-    begin.renderArea = {{0, 0}, {frame.width, frame.height}};
-    begin.clearValueCount = 2;
-    begin.pClearValues = clears;
-    vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+// Colour into COLOR_ATTACHMENT_OPTIMAL from `from` (its contents kept unless UNDEFINED), after
+// earlier attachment writes, copies out, the compute path's resolve, and a swapchain image's acquire
+// (its semaphore waits at colour output).
+void colorToAttachment(VkCommandBuffer cmd, const FrameTarget& frame, VkImageLayout from) {
+    gpu::imageBarrier(cmd, frame.image, from, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                      VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT |
+                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                      VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+}
+
+// Colour out of the rendering into finalLayout: its writes are made available to the copies that
+// screenshots and readOffscreen make, which wait at the transfer stage (presentation waits on the
+// frame's semaphore).
+void colorToFinal(VkCommandBuffer cmd, const Renderer& r, const FrameTarget& frame) {
+    gpu::imageBarrier(cmd, frame.image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, r.finalLayout,
+                      VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+}
+
+// A rendering over the frame's colour, cleared (with depth, when `depth`) or loaded, with viewport
+// and scissor over the whole frame.
+void beginFrameRendering(VkCommandBuffer cmd, const FrameTarget& frame, bool clear, bool depth) {
+    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = frame.view;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    std::memcpy(color.clearValue.color.float32, gpudata::drawBackground, sizeof gpudata::drawBackground);
+    VkRenderingAttachmentInfo depthAttachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    depthAttachment.imageView = frame.depthView;
+    depthAttachment.imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+    depthAttachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    depthAttachment.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    depthAttachment.clearValue.depthStencil = {1.0f, 0};
+    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    rendering.renderArea = {{0, 0}, {frame.width, frame.height}};
+    rendering.layerCount = 1;
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachments = &color;
+    rendering.pDepthAttachment = depth ? &depthAttachment : nullptr;
+    vkCmdBeginRendering(cmd, &rendering);
     VkViewport viewport{0, 0, float(frame.width), float(frame.height), 0, 1};
     VkRect2D scissor{{0, 0}, {frame.width, frame.height}};
     vkCmdSetViewport(cmd, 0, 1, &viewport);
@@ -201,12 +225,24 @@ void recordDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r,
     const DrawPath path = drawnPath(ctx, r, frame, s, count);
     const bool compute = path == DrawPath::Compute;
     const gpudata::DrawConstants c = drawConstants(ctx, s, count, compute);
-    if (compute) recordCompute(cmd, r, frame, pos, vel, c);
-    beginPass(cmd, compute ? r.keepPass : r.clearPass, frame);
     if (compute) {
+        recordCompute(cmd, r, frame, pos, vel, c);
+        colorToAttachment(cmd, frame, VK_IMAGE_LAYOUT_GENERAL);
+        beginFrameRendering(cmd, frame, false, false);
         gpu::bindProgram(cmd, r.boxOverTarget, {r.target});
         gpu::pushConstantsRaw(cmd, r.boxOverTarget, &c, sizeof c);
     } else {
+        colorToAttachment(cmd, frame, VK_IMAGE_LAYOUT_UNDEFINED);
+        // The depth image is cleared: after the previous frame's depth tests, whose results are dropped.
+        gpu::imageBarrier(
+            cmd, frame.depthImage, VK_IMAGE_LAYOUT_UNDEFINED,
+            VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+            gpu::formatAspects(r.depthFormat));
+        beginFrameRendering(cmd, frame, true, true);
         if (count) {
             const bool glyphs = path == DrawPath::Glyphs;
             const gpu::Program& boids = glyphs ? r.glyphs : r.points;
@@ -222,32 +258,33 @@ void recordDraw(VkCommandBuffer cmd, const gpu::Context& ctx, const Renderer& r,
         gpu::pushConstantsRaw(cmd, r.box, &c, sizeof c);
     }
     vkCmdDraw(cmd, 24, 1, 0, 0);
-    vkCmdEndRenderPass(cmd);
+    vkCmdEndRendering(cmd);
+    colorToFinal(cmd, r, frame);
 }
 
 void beginOverlay(VkCommandBuffer cmd, const Renderer& r, const FrameTarget& frame) {
-    beginPass(cmd, r.overlayPass, frame);
+    colorToAttachment(cmd, frame, r.finalLayout);
+    beginFrameRendering(cmd, frame, false, false);
+}
+
+void endOverlay(VkCommandBuffer cmd, const Renderer& r, const FrameTarget& frame) {
+    vkCmdEndRendering(cmd);
+    colorToFinal(cmd, r, frame);
 }
 
 Offscreen createOffscreen(const gpu::Context& ctx, Renderer& r, uint32_t width, uint32_t height) {
+    CHECK(r.colorFormat == VK_FORMAT_R8G8B8A8_UNORM);
     Offscreen o;
     // RGBA8 takes storage writes on every device (a format Vulkan requires to).
     o.color = gpu::createImage(ctx, width, height, VK_FORMAT_R8G8B8A8_UNORM,
                                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                    VK_IMAGE_USAGE_STORAGE_BIT);
-    o.depth = gpu::createImage(ctx, width, height, gpu::findDepthFormat(ctx),
-                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
-    VkImageView views[2] = {o.color.view, o.depth.view};
-    VkFramebufferCreateInfo info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-    info.renderPass = r.clearPass;
-    info.attachmentCount = 2;
-    info.pAttachments = views;
-    info.width = width;
-    info.height = height;
-    info.layers = 1;
-    VK_CHECK(vkCreateFramebuffer(ctx.device, &info, nullptr, &o.frame.framebuffer));
+    o.depth =
+        gpu::createImage(ctx, width, height, r.depthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
     o.frame.image = o.color.image;
     o.frame.view = o.color.view;
+    o.frame.depthImage = o.depth.image;
+    o.frame.depthView = o.depth.view;
     o.frame.width = width;
     o.frame.height = height;
     o.frame.storage = true;
@@ -256,7 +293,6 @@ Offscreen createOffscreen(const gpu::Context& ctx, Renderer& r, uint32_t width, 
 }
 
 void destroyOffscreen(const gpu::Context& ctx, Offscreen& o) {
-    if (o.frame.framebuffer) vkDestroyFramebuffer(ctx.device, o.frame.framebuffer, nullptr);
     gpu::destroyImage(ctx, o.color);
     gpu::destroyImage(ctx, o.depth);
     o = Offscreen{};
@@ -273,7 +309,7 @@ std::vector<uint8_t> readOffscreen(const gpu::Context& ctx, const Offscreen& o) 
     gpu::Buffer pixels = gpu::createBuffer(ctx, 4ull * f.width * f.height, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                            gpu::MemoryUse::Readback);
     VkCommandBuffer cmd = gpu::beginOneShot(ctx);
-    // The pass left colour in TRANSFER_SRC and made its writes available to transfers.
+    // The drawing left colour in TRANSFER_SRC (finalLayout) and made its writes available to transfers.
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
                        VK_ACCESS_2_TRANSFER_READ_BIT);

@@ -58,10 +58,10 @@ struct DrawSettings {
 };
 
 struct Renderer {
-    // Over one colour and one depth attachment, colour ending in the layout given at creation.
-    VkRenderPass clearPass = VK_NULL_HANDLE;   // clears colour: the points path
-    VkRenderPass keepPass = VK_NULL_HANDLE;    // keeps the resolve's colour: the compute path
-    VkRenderPass overlayPass = VK_NULL_HANDLE; // keeps a drawn frame's colour: the panel over it
+    VkFormat colorFormat = VK_FORMAT_UNDEFINED;
+    VkFormat depthFormat = VK_FORMAT_UNDEFINED;
+    // The frame's colour after each drawing: presentable, or ready to be copied out.
+    VkImageLayout finalLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     gpu::Program points, glyphs, box;
     gpu::Program raster, resolve, boxOverTarget; // the compute path, where the device has it
     gpu::Buffer target;                          // its (depth, colour) words, one a pixel
@@ -79,12 +79,12 @@ Renderer createRenderer(const gpu::Context& context, VkFormat colorFormat, VkFor
                         VkImageLayout finalLayout);
 void destroyRenderer(const gpu::Context& context, Renderer& renderer);
 
-// An image a frame is drawn into, and its framebuffer (made with Renderer::clearPass; keepPass and
-// overlayPass are compatible with it).
+// An image a frame is drawn into, of the renderer's colour format, and a depth image of its depth format.
 struct FrameTarget {
     VkImage image = VK_NULL_HANDLE;
-    VkFramebuffer framebuffer = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
+    VkImage depthImage = VK_NULL_HANDLE;
+    VkImageView depthView = VK_NULL_HANDLE;
     uint32_t width = 0, height = 0;
     bool storage = false; // the image takes storage writes, as the compute path's resolve needs
 };
@@ -97,23 +97,25 @@ void sizeTarget(const gpu::Context& context, Renderer& renderer, uint32_t width,
 DrawPath drawnPath(const gpu::Context& context, const Renderer& renderer, const FrameTarget& frame,
                    const DrawSettings& settings, uint32_t count);
 
-// Draws `count` boids and the box into the frame, in a render pass of their own. The compute path's
-// work runs before the pass, in a target sized for the frame (sizeTarget).
+// Draws `count` boids and the box into the frame, in a rendering of their own that leaves colour in
+// finalLayout. The compute path's work runs before it, in a target sized for the frame (sizeTarget).
 void recordDraw(VkCommandBuffer cmd, const gpu::Context& context, const Renderer& renderer,
                 const FrameTarget& frame, const gpu::Buffer& pos, const gpu::Buffer& vel, uint32_t count,
                 const DrawSettings& settings);
 
-// Opens a render pass over the drawn frame for overlays (the panel); the caller ends it. A pass of
-// its own, so that the overlay is timed outside the boids' pass (gpu/profiler.h).
+// Begins a rendering over the drawn frame's colour (no depth) for overlays (the panel); endOverlay
+// ends it and leaves colour in finalLayout again. A rendering of its own, so that the overlay is timed
+// outside the boids' (gpu/profiler.h).
 void beginOverlay(VkCommandBuffer cmd, const Renderer& renderer, const FrameTarget& frame);
+void endOverlay(VkCommandBuffer cmd, const Renderer& renderer, const FrameTarget& frame);
 
-// An offscreen frame (headless benchmarks and tests): colour ends each pass ready to be copied.
+// An offscreen frame (headless benchmarks and tests), RGBA8.
 struct Offscreen {
     gpu::Image color, depth;
     FrameTarget frame;
 };
 
-// Also sizes the renderer's target for it.
+// Of the renderer's depth format (its colour format must be RGBA8); also sizes its target for it.
 Offscreen createOffscreen(const gpu::Context& context, Renderer& renderer, uint32_t width, uint32_t height);
 void destroyOffscreen(const gpu::Context& context, Offscreen& offscreen);
 
@@ -122,7 +124,8 @@ void recordOffscreenDraw(VkCommandBuffer cmd, const gpu::Context& context, const
                          const Offscreen& offscreen, const gpu::Buffer& pos, const gpu::Buffer& vel,
                          uint32_t count, const DrawSettings& settings);
 
-// The offscreen colour image as RGBA8 bytes, rows top to bottom (blocking; for tests and tools).
+// The offscreen colour image as RGBA8 bytes, rows top to bottom (blocking; for tests and tools), drawn
+// by a renderer whose finalLayout is TRANSFER_SRC_OPTIMAL.
 std::vector<uint8_t> readOffscreen(const gpu::Context& context, const Offscreen& offscreen);
 
 } // namespace render

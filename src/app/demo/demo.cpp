@@ -52,10 +52,8 @@ bool waitIfMinimized(Demo& d, int width, int height) {
 void updateSwapchain(Demo& d, int width, int height) {
     if (d.swapchainDirty || uint32_t(width) != d.swapchain.extent.width ||
         uint32_t(height) != d.swapchain.extent.height) {
-        gpu::createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(width),
-                             uint32_t(height),
+        gpu::createSwapchain(d.ctx, d.swapchain, d.depthFormat, uint32_t(width), uint32_t(height),
                              gpu::presentModeFromName(presentModeNames[d.panel.presentMode]));
-        ImGui_ImplVulkan_SetMinImageCount(d.swapchain.minImageCount);
         render::sizeTarget(d.ctx, d.renderer, d.swapchain.extent.width, d.swapchain.extent.height);
         d.swapchainDirty = false;
         d.recreations++;
@@ -367,8 +365,8 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
             drawSettings(d.camera, sc.extent.width, sc.extent.height, st.sim.params, st.draw);
         showGrid(view, sim::stepConstants(st.sim.params, st.grid, d.flock.count));
         const gpu::Buffer &pos = d.flock.pos[d.flock.current], &vel = d.flock.vel[d.flock.current];
-        const render::FrameTarget frame{sc.images[image], sc.framebuffers[image], sc.views[image],
-                                        sc.extent.width,  sc.extent.height,       sc.storage};
+        const render::FrameTarget frame{sc.images[image], sc.views[image],  sc.depth.image, sc.depth.view,
+                                        sc.extent.width,  sc.extent.height, sc.storage};
         {
             gpu::Scope scope(&d.profiler, cmd, "draw");
             render::recordDraw(cmd, d.ctx, d.renderer, frame, pos, vel, d.flock.count, view);
@@ -377,8 +375,8 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
         {
             gpu::Scope scope(&d.profiler, cmd, "ui");
             render::beginOverlay(cmd, d.renderer, frame);
-            ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
-            vkCmdEndRenderPass(cmd);
+            render::recordImGui(cmd, d.ctx, d.imgui, ImGui::GetDrawData(), uint32_t(&slot - d.slots));
+            render::endOverlay(cmd, d.renderer, frame);
         }
         const bool lastFrame = d.totalFrames && d.frameNumber + 1 == d.totalFrames;
         if (lastFrame && !d.options.screenshot.empty() && canScreenshot(sc))
@@ -515,10 +513,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     createDemoFlock(d);
     createRendererAndSwapchain(d);
     createFrameSlots(d);
-    // The panel draws in the renderer's overlay pass, compatible with the clear pass.
-    d.imgui =
-        render::createImGuiBackend(d.ctx, d.window, d.renderer.clearPass, d.swapchain.minImageCount,
-                                   std::max<uint32_t>(uint32_t(d.swapchain.images.size()), framesInFlight));
+    createImGui(d);
     runStepsBefore(d);
     startRun(d);
     std::signal(SIGINT, requestStop);
@@ -540,7 +535,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         const Clock::time_point start = Clock::now();
         endCpuFrame(d, start);
 
-        render::beginImGuiFrame();
+        beginImGuiFrame();
         const sim::Mode modeBefore = d.panel.sim.mode;
         handleInput(d);
         buildPanel(d);
@@ -559,7 +554,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     }
     const bool complete = finishRun(d);
 
-    render::destroyImGuiBackend(d.ctx, d.imgui);
+    destroyImGui(d);
     destroyFrameSlots(d);
     gpu::destroySwapchain(d.ctx, d.swapchain);
     render::destroyRenderer(d.ctx, d.renderer);

@@ -3,6 +3,8 @@
 #include "app/demo/demo_state.h"
 #include "app/headless/headless.h"
 
+#include <imgui_impl_glfw.h>
+
 namespace app {
 
 void onScroll(GLFWwindow* window, double, double dy) {
@@ -59,8 +61,7 @@ void createRendererAndSwapchain(Demo& d) {
         render::createRenderer(d.ctx, surfaceFormat.format, d.depthFormat, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
     int w = 0, h = 0;
     glfwGetFramebufferSize(d.window, &w, &h);
-    // Framebuffers are made with the clear pass; the keep and overlay passes are compatible with it.
-    gpu::createSwapchain(d.ctx, d.swapchain, d.renderer.clearPass, d.depthFormat, uint32_t(std::max(w, 1)),
+    gpu::createSwapchain(d.ctx, d.swapchain, d.depthFormat, uint32_t(std::max(w, 1)),
                          uint32_t(std::max(h, 1)), gpu::presentModeFromName(o.presentMode));
     if (d.swapchain.presentMode != gpu::presentModeFromName(o.presentMode))
         std::fprintf(stderr, "vkboids: note: present mode %s is not offered here; using %s\n",
@@ -112,6 +113,26 @@ void destroyFrameSlots(Demo& d) {
         destroyScreenshot(d.ctx, s.keyShot);
     }
     vkDestroyCommandPool(d.ctx.device, d.pool, nullptr);
+}
+
+void createImGui(Demo& d) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr; // no imgui.ini left in the user's directory
+    ImGui::StyleColorsDark();
+    ImGui_ImplGlfw_InitForVulkan(d.window, true);
+    d.imgui = render::createImGuiRenderer(d.ctx, d.renderer.colorFormat, framesInFlight);
+}
+
+void destroyImGui(Demo& d) {
+    render::destroyImGuiRenderer(d.ctx, d.imgui);
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+}
+
+void beginImGuiFrame() {
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
 }
 
 sim::Grid currentGrid(const Demo& d) {

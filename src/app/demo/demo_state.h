@@ -11,7 +11,7 @@
 #include "app/headless/commands.h"
 #include "app/naive_guard.h"
 #include "gpu/swapchain.h"
-#include "render/imgui_backend.h"
+#include "render/imgui_renderer.h"
 #include "render/renderer.h"
 #include "sim/flock.h"
 #include "sim/npy.h"
@@ -19,7 +19,6 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <imgui_impl_vulkan.h>
 
 #include <algorithm>
 #include <chrono>
@@ -60,7 +59,7 @@ struct Demo {
     VkCommandPool pool = VK_NULL_HANDLE;
     FrameSlot slots[framesInFlight];
     gpu::Profiler profiler;
-    render::ImGuiBackend imgui;
+    render::ImGuiRenderer imgui;
 
     // What the user sees and changes.
     PanelState panel;
@@ -119,6 +118,11 @@ void createDemoFlock(Demo& d);
 void createRendererAndSwapchain(Demo& d);
 void createFrameSlots(Demo& d);
 void destroyFrameSlots(Demo& d);
+// Dear ImGui on the window: its context, GLFW input (chained to ours) and its renderer.
+void createImGui(Demo& d);
+void destroyImGui(Demo& d);
+// A new ImGui frame, begun before input: it decides whether ImGui takes the mouse and the keyboard.
+void beginImGuiFrame();
 sim::Grid currentGrid(const Demo& d);
 void runStepsBefore(Demo& d);
 void startRun(Demo& d);

@@ -24,8 +24,8 @@ void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& ctx, const gpu::S
     shot.format = sc.format.format;
     shot.pixels = gpu::createBuffer(ctx, 4ull * shot.width * shot.height, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                     gpu::MemoryUse::Readback);
-    // The render pass's colour writes (made available by its external dependency) are read by the copy;
-    // the transfer stage chains this after the pass's final layout transition.
+    // The copy reads the frame's colour: the drawing's last barrier (render::endOverlay) made its writes
+    // available to transfers and moved it to PRESENT_SRC; the transfer stage chains this after that.
     gpu::imageBarrier(
         cmd, sc.images[image], VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
         VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,

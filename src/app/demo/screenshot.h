@@ -22,7 +22,7 @@ struct Screenshot {
 // Whether the swapchain's images can be copied out as 8-bit RGBA or BGRA pixels.
 bool canScreenshot(const gpu::Swapchain& swapchain);
 
-// Copies the image (after the render pass, in PRESENT_SRC layout) into `shot.pixels`, created here,
+// Copies the image (after the frame's drawing, in PRESENT_SRC layout) into `shot.pixels`, created here,
 // and leaves it presentable.
 void recordScreenshot(VkCommandBuffer cmd, const gpu::Context& context, const gpu::Swapchain& swapchain,
                       uint32_t image, Screenshot& shot);

@@ -1,0 +1,158 @@
+#include "render/imgui_renderer.h"
+
+#include "gpu/commands.h"
+#include "render/draw_types.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+namespace render {
+
+namespace {
+
+static_assert(sizeof(ImDrawIdx) == 2 || sizeof(ImDrawIdx) == 4);
+constexpr VkIndexType indexType = sizeof(ImDrawIdx) == 2 ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
+
+// The font atlas into a sampled image, through a staging buffer (blocking).
+gpu::Image uploadFont(const gpu::Context& ctx) {
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    const VkDeviceSize bytes = 4ull * uint32_t(width) * uint32_t(height);
+    gpu::Image font = gpu::createImage(ctx, uint32_t(width), uint32_t(height), VK_FORMAT_R8G8B8A8_UNORM,
+                                       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    gpu::Buffer staging =
+        gpu::createBuffer(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryUse::Upload);
+    std::memcpy(staging.mapped, pixels, bytes);
+    VkCommandBuffer cmd = gpu::beginOneShot(ctx);
+    // A new image: nothing to wait for but the copy's own stage.
+    gpu::imageBarrier(cmd, font.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                      VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {font.width, font.height, 1};
+    vkCmdCopyBufferToImage(cmd, staging.buffer, font.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    // The copied texels are sampled by every later frame's fragment shader.
+    gpu::imageBarrier(cmd, font.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    gpu::endOneShot(ctx, cmd);
+    gpu::destroyBuffer(ctx, staging);
+    return font;
+}
+
+// A host-visible buffer of at least `bytes`, replaced by a larger one (half again) when too small.
+void ensureSize(const gpu::Context& ctx, gpu::Buffer& b, VkDeviceSize bytes, VkBufferUsageFlags usage) {
+    if (b.buffer && b.size >= bytes) return;
+    gpu::destroyBuffer(ctx, b);
+    b = gpu::createBuffer(ctx, std::max<VkDeviceSize>(bytes + bytes / 2, 4096), usage,
+                          gpu::MemoryUse::Upload);
+}
+
+} // namespace
+
+ImGuiRenderer createImGuiRenderer(const gpu::Context& ctx, VkFormat colorFormat, uint32_t framesInFlight) {
+    ImGuiRenderer r;
+    gpu::GraphicsDesc desc;
+    desc.colorFormat = colorFormat;
+    desc.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    desc.blend = gpu::Blend::Alpha;
+    desc.vertexStride = sizeof(ImDrawVert);
+    desc.attributes = {
+        {0, 0, VK_FORMAT_R32G32_SFLOAT, uint32_t(offsetof(ImDrawVert, pos))},
+        {1, 0, VK_FORMAT_R32G32_SFLOAT, uint32_t(offsetof(ImDrawVert, uv))},
+        {2, 0, VK_FORMAT_R8G8B8A8_UNORM, uint32_t(offsetof(ImDrawVert, col))}, // ImU32 is RGBA in memory
+    };
+    r.program = gpu::createGraphicsProgram(ctx, "imgui_vert", "imgui_frag", desc);
+    r.font = uploadFont(ctx);
+    VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sampler.magFilter = VK_FILTER_LINEAR;
+    sampler.minFilter = VK_FILTER_LINEAR;
+    sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    sampler.addressModeU = sampler.addressModeV = sampler.addressModeW =
+        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    sampler.maxLod = 0.0f;
+    VK_CHECK(vkCreateSampler(ctx.device, &sampler, nullptr, &r.sampler));
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->SetTexID(ImTextureID(r.font.view));
+    io.BackendRendererName = "vkboids";
+    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset; // draws take a vertex offset
+    r.frames.resize(framesInFlight);
+    return r;
+}
+
+void destroyImGuiRenderer(const gpu::Context& ctx, ImGuiRenderer& r) {
+    for (ImGuiFrameBuffers& f : r.frames) {
+        gpu::destroyBuffer(ctx, f.vertices);
+        gpu::destroyBuffer(ctx, f.indices);
+    }
+    if (r.sampler) vkDestroySampler(ctx.device, r.sampler, nullptr);
+    gpu::destroyImage(ctx, r.font);
+    gpu::destroyProgram(ctx, r.program);
+    r = ImGuiRenderer{};
+}
+
+void recordImGui(VkCommandBuffer cmd, const gpu::Context& ctx, ImGuiRenderer& r, const ImDrawData* data,
+                 uint32_t frame) {
+    const float width = data->DisplaySize.x * data->FramebufferScale.x;
+    const float height = data->DisplaySize.y * data->FramebufferScale.y;
+    if (width <= 0 || height <= 0 || data->TotalVtxCount == 0) return;
+
+    // All lists' vertices and indices, one after the other; the host writes are visible to the
+    // vertex input of work submitted after them.
+    ImGuiFrameBuffers& b = r.frames.at(frame);
+    ensureSize(ctx, b.vertices, data->TotalVtxCount * sizeof(ImDrawVert), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    ensureSize(ctx, b.indices, data->TotalIdxCount * sizeof(ImDrawIdx), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+    ImDrawVert* vertices = static_cast<ImDrawVert*>(b.vertices.mapped);
+    ImDrawIdx* indices = static_cast<ImDrawIdx*>(b.indices.mapped);
+    for (int l = 0; l < data->CmdListsCount; ++l) {
+        const ImDrawList* list = data->CmdLists[l];
+        std::memcpy(vertices, list->VtxBuffer.Data, list->VtxBuffer.Size * sizeof(ImDrawVert));
+        std::memcpy(indices, list->IdxBuffer.Data, list->IdxBuffer.Size * sizeof(ImDrawIdx));
+        vertices += list->VtxBuffer.Size;
+        indices += list->IdxBuffer.Size;
+    }
+
+    gpu::bindProgram(cmd, r.program, {gpu::SampledImage{r.font.view, r.sampler}});
+    const VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &b.vertices.buffer, &offset);
+    vkCmdBindIndexBuffer(cmd, b.indices.buffer, 0, indexType);
+    gpudata::ImGuiConstants c{};
+    c.scale[0] = 2.0f / data->DisplaySize.x;
+    c.scale[1] = 2.0f / data->DisplaySize.y;
+    c.translate[0] = -1.0f - data->DisplayPos.x * c.scale[0];
+    c.translate[1] = -1.0f - data->DisplayPos.y * c.scale[1];
+    gpu::pushConstantsRaw(cmd, r.program, &c, sizeof c);
+    VkViewport viewport{0, 0, width, height, 0, 1};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+
+    // Clip rectangles are in display coordinates: to framebuffer pixels, clamped to the frame.
+    const ImVec2 origin = data->DisplayPos, scale = data->FramebufferScale;
+    uint32_t vertexBase = 0, indexBase = 0;
+    for (int l = 0; l < data->CmdListsCount; ++l) {
+        const ImDrawList* list = data->CmdLists[l];
+        for (const ImDrawCmd& dc : list->CmdBuffer) {
+            CHECK(!dc.UserCallback); // vkboids' panel draws none
+            // Only the font atlas is a texture in vkboids: one binding serves every command.
+            CHECK(dc.TextureId == ImGui::GetIO().Fonts->TexID);
+            const float x0 = std::max((dc.ClipRect.x - origin.x) * scale.x, 0.0f);
+            const float y0 = std::max((dc.ClipRect.y - origin.y) * scale.y, 0.0f);
+            const float x1 = std::min((dc.ClipRect.z - origin.x) * scale.x, width);
+            const float y1 = std::min((dc.ClipRect.w - origin.y) * scale.y, height);
+            if (x1 <= x0 || y1 <= y0) continue;
+            const VkRect2D scissor{{int32_t(x0), int32_t(y0)}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
+            vkCmdSetScissor(cmd, 0, 1, &scissor);
+            vkCmdDrawIndexed(cmd, dc.ElemCount, 1, indexBase + dc.IdxOffset,
+                             int32_t(vertexBase + dc.VtxOffset), 0);
+        }
+        vertexBase += uint32_t(list->VtxBuffer.Size);
+        indexBase += uint32_t(list->IdxBuffer.Size);
+    }
+}
+
+} // namespace render

@@ -1,0 +1,146 @@
+// The ImGui renderer against CPU expectations, drawn over a frame of background as the demo's panel
+// is: the pipeline's blending, clip rectangles as scissors, draw lists one after the other in the
+// buffers, the font atlas sampled, and buffers that grow with the draw data.
+
+#include "render/imgui_renderer.h"
+#include "render_test.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <string>
+
+namespace {
+
+using namespace drawtest;
+
+struct Rgba {
+    double r, g, b, a;
+};
+
+// The background as the frame stores it, RGBA8.
+Rgba background() {
+    const float* bg = gpudata::drawBackground;
+    return {std::round(bg[0] * 255), std::round(bg[1] * 255), std::round(bg[2] * 255), 255};
+}
+
+// Straight-alpha "over" of an ImGui colour (texture white) on the stored background.
+Rgba over(ImU32 c, Rgba dst) {
+    const double r = c & 0xff, g = (c >> 8) & 0xff, b = (c >> 16) & 0xff, a = (c >> 24) / 255.0;
+    return {r * a + dst.r * (1 - a), g * a + dst.g * (1 - a), b * a + dst.b * (1 - a),
+            255 * a + dst.a * (1 - a)};
+}
+
+class ImGuiTest : public DrawTest {
+  protected:
+    void SetUp() override {
+        DrawTest::SetUp();
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(float(width), float(height));
+        imgui = render::createImGuiRenderer(ctx(), VK_FORMAT_R8G8B8A8_UNORM, 1);
+    }
+    void TearDown() override {
+        render::destroyImGuiRenderer(ctx(), imgui);
+        ImGui::DestroyContext();
+        DrawTest::TearDown();
+    }
+
+    // The frame: no boids (the background), then the ImGui frame begun by the caller over it.
+    std::vector<uint8_t> drawFrame() {
+        ImGui::Render();
+        gpu::Buffer pos = test::makeBuffer(std::vector<glm::vec4>{}, 1);
+        gpu::Buffer vel = test::makeBuffer(std::vector<glm::vec4>{}, 1);
+        test::runCommands([&](VkCommandBuffer cmd) {
+            render::recordOffscreenDraw(cmd, ctx(), renderer, offscreen, pos, vel, 0,
+                                        settings(DrawPath::Points, 1.0f));
+            render::beginOverlay(cmd, renderer, offscreen.frame);
+            render::recordImGui(cmd, ctx(), imgui, ImGui::GetDrawData(), 0);
+            render::endOverlay(cmd, renderer, offscreen.frame);
+        });
+        gpu::destroyBuffer(ctx(), pos);
+        gpu::destroyBuffer(ctx(), vel);
+        return render::readOffscreen(ctx(), offscreen);
+    }
+
+    void expectPixel(const std::vector<uint8_t>& rgba, uint32_t x, uint32_t y, Rgba want) {
+        const uint8_t* p = &rgba[4 * (size_t(y) * width + x)];
+        const std::string where = "pixel (" + std::to_string(x) + ", " + std::to_string(y) + ")";
+        EXPECT_NEAR(p[0], want.r, 1.0) << where;
+        EXPECT_NEAR(p[1], want.g, 1.0) << where;
+        EXPECT_NEAR(p[2], want.b, 1.0) << where;
+        EXPECT_NEAR(p[3], want.a, 1.0) << where;
+    }
+
+    render::ImGuiRenderer imgui;
+};
+
+bool inside(uint32_t x, uint32_t y, ImVec4 r) {
+    return x + 0.5f >= r.x && x + 0.5f < r.z && y + 0.5f >= r.y && y + 0.5f < r.w;
+}
+
+TEST_F(ImGuiTest, RectanglesBlendOverTheFrameInsideTheirClipRectangles) {
+    // Two draw lists: a half-transparent rectangle behind everything, and an opaque one in front, clipped.
+    const ImVec4 half(8, 6, 40, 30), clip(44, 10, 56, 20);
+    const ImU32 orange = IM_COL32(240, 120, 30, 128), green = IM_COL32(20, 200, 90, 255);
+    ImGui::NewFrame();
+    ImGui::GetBackgroundDrawList()->AddRectFilled(ImVec2(half.x, half.y), ImVec2(half.z, half.w), orange);
+    ImDrawList* front = ImGui::GetForegroundDrawList();
+    front->PushClipRect(ImVec2(clip.x, clip.y), ImVec2(clip.z, clip.w));
+    front->AddRectFilled(ImVec2(42, 4), ImVec2(60, 40), green);
+    front->PopClipRect();
+    const std::vector<uint8_t> rgba = drawFrame();
+    ASSERT_EQ(ImGui::GetDrawData()->CmdListsCount, 2);
+    for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x) {
+            const Rgba want = inside(x, y, clip)   ? over(green, background())
+                              : inside(x, y, half) ? over(orange, background())
+                                                   : background();
+            expectPixel(rgba, x, y, want);
+        }
+}
+
+TEST_F(ImGuiTest, TextSamplesTheFontAtlas) {
+    ImGui::NewFrame();
+    const char* text = "vkboids";
+    const ImVec2 at(4, 4), size = ImGui::CalcTextSize(text);
+    ImGui::GetForegroundDrawList()->AddText(at, IM_COL32_WHITE, text);
+    const std::vector<uint8_t> rgba = drawFrame();
+    const ImVec4 box(at.x, at.y, at.x + size.x, at.y + size.y);
+    const Rgba bg = background();
+    uint32_t lit = 0, brightest = 0;
+    for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x) {
+            if (!inside(x, y, box)) {
+                expectPixel(rgba, x, y, bg);
+                continue;
+            }
+            const uint32_t green = rgba[4 * (size_t(y) * width + x) + 1];
+            lit += green > bg.g + 1;
+            brightest = std::max(brightest, green);
+        }
+    EXPECT_GT(lit, 20u) << "the glyphs' texels were not sampled";
+    EXPECT_GE(brightest, 250u) << "a glyph's opaque texel is white";
+}
+
+TEST_F(ImGuiTest, BuffersGrowWithTheDrawData) {
+    // A first frame with one rectangle, then one with a rectangle a pixel: more than the first buffers hold.
+    ImGui::NewFrame();
+    ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(0, 0), ImVec2(2, 2), IM_COL32_WHITE);
+    drawFrame();
+    const VkDeviceSize firstSize = imgui.frames[0].vertices.size;
+    ImGui::NewFrame();
+    auto colorAt = [](uint32_t x, uint32_t y) { return IM_COL32(8 * x, 8 * y, 255 - 4 * (x + y), 255); };
+    for (uint32_t y = 0; y < 30; ++y)
+        for (uint32_t x = 0; x < 30; ++x)
+            ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(float(x), float(y)),
+                                                          ImVec2(float(x + 1), float(y + 1)), colorAt(x, y));
+    const std::vector<uint8_t> rgba = drawFrame();
+    EXPECT_GT(imgui.frames[0].vertices.size, firstSize);
+    for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x)
+            expectPixel(rgba, x, y, x < 30 && y < 30 ? over(colorAt(x, y), background()) : background());
+}
+
+} // namespace
