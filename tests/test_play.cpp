@@ -301,7 +301,7 @@ TEST(InputScript, SettingsAndTheLoop) {
     using Type = app::InputEvent::Type;
     const std::vector<app::InputEvent> e = app::parseInputScript("3 set preset calm murmuration  \n"
                                                                  "1 set draw glyphs\n"
-                                                                 "2 set window 800x500\n"
+                                                                 "2 set window 900x640\n"
                                                                  "4 set boids 3e3\n"
                                                                  "9 loop\n",
                                                                  "x");
@@ -309,7 +309,7 @@ TEST(InputScript, SettingsAndTheLoop) {
     EXPECT_EQ(e[0].type, Type::Set);
     EXPECT_EQ(e[0].name, "draw");
     EXPECT_EQ(e[0].value, "glyphs");
-    EXPECT_EQ(e[1].value, "800x500");
+    EXPECT_EQ(e[1].value, "900x640");
     EXPECT_EQ(e[2].name, "preset");
     EXPECT_EQ(e[2].value, "calm murmuration"); // a name with spaces, without the trailing ones
     EXPECT_EQ(e[3].value, "3e3");
