@@ -10,16 +10,16 @@ namespace tuning {
 // ---- The radix sort (src/sort/radix_sort.cpp, shaders/sort) ----
 
 // Work-group sizes a sort tries, the first that fits the device (limits, subgroups, shared memory):
-// the largest first, as 1,024 x 8 sorts as fast as 512 x 15 or faster (below) up to halfGroupsFrom.
+// the largest first, as 1,024 x 8 sorts as fast as 512 x 15 or faster up to halfGroupsFrom.
 constexpr uint32_t sortWorkgroupSizes[] = {1024, 512, 256, 128, 64};
 // Keys an invocation ranks (KEYS_PER_THREAD), fewer where shared memory is short. Groups of 1,024
-// take 8: 1,024 x 8 sorts as fast as 512 x 15 at 1M pairs and 4% faster at 16M; 1,024 x 9 is 6%
-// faster at 16M and 64M but 2.5% slower at 1M.
+// take 8: as fast as 512 x 15 on small sorts and faster on large ones; 9 trades small sorts for
+// large ones.
 constexpr uint32_t sortKeysPerThread = 15;
 constexpr uint32_t sortKeysPerThreadIn1024 = 8;
 // From this many pairs the default shape's passes take groups half as wide, where two fit the
-// per-group shared-memory limit: 512 x 8 is 1% slower than 1,024 x 8 at 2M pairs and 4 to 6% faster
-// from 3M to 64M, where two groups of 512 x 8 share an SM and one of 1,024 x 8 holds it alone.
+// per-group shared-memory limit: from here two groups of 512 x 8 sharing an SM beat one of 1,024 x 8
+// holding it alone; below, the wider groups' fewer tiles win.
 constexpr uint32_t halfGroupsFrom = 3000000;
 // Predecessors a look-back step reads at once (LOOKBACK_WINDOW): one trip to memory for four
 // tiles rather than one each, each read still coalesced across the digits.
@@ -29,7 +29,7 @@ constexpr uint32_t lookbackWindow = 4;
 constexpr uint32_t spinLimit = 4096;
 // The histogram pass counts chunks of at least 8,192 keys, in at most 1,024 groups. Each group has
 // fixed costs (768 global atomics on addresses every group shares, a release that waits for them,
-// its start and tail): 8,192 groups at 64M keys made the histogram 50% slower.
+// its start and tail), which many small groups multiply.
 constexpr uint32_t histogramMinKeysPerGroup = 8192;
 constexpr uint32_t histogramMaxGroups = 1024;
 // Auto takes reduce-then-scan from this many pairs, per pass count (1 to 4 passes: 8, 16, 24, 32-bit
@@ -48,7 +48,7 @@ constexpr uint32_t scanItemsPerInvocation = 4;
 // ---- The flock (src/sim) ----
 
 // The grid passes' groups (or as many as the device allows). 128 rather than 256: the flock pass
-// is 1 to 2% faster at 1M boids and in every scattered grid, about 1% slower in crowded coherent
+// is slightly faster at 1M boids and in every scattered grid, slightly slower in crowded coherent
 // ones; groups of 64, 256 and 512 were slower in the coherent mode.
 constexpr uint32_t flockWorkgroupSize = 128;
 // The naive pass's groups: 128 keep 100k boids spread over all SMs of a big GPU.
@@ -61,7 +61,7 @@ constexpr uint32_t naiveWorkgroupSize = 128;
 constexpr double windowsFrom = 12;
 constexpr double boidsPerRowCube = 8;
 // x slices a cell with x windows: a window is rounded out to whole slices at either end. Finer
-// slices trim that rounding but add key bits and starts to write, and gained under 5%.
+// slices trim that rounding but add key bits and starts to write, and did not pay.
 constexpr uint32_t windowSlicesPerCell = 8;
 
 // ---- Drawing (src/render) ----

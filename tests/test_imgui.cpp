@@ -56,7 +56,8 @@ class ImGuiTest : public DrawTest {
             render::recordOffscreenDraw(cmd, ctx(), renderer, offscreen, pos, vel, 0,
                                         settings(DrawPath::Points, 1.0f));
             render::beginOverlay(cmd, renderer, offscreen.frame);
-            render::recordImGui(cmd, ctx(), imgui, ImGui::GetDrawData(), 0);
+            render::recordImGui(cmd, ctx(), imgui, ImGui::GetDrawData(),
+                                {offscreen.frame.width, offscreen.frame.height}, 0);
             render::endOverlay(cmd, renderer, offscreen.frame);
         });
         gpu::destroyBuffer(ctx(), pos);

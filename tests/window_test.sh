@@ -61,6 +61,19 @@ if grep -q "running on llvmpipe" "$out/early.log"; then
     grep -q "the window is 20000x20000, more than this device draws" "$out/huge.log"
 fi
 
+# At the smallest window and at a large one (before the window manager, which would fit the window to
+# the screen), the panels lie within the window (the left one scrolls what does not fit) and the
+# domain is framed beside them: within the window, right of the left panel, and left of or below the
+# timings.
+for size in 800x600 1200x720; do
+    "$vkboids" --validation --boids 1000 --frames 90 --window "$size" --report-layout >"$out/layout.log" 2>&1
+    layout=$(grep "^layout: " "$out/layout.log" | tail -n 1)
+    [ -n "$layout" ] || { echo "$size: no layout reported"; exit 1; }
+    read -r w h px0 py0 px1 py1 tx0 ty0 tx1 ty1 dx0 dy0 dx1 dy1 < <(tr -cs '0-9-\n' ' ' <<<"$layout")
+    echo "$size: $layout"
+    [ "${w}x$h" = "$size" ] || { echo "$size: the window is ${w}x$h"; exit 1; }
+    for v in $px0 $py0 $tx0 $ty0 $dx0 $dy0; do [ "$v" -ge 0 ] || { echo "$size: clipped: $layout"; exit 1; }; done
+
 # A window manager, so that minimizing really unmaps the window; --startup runs once it manages the
 # screen.
 openbox --startup "sh -c 'echo ready >$out/wm-ready'" >"$out/openbox.log" 2>&1 &
@@ -148,17 +161,6 @@ run default 240 30 --color cell # glyphs
 run compute 90 10 --draw compute --color order
 run points 90 10 --draw points
 
-# At the smallest window and at a large one, the panels lie within the window (the left one scrolls
-# what does not fit) and the domain is framed beside them: within the window, right of the left
-# panel, and left of or below the timings.
-for size in 800x600 1920x1080; do
-    "$vkboids" --validation --boids 1000 --frames 90 --window "$size" --report-layout >"$out/layout.log" 2>&1
-    layout=$(grep "^layout: " "$out/layout.log" | tail -n 1)
-    [ -n "$layout" ] || { echo "$size: no layout reported"; exit 1; }
-    read -r w h px0 py0 px1 py1 tx0 ty0 tx1 ty1 dx0 dy0 dx1 dy1 < <(tr -cs '0-9-\n' ' ' <<<"$layout")
-    echo "$size: $layout"
-    [ "$w" -ge 800 ] && [ "$h" -ge 600 ] || { echo "$size: the window is ${w}x$h"; exit 1; }
-    for v in $px0 $py0 $tx0 $ty0 $dx0 $dy0; do [ "$v" -ge 0 ] || { echo "$size: clipped: $layout"; exit 1; }; done
     for v in $px1 $tx1 $dx1; do [ "$v" -le "$w" ] || { echo "$size: clipped: $layout"; exit 1; }; done
     for v in $py1 $ty1 $dy1; do [ "$v" -le "$h" ] || { echo "$size: clipped: $layout"; exit 1; }; done
     [ "$dx0" -ge "$px1" ] || { echo "$size: the domain lies under the panel: $layout"; exit 1; }

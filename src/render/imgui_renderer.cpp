@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 
@@ -98,9 +99,9 @@ void destroyImGuiRenderer(const gpu::Context& ctx, ImGuiRenderer& r) {
 }
 
 void recordImGui(VkCommandBuffer cmd, const gpu::Context& ctx, ImGuiRenderer& r, const ImDrawData* data,
-                 uint32_t frame) {
-    const float width = data->DisplaySize.x * data->FramebufferScale.x;
-    const float height = data->DisplaySize.y * data->FramebufferScale.y;
+                 VkExtent2D extent, uint32_t frame) {
+    const float width = std::min(data->DisplaySize.x * data->FramebufferScale.x, float(extent.width));
+    const float height = std::min(data->DisplaySize.y * data->FramebufferScale.y, float(extent.height));
     if (width <= 0 || height <= 0 || data->TotalVtxCount == 0) return;
 
     // All lists' vertices and indices, one after the other; the host writes are visible to the
@@ -140,10 +141,11 @@ void recordImGui(VkCommandBuffer cmd, const gpu::Context& ctx, ImGuiRenderer& r,
             CHECK(!dc.UserCallback); // vkboids' panel draws none
             // Only the font atlas is a texture in vkboids: one binding serves every command.
             CHECK(dc.TextureId == ImGui::GetIO().Fonts->TexID);
-            const float x0 = std::max((dc.ClipRect.x - origin.x) * scale.x, 0.0f);
-            const float y0 = std::max((dc.ClipRect.y - origin.y) * scale.y, 0.0f);
-            const float x1 = std::min((dc.ClipRect.z - origin.x) * scale.x, width);
-            const float y1 = std::min((dc.ClipRect.w - origin.y) * scale.y, height);
+            // Whole pixels that cover the clip rectangle, within the rendering.
+            const float x0 = std::max(std::floor((dc.ClipRect.x - origin.x) * scale.x), 0.0f);
+            const float y0 = std::max(std::floor((dc.ClipRect.y - origin.y) * scale.y), 0.0f);
+            const float x1 = std::min(std::ceil((dc.ClipRect.z - origin.x) * scale.x), width);
+            const float y1 = std::min(std::ceil((dc.ClipRect.w - origin.y) * scale.y), height);
             if (x1 <= x0 || y1 <= y0) continue;
             const VkRect2D scissor{{int32_t(x0), int32_t(y0)}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
             vkCmdSetScissor(cmd, 0, 1, &scissor);

@@ -29,9 +29,10 @@ struct ImGuiRenderer {
 ImGuiRenderer createImGuiRenderer(const gpu::Context& context, VkFormat colorFormat, uint32_t framesInFlight);
 void destroyImGuiRenderer(const gpu::Context& context, ImGuiRenderer& renderer);
 
-// Draws `data` into the current rendering, using the buffers of frame in flight `frame`: the GPU must
-// be done with that frame's earlier use. Leaves the viewport and scissor changed.
+// Draws `data` into the current rendering of `extent` (ImGui's display may differ from it for a frame
+// while the window is resized), using the buffers of frame in flight `frame`: the GPU must be done with
+// that frame's earlier use. Leaves the viewport and scissor changed.
 void recordImGui(VkCommandBuffer cmd, const gpu::Context& context, ImGuiRenderer& renderer,
-                 const ImDrawData* data, uint32_t frame);
+                 const ImDrawData* data, VkExtent2D extent, uint32_t frame);
 
 } // namespace render

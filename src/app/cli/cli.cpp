@@ -207,12 +207,16 @@ std::vector<sim::Config> parseConfigs(const ConfigFlags& flags, const sim::Confi
         for (const std::string& cells : splitList(flags.cells))
             for (const std::string& order : splitList(flags.cellOrder))
                 for (const std::string& build : splitList(flags.gridBuild)) {
-                    const sim::Config c =
-                        parseConfig({mode, cells, flags.rows, build, order, flags.params}, base);
-                    // A naive step builds no grid: one run, whatever the grid's lists hold.
-                    const bool naiveAgain = c.mode == sim::Mode::Naive && !configs.empty() &&
-                                            configs.back().mode == sim::Mode::Naive;
-                    if (!naiveAgain) configs.push_back(c);
+                    sim::Config c = parseConfig({mode, cells, flags.rows, build, order, flags.params}, base);
+                    // A naive step builds no grid: one run, its grid choices the defaults, whatever the
+                    // grid's lists hold.
+                    if (c.mode == sim::Mode::Naive) {
+                        if (!configs.empty() && configs.back().mode == sim::Mode::Naive) continue;
+                        c.cells = base.cells;
+                        c.cellOrder = base.cellOrder;
+                        c.gridBuild = base.gridBuild;
+                    }
+                    configs.push_back(c);
                 }
     return configs;
 }

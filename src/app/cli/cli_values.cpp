@@ -88,7 +88,7 @@ int cellsFromText(const std::string& text, const std::string& flag) {
     throw InputError(flag + ": '" + text + "' must be 8 or 27");
 }
 
-// "1280x800", at least 320x240.
+// "1280x800", at least minWindowWidth x minWindowHeight.
 void parseWindowSize(const std::string& text, int& width, int& height) {
     const std::string problem =
         "--window: '" + text + "' must be WIDTHxHEIGHT, at least 800x600 (e.g. 1280x800)";

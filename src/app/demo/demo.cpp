@@ -22,7 +22,8 @@ void requestStop(int) {
 void exerciseWindow(Demo& d) {
     if (!d.options.exerciseWindow || !d.totalFrames) return;
     if (d.frameNumber == d.totalFrames / 3)
-        glfwSetWindowSize(d.window, d.options.width * 3 / 4, d.options.height * 2 / 3);
+        glfwSetWindowSize(d.window, std::max(minWindowWidth, d.options.width * 3 / 4),
+                          std::max(minWindowHeight, d.options.height * 2 / 3));
     if (d.frameNumber == 2 * d.totalFrames / 3 && d.minimizedWaits == 0) {
         glfwIconifyWindow(d.window);
         // The window manager takes a moment; without one nothing happens.
@@ -223,8 +224,8 @@ void buildPanel(Demo& d) {
     d.camera.frame = {};
     if (d.showPanel) {
         drawPanel(d.panel);
-        d.camera.frame = freeFrame(d.swapchain.extent.width, d.swapchain.extent.height, d.panel.panelRect,
-                                   d.panel.timingsRect);
+        d.camera.frame = freeFrame(d.swapchain.extent.width, d.swapchain.extent.height,
+                                   toPixels(d.panel.panelRect), toPixels(d.panel.timingsRect));
     }
     if (d.showHelp) drawHelp(&d.showHelp);
     drawPredatorMarker(d);
@@ -375,7 +376,8 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
         {
             gpu::Scope scope(&d.profiler, cmd, "ui");
             render::beginOverlay(cmd, d.renderer, frame);
-            render::recordImGui(cmd, d.ctx, d.imgui, ImGui::GetDrawData(), uint32_t(&slot - d.slots));
+            render::recordImGui(cmd, d.ctx, d.imgui, ImGui::GetDrawData(), d.swapchain.extent,
+                                uint32_t(&slot - d.slots));
             render::endOverlay(cmd, d.renderer, frame);
         }
         const bool lastFrame = d.totalFrames && d.frameNumber + 1 == d.totalFrames;

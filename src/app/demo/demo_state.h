@@ -112,6 +112,9 @@ void reportMemory(Demo& d);
 // With --report-layout, once a second: the window's size, the panels' rectangles and the domain's on
 // the screen (pixels: x0 y0 x1 y1).
 void reportLayout(Demo& d);
+// A rectangle in ImGui's (the window's) coordinates in framebuffer pixels, which differ on scaled
+// displays.
+PixelRect toPixels(const PixelRect& r);
 // Refuses unwritable outputs before any work.
 void checkOutputs(const DemoOptions& options);
 void createDemoFlock(Demo& d);

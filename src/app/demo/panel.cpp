@@ -59,13 +59,13 @@ bool sliderParam(const char* label, float* value, float lo, float hi, const char
     return ImGui::SliderFloat(label, value, lo, hi, format, ImGuiSliderFlags_AlwaysClamp);
 }
 
-// At the right edge, sized to its rows, so that none is ever scrolled out of sight.
 // The current window's rectangle, called between Begin and End.
 PixelRect windowRect() {
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     return {pos.x, pos.y, pos.x + size.x, pos.y + size.y};
 }
 
+// At the right edge, sized to its rows, so that none is ever scrolled out of sight.
 PixelRect drawTimings(const TimingHistory& t, uint32_t boids) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - 10, viewport->WorkPos.y + 10),

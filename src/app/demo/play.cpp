@@ -159,6 +159,11 @@ void reportMemory(Demo& d) {
     std::fflush(stdout);
 }
 
+PixelRect toPixels(const PixelRect& r) {
+    const ImVec2 s = ImGui::GetIO().DisplayFramebufferScale;
+    return {r.x0 * s.x, r.y0 * s.y, r.x1 * s.x, r.y1 * s.y};
+}
+
 void reportLayout(Demo& d) {
     const Clock::time_point now = Clock::now();
     if (!d.options.reportLayout || now - d.lastLayoutReport < std::chrono::seconds(1)) return;
@@ -180,8 +185,9 @@ void reportLayout(Demo& d) {
         std::snprintf(line, sizeof line, "%.0f %.0f %.0f %.0f", r.x0, r.y0, r.x1, r.y1);
         return std::string(line);
     };
-    std::printf("layout: window %u %u panel %s timings %s domain %s\n", w, h, text(d.panel.panelRect).c_str(),
-                text(d.panel.timingsRect).c_str(), text(domain).c_str());
+    std::printf("layout: window %u %u panel %s timings %s domain %s\n", w, h,
+                text(toPixels(d.panel.panelRect)).c_str(), text(toPixels(d.panel.timingsRect)).c_str(),
+                text(domain).c_str());
     std::fflush(stdout);
 }
 
@@ -189,13 +195,16 @@ void reportLayout(Demo& d) {
 void drawPredatorMarker(const Demo& d) {
     const sim::Params& p = d.panel.sim.params;
     if (!p.predator) return;
-    const ImVec2 size = ImGui::GetIO().DisplaySize;
-    const glm::vec4 clip = viewProjection(d.camera, uint32_t(size.x), uint32_t(size.y), p.domainHalf) *
+    // The camera frames the view in framebuffer pixels; ImGui draws in the window's coordinates.
+    const uint32_t w = d.swapchain.extent.width, h = d.swapchain.extent.height;
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    const glm::vec4 clip = viewProjection(d.camera, w, h, p.domainHalf) *
                            glm::vec4(p.predatorPos[0], p.predatorPos[1], p.predatorPos[2], 1.0f);
     if (clip.w <= 0) return;
-    const ImVec2 centre((clip.x / clip.w * 0.5f + 0.5f) * size.x, (clip.y / clip.w * 0.5f + 0.5f) * size.y);
-    const float radius = p.predatorRadius / (clip.w * std::tan(d.camera.fovY * 0.5f)) * size.y * 0.5f *
-                         frameScale(d.camera.frame, uint32_t(size.y));
+    const ImVec2 centre((clip.x / clip.w * 0.5f + 0.5f) * float(w) / scale.x,
+                        (clip.y / clip.w * 0.5f + 0.5f) * float(h) / scale.y);
+    const float radius = p.predatorRadius / (clip.w * std::tan(d.camera.fovY * 0.5f)) * float(h) * 0.5f *
+                         frameScale(d.camera.frame, h) / scale.y;
     ImDrawList* draw = ImGui::GetBackgroundDrawList();
     draw->AddCircle(centre, std::max(radius, 3.0f), IM_COL32(255, 90, 60, 200), 0, 1.5f);
     draw->AddCircleFilled(centre, 3.0f, IM_COL32(255, 90, 60, 255));

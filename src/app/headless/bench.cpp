@@ -120,7 +120,7 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
             }
         }
         // The GPU idled through the check on the CPU, and its clock with it: sorts back to back
-        // until it has risen (on the H200 it took seconds from idle to its top rate).
+        // until it has risen (a GPU can take seconds from idle to its top rate).
         if (run == 0)
             keepBusy(o.warmupMs, [&] {
                 runHeadlessFrame(ctx, headless,
