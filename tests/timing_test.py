@@ -53,7 +53,7 @@ def step_flock(mode):
 
 
 def bench(mode, path, json_path):
-    run(["bench", "--validation", "--modes", mode, "--boids", str(BOIDS[mode]), "--frames", str(FRAMES),
+    run(["bench", "--validation", "--mode", mode, "--boids", str(BOIDS[mode]), "--frames", str(FRAMES),
          "--warmup", str(WARMUP), "--warmup-ms", "0", "--render", "--draw", path, "--json", json_path]
         + ([] if mode == "naive" else ["--cells", "27"]))
     columns = json.load(open(json_path))["runs"][0]["columns"]
