@@ -53,8 +53,7 @@ std::string settingProblem(const std::string& name, const std::string& value) {
     if (name == "color")
         return expect(render::colorModeFromName(value).has_value(), "speed, heading, cell or order");
     if (name == "preset")
-        return expect(std::ranges::any_of(presets(), [&](const Preset& p) { return value == p.name; }),
-                      "a preset's name, as the panel lists it");
+        return expect(findPreset(value) != nullptr, "a preset's id (as --preset takes it) or its name");
     try {
         int width = 0, height = 0;
         if (name == "boids") parseCount(value, "set boids", 0x7fffffff);

@@ -51,9 +51,7 @@ void applySetting(Demo& d, const InputEvent& e) {
     if (e.name == "order") st.sim.cellOrder = *sim::parseCellOrder(e.value);
     if (e.name == "draw") st.draw.path = *render::drawPathFromName(e.value);
     if (e.name == "color") st.draw.colorMode = *render::colorModeFromName(e.value);
-    if (e.name == "preset")
-        for (const Preset& preset : presets())
-            if (e.value == preset.name) selectPreset(st, preset);
+    if (e.name == "preset") selectPreset(st, *findPreset(e.value));
     if (e.name == "boids") {
         st.boidInput = int(parseCount(e.value, "set boids", 0x7fffffff));
         st.reinitialize = true;
