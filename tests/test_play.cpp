@@ -373,7 +373,7 @@ TEST(InputScript, BadLinesNameTheFileAndLine) {
         {"1 set mode fast\n", "set mode: 'fast' must be naive, scattered or coherent"},
         {"1 set cells 9\n", "set cells: '9' must be 8 or 27"},
         {"1 set draw lines\n", "set draw: 'lines' must be"},
-        {"1 set preset calm\n", "set preset: 'calm' must be a preset's name"},
+        {"1 set preset calm\n", "must be a preset's id"},
         {"1 set boids 0\n", "set boids: must be at least 1"},
         {"1 set window 100x100\n", "at least 800x600"},
         {"1 set speed 2\n", "'speed' is not a setting"},
