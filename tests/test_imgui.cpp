@@ -144,4 +144,44 @@ TEST_F(ImGuiTest, BuffersGrowWithTheDrawData) {
             expectPixel(rgba, x, y, x < 30 && y < 30 ? over(colorAt(x, y), background()) : background());
 }
 
+TEST_F(ImGuiTest, ListsOverSixteenBitIndicesTakeVertexOffsets) {
+    // 17,000 rectangles in one list, 68,000 vertices: ImGui starts a command at a vertex offset past
+    // what 16-bit indices reach. Only the last rectangle lies on the frame.
+    ImGui::NewFrame();
+    ImDrawList* list = ImGui::GetForegroundDrawList();
+    for (int i = 0; i < 16999; ++i) list->AddRectFilled(ImVec2(-8, -8), ImVec2(-4, -4), IM_COL32_WHITE);
+    const ImVec4 last(20, 10, 30, 22);
+    const ImU32 blue = IM_COL32(30, 60, 230, 255);
+    list->AddRectFilled(ImVec2(last.x, last.y), ImVec2(last.z, last.w), blue);
+    const std::vector<uint8_t> rgba = drawFrame();
+    const ImDrawList* drawn = ImGui::GetDrawData()->CmdLists[0];
+    ASSERT_GT(drawn->VtxBuffer.Size, 65536);
+    ASSERT_GT(drawn->CmdBuffer.back().VtxOffset, 0u) << "ImGui drew the list without a vertex offset";
+    for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x)
+            expectPixel(rgba, x, y, inside(x, y, last) ? over(blue, background()) : background());
+}
+
+TEST_F(ImGuiTest, ClipRectanglesPastTheFrameAreCutToIt) {
+    // Clip rectangles that start left of and above the frame, and end past its right and bottom.
+    ImGui::NewFrame();
+    ImDrawList* list = ImGui::GetForegroundDrawList();
+    const ImU32 red = IM_COL32(220, 40, 40, 255), teal = IM_COL32(20, 180, 170, 255);
+    list->PushClipRect(ImVec2(-20, -20), ImVec2(6, 5));
+    list->AddRectFilled(ImVec2(-10, -10), ImVec2(12, 12), red);
+    list->PopClipRect();
+    const float w = float(width), h = float(height);
+    list->PushClipRect(ImVec2(w - 7, h - 3), ImVec2(w + 50, h + 50));
+    list->AddRectFilled(ImVec2(w - 20, h - 20), ImVec2(w + 20, h + 20), teal);
+    list->PopClipRect();
+    const std::vector<uint8_t> rgba = drawFrame();
+    for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x) {
+            const Rgba want = x < 6 && y < 5                      ? over(red, background())
+                              : x >= width - 7 && y >= height - 3 ? over(teal, background())
+                                                                  : background();
+            expectPixel(rgba, x, y, want);
+        }
+}
+
 } // namespace
