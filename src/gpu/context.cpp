@@ -385,16 +385,20 @@ VkCommandBuffer beginOneShot(const Context& ctx) {
     return cmd;
 }
 
-void endOneShot(const Context& ctx, VkCommandBuffer cmd) {
+void submitAndWait(const Context& ctx, VkCommandBuffer cmd, VkFence fence) {
     VK_CHECK(vkEndCommandBuffer(cmd));
     VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
     cmdInfo.commandBuffer = cmd;
     VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
     submit.commandBufferInfoCount = 1;
     submit.pCommandBufferInfos = &cmdInfo;
-    VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &submit, ctx.oneShotFence));
-    VK_CHECK(vkWaitForFences(ctx.device, 1, &ctx.oneShotFence, VK_TRUE, UINT64_MAX));
-    VK_CHECK(vkResetFences(ctx.device, 1, &ctx.oneShotFence));
+    VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &submit, fence));
+    VK_CHECK(vkWaitForFences(ctx.device, 1, &fence, VK_TRUE, UINT64_MAX));
+    VK_CHECK(vkResetFences(ctx.device, 1, &fence));
+}
+
+void endOneShot(const Context& ctx, VkCommandBuffer cmd) {
+    submitAndWait(ctx, cmd, ctx.oneShotFence);
     vkFreeCommandBuffers(ctx.device, ctx.oneShotPool, 1, &cmd);
 }
 

@@ -79,6 +79,8 @@ uint32_t validationErrorCount();
 // A command buffer for a blocking one-off submission (uploads, readbacks, tests).
 VkCommandBuffer beginOneShot(const Context& context);
 void endOneShot(const Context& context, VkCommandBuffer cmd); // submits and waits
+// Ends `cmd`, submits it alone, waits on `fence` and resets it for the next submission.
+void submitAndWait(const Context& context, VkCommandBuffer cmd, VkFence fence);
 
 std::string apiVersionString(uint32_t version);
 

@@ -10,6 +10,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 
 namespace app {
 
@@ -53,6 +54,16 @@ void timingRow(const char* label, const std::deque<double>* values) {
     ImGui::Text("%.3f", s.mean);
     ImGui::TableNextColumn();
     ImGui::Text("%.3f", s.p95);
+}
+
+// A combo box of `options`, each shown by `name`: picking one sets `value`.
+template <typename T>
+void choiceCombo(const char* label, T& value, std::initializer_list<T> options, const char* (*name)(T)) {
+    ImGui::SetNextItemWidth(120);
+    if (!ImGui::BeginCombo(label, name(value))) return;
+    for (T option : options)
+        if (ImGui::Selectable(name(option), option == value)) value = option;
+    ImGui::EndCombo();
 }
 
 bool sliderParam(const char* label, float* value, float lo, float hi, const char* format = "%.3f") {
@@ -199,29 +210,15 @@ void drawPanel(PanelState& st) {
     if (ImGui::CollapsingHeader("Grid", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (st.sim.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
         // The rows the search scans, switchable live like the mode (auto: by density).
-        ImGui::SetNextItemWidth(120);
-        if (ImGui::BeginCombo("rows", sim::rowsName(st.sim.rows))) {
-            for (sim::Rows rows :
-                 {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
-                if (ImGui::Selectable(sim::rowsName(rows), rows == st.sim.rows)) st.sim.rows = rows;
-            ImGui::EndCombo();
-        }
+        choiceCombo("rows", st.sim.rows,
+                    {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter},
+                    sim::rowsName);
         // How boids are ordered by key, switchable live (the two give the same order).
-        ImGui::SetNextItemWidth(120);
-        if (ImGui::BeginCombo("grid build", sim::gridBuildName(st.sim.gridBuild))) {
-            for (sim::GridBuild build : {sim::GridBuild::Radix, sim::GridBuild::Counting})
-                if (ImGui::Selectable(sim::gridBuildName(build), build == st.sim.gridBuild))
-                    st.sim.gridBuild = build;
-            ImGui::EndCombo();
-        }
+        choiceCombo("grid build", st.sim.gridBuild, {sim::GridBuild::Radix, sim::GridBuild::Counting},
+                    sim::gridBuildName);
         // The numbering of cells in the sort key, switchable live too.
-        ImGui::SetNextItemWidth(120);
-        if (ImGui::BeginCombo("cell order", sim::cellOrderName(st.sim.cellOrder))) {
-            for (sim::CellOrder order : {sim::CellOrder::Linear, sim::CellOrder::Morton})
-                if (ImGui::Selectable(sim::cellOrderName(order), order == st.sim.cellOrder))
-                    st.sim.cellOrder = order;
-            ImGui::EndCombo();
-        }
+        choiceCombo("cell order", st.sim.cellOrder, {sim::CellOrder::Linear, sim::CellOrder::Morton},
+                    sim::cellOrderName);
         if (st.grid.cellOrder == sim::CellOrder::Morton)
             ImGui::Text("%u^3 cells of %.3g, Morton keys %.2fx", st.grid.dim, st.grid.cellWidth,
                         double(st.grid.keyCells) / st.grid.cellCount);

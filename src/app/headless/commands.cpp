@@ -53,15 +53,7 @@ runHeadlessFrame(const gpu::Context& ctx, Headless& h,
         gpu::Scope frame(&h.profiler, h.cmd, "frame");
         record(h.cmd, &h.profiler);
     }
-    VK_CHECK(vkEndCommandBuffer(h.cmd));
-    VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-    cmdInfo.commandBuffer = h.cmd;
-    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    submit.commandBufferInfoCount = 1;
-    submit.pCommandBufferInfos = &cmdInfo;
-    VK_CHECK(vkQueueSubmit2(ctx.queue, 1, &submit, h.fence));
-    VK_CHECK(vkWaitForFences(ctx.device, 1, &h.fence, VK_TRUE, UINT64_MAX));
-    VK_CHECK(vkResetFences(ctx.device, 1, &h.fence));
+    gpu::submitAndWait(ctx, h.cmd, h.fence);
     return gpu::readProfilerFrame(ctx, h.profiler, 0);
 }
 
