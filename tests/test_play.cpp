@@ -6,7 +6,7 @@
 #include "app/demo/input_script.h"
 #include "app/demo/panel.h"
 #include "app/demo/picking.h"
-#include "app/demo/presets.h"
+#include "app/presets.h"
 #include "cli_test.h"
 
 #define GLFW_INCLUDE_NONE

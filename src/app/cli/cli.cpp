@@ -1,7 +1,7 @@
 #include "app/cli/cli.h"
 
 #include "app/cli/cli_values.h"
-#include "app/demo/presets.h"
+#include "app/presets.h"
 
 #include "build_info.h"
 
@@ -66,11 +66,7 @@ const std::pair<const char*, float sim::Params::*> presetFlags[] = {
 // a rule flag over its rule, --boids or --load-state over its flock, --domain-half over its L.
 void startFromPreset(const CLI::App& app, DemoOptions& demo) {
     const Preset* preset = findPreset(demo.preset);
-    if (!preset) {
-        std::string ids;
-        for (const Preset& p : presets()) ids += std::string(ids.empty() ? "" : ", ") + p.id;
-        throw InputError("--preset: '" + demo.preset + "' is not a preset (" + ids + ")");
-    }
+    if (!preset) throw InputError("--preset: '" + demo.preset + "' is not a preset (" + presetIds() + ")");
     demo.preset = preset->id;
     const sim::Params given = demo.sim.params;
     demo.sim.params = applyPreset(*preset, given);
@@ -289,10 +285,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         ->check(nonEmptyPath);
     app.add_option("--load-state", demo.loadState,
                    "start from a state file (NumPy, as step --save-state writes)");
-    std::string presetIds;
-    for (const Preset& p : presets()) presetIds += std::string(presetIds.empty() ? "" : ", ") + p.id;
     app.add_option("--preset", demo.preset,
-                   "start with a preset of the panel's Play section (" + presetIds +
+                   "start with a preset of the panel's Play section (" + presetIds() +
                        "): its rules, and its flock where it has one; flags given win over it");
     app.add_flag("--paused", demo.paused, "start paused (space resumes, N steps once)");
     std::string demoStepsBefore = "0";

@@ -1,7 +1,7 @@
 #include "app/demo/input_script.h"
 
 #include "app/cli/cli_values.h"
-#include "app/demo/presets.h"
+#include "app/presets.h"
 #include "sim/params.h"
 
 #define GLFW_INCLUDE_NONE

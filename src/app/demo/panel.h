@@ -2,7 +2,7 @@
 // The demo's ImGui panel: what it shows and what the user changed in it this frame.
 
 #include "app/camera.h"
-#include "app/demo/presets.h"
+#include "app/presets.h"
 #include "gpu/profiler.h"
 #include "render/renderer.h"
 #include "sim/config.h"

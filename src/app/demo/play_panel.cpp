@@ -1,7 +1,7 @@
 // The panel's "Play" section: presets, and the predator's switch, radius and strength.
 
 #include "app/demo/panel.h"
-#include "app/demo/presets.h"
+#include "app/presets.h"
 
 #include <imgui.h>
 

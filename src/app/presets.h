@@ -20,6 +20,9 @@ struct Preset {
 
 const std::vector<Preset>& presets();
 
+// Every preset's id, comma-separated, for help and errors.
+std::string presetIds();
+
 // The preset whose id (or name) is `text`, or null.
 const Preset* findPreset(const std::string& text);
 

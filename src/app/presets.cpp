@@ -1,4 +1,4 @@
-#include "app/demo/presets.h"
+#include "app/presets.h"
 
 namespace app {
 namespace {
@@ -28,6 +28,12 @@ const std::vector<Preset>& presets() {
         {"large flock (1M, same density)", "large-flock", sim::Params{}, 1000000},
     };
     return table;
+}
+
+std::string presetIds() {
+    std::string ids;
+    for (const Preset& p : presets()) ids += std::string(ids.empty() ? "" : ", ") + p.id;
+    return ids;
 }
 
 const Preset* findPreset(const std::string& text) {
