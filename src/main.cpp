@@ -4,14 +4,14 @@
 #include "app/headless/commands.h"
 #include "gpu/check.h"
 #include "io/output.h"
+#include "io/platform.h"
 
-#include <csignal>
 #include <cstdio>
 #include <exception>
 
 int main(int argc, char** argv) {
     // A FIFO whose reader quits mid-write gives EPIPE, reported as a one-line error, not a silent death.
-    std::signal(SIGPIPE, SIG_IGN);
+    io::os::ignoreBrokenPipes();
     // Piped or redirected, output still arrives line by line as it is printed (a bench's rows as each
     // configuration finishes), not all at the end.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);

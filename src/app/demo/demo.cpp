@@ -5,18 +5,21 @@
 // destroy in reverse.
 
 #include "app/demo/demo.h"
+
+#include "io/platform.h"
 #include "app/demo/demo_state.h"
 
-#include <csignal>
+#include <atomic>
 
 namespace app {
 namespace {
 
-// SIGINT or SIGTERM: the run ends as when the window closes (results written, validation counted).
-volatile std::sig_atomic_t stopRequested = 0;
+// Ctrl-C or a request to end: the run ends as when the window closes (results written, validation
+// counted).
+std::atomic<bool> stopRequested{false};
 
-void requestStop(int) {
-    stopRequested = 1;
+void requestStop() {
+    stopRequested = true;
 }
 
 void exerciseWindow(Demo& d) {
@@ -66,8 +69,7 @@ void updateSwapchain(Demo& d, int width, int height) {
 // beside the frame loop, under a name not yet taken in the working directory.
 void startKeyShotWrite(Demo& d, Screenshot& shot) {
     const std::time_t now = std::time(nullptr);
-    std::tm local{};
-    localtime_r(&now, &local);
+    const std::tm local = io::os::localTime(now);
     const std::filesystem::path dir = std::filesystem::current_path();
     const std::string path =
         (dir / timestampedScreenshotName(local, [&](const std::string& name) {
@@ -518,8 +520,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     createImGui(d);
     runStepsBefore(d);
     startRun(d);
-    std::signal(SIGINT, requestStop);
-    std::signal(SIGTERM, requestStop);
+    io::os::onInterrupt(requestStop);
 
     while (!glfwWindowShouldClose(d.window) && !stopRequested) {
         glfwPollEvents();

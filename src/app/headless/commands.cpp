@@ -5,6 +5,7 @@
 #include "app/stats.h"
 #include "sim/flock.h"
 #include "sim/npy.h"
+#include "io/platform.h"
 
 #include "build_info.h"
 
@@ -12,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <unistd.h>
 
 namespace app {
 
@@ -58,11 +58,11 @@ runHeadlessFrame(const gpu::Context& ctx, Headless& h,
 }
 
 void progress(const std::string& text) {
-    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s", text.c_str());
+    if (io::os::isTerminal(stderr)) std::fprintf(stderr, "\r%-72s", text.c_str());
 }
 
 void endProgress() {
-    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r%-72s\r", "");
+    if (io::os::isTerminal(stderr)) std::fprintf(stderr, "\r%-72s\r", "");
 }
 
 void printTimestampNote(const gpu::TimestampProbe& p) {

@@ -1,0 +1,215 @@
+// io/platform.h for Linux, macOS and other POSIX systems.
+
+#include "io/platform.h"
+
+#include "io/output.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <iterator>
+#include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace io::os {
+namespace {
+
+[[noreturn]] void cannotWrite(const std::string& path, const std::string& why) {
+    throw InputError("cannot write '" + path + "': " + why);
+}
+
+// The end of a chain of symbolic links, which need not exist yet: renaming over a link itself would
+// turn it into a regular file.
+std::string followLinks(const std::string& path) {
+    std::filesystem::path file = fsPath(path);
+    for (int hops = 0;; ++hops) {
+        std::error_code error;
+        if (std::filesystem::symlink_status(file, error).type() != std::filesystem::file_type::symlink)
+            return utf8(file);
+        if (hops == 40) cannotWrite(path, std::strerror(ELOOP));
+        const std::filesystem::path target = std::filesystem::read_symlink(file, error);
+        if (error) cannotWrite(path, error.message());
+        // Not normalized: the kernel resolves ".." after links in the parent, and so must we.
+        file = target.is_absolute() ? target : file.parent_path() / target;
+    }
+}
+
+// Non-blocking first, so that a FIFO nobody reads fails at once (ENXIO) instead of waiting forever.
+int openInPlace(const std::string& path, const Target& target) {
+    const int fd = ::open(target.file.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENXIO && target.kind == Kind::Pipe) cannotWrite(path, "no process is reading the FIFO");
+        cannotWrite(path, std::strerror(errno));
+    }
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        const int e = errno;
+        ::close(fd);
+        cannotWrite(path, std::strerror(e));
+    }
+    return fd;
+}
+
+void (*interruptHandler)() = nullptr;
+
+void onSignal(int) {
+    if (interruptHandler) interruptHandler();
+}
+
+} // namespace
+
+Target targetOf(const std::string& path) {
+    if (path.empty()) throw InputError("cannot write '': the path is empty");
+    struct stat info;
+    if (::stat(path.c_str(), &info) == 0) {
+        if (S_ISDIR(info.st_mode)) return {Kind::Directory, path};
+        if (S_ISFIFO(info.st_mode)) return {Kind::Pipe, path};
+        if (!S_ISREG(info.st_mode)) return {Kind::Device, path};
+        return {Kind::Regular, followLinks(path)};
+    }
+    if (errno != ENOENT) cannotWrite(path, std::strerror(errno));
+    return {Kind::Missing, followLinks(path)};
+}
+
+void checkWritableInPlace(const std::string& path, const Target& target) {
+    if (target.kind == Kind::Pipe) {
+        // Opening and closing a FIFO would give a reader already waiting on it an end of file.
+        if (::access(target.file.c_str(), W_OK) != 0) cannotWrite(path, std::strerror(errno));
+        return;
+    }
+    ::close(openInPlace(path, target));
+}
+
+void writeInPlace(const std::string& path, const Target& target, const std::string& bytes) {
+    const int fd = openInPlace(path, target);
+    for (size_t done = 0; done < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            const int e = n < 0 ? errno : EIO;
+            ::close(fd);
+            cannotWrite(path, std::strerror(e));
+        }
+        done += size_t(n);
+    }
+    if (::close(fd) != 0 && errno != EINTR) cannotWrite(path, std::strerror(errno));
+}
+
+// Renaming over a file needs only its folder, so its own permission is checked here.
+void checkReplaceable(const std::string& path, const Target& target) {
+    if (target.kind != Kind::Regular) return;
+    if (::faccessat(AT_FDCWD, target.file.c_str(), W_OK, AT_EACCESS) != 0)
+        cannotWrite(path, std::strerror(errno));
+}
+
+std::string temporaryName(const std::string& file) {
+    return file + ".tmp" + std::to_string(::getpid());
+}
+
+std::string writeTemporary(const std::string& path, const Target& target, const std::string& bytes) {
+    struct stat existing;
+    const bool replacing = target.kind == Kind::Regular && ::stat(target.file.c_str(), &existing) == 0;
+    const std::string tmp = temporaryName(target.file);
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) cannotWrite(path, std::strerror(errno));
+    auto fail = [&](int e) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        cannotWrite(path, std::strerror(e));
+    };
+    if (replacing) {
+        // Root may replace another user's file, which then stays theirs (where the file system keeps
+        // owners: a failure is no reason to lose the output); others cannot give a file away.
+        [[maybe_unused]] const int owned =
+            ::geteuid() == 0 ? ::fchown(fd, existing.st_uid, existing.st_gid) : 0;
+        if (::fchmod(fd, existing.st_mode & 0777) != 0) fail(errno);
+    }
+    for (size_t done = 0; done < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) fail(n < 0 ? errno : EIO);
+        done += size_t(n);
+    }
+    if (::close(fd) != 0 && errno != EINTR) {
+        const int e = errno;
+        ::unlink(tmp.c_str());
+        cannotWrite(path, std::strerror(e));
+    }
+    return tmp;
+}
+
+void replace(const std::string& path, const std::string& temporary, const Target& target) {
+    if (std::rename(temporary.c_str(), target.file.c_str()) != 0) cannotWrite(path, std::strerror(errno));
+}
+
+void removeQuietly(const std::string& file) {
+    ::unlink(file.c_str());
+}
+
+namespace {
+const int deferredSignals[] = {SIGINT, SIGTERM, SIGHUP};
+std::mutex deferMutex;
+int deferDepth = 0;
+struct sigaction deferSaved[std::size(deferredSignals)];
+volatile std::sig_atomic_t deferredSignal = 0;
+
+void recordSignal(int signal) {
+    deferredSignal = signal;
+}
+} // namespace
+
+// Process-wide, not a blocked mask: a signal goes to whichever thread does not block it, and the
+// driver has threads of its own.
+DeferInterrupts::DeferInterrupts() {
+    const std::lock_guard lock(deferMutex);
+    if (deferDepth++ > 0) return;
+    deferredSignal = 0;
+    struct sigaction record {};
+    record.sa_handler = recordSignal;
+    sigemptyset(&record.sa_mask);
+    for (size_t i = 0; i < std::size(deferredSignals); ++i)
+        ::sigaction(deferredSignals[i], &record, &deferSaved[i]);
+}
+
+// The signal that came meanwhile is raised again, to whatever handles it now.
+DeferInterrupts::~DeferInterrupts() {
+    const std::lock_guard lock(deferMutex);
+    if (--deferDepth > 0) return;
+    for (size_t i = 0; i < std::size(deferredSignals); ++i)
+        ::sigaction(deferredSignals[i], &deferSaved[i], nullptr);
+    if (deferredSignal) std::raise(deferredSignal);
+}
+
+void onInterrupt(void (*handler)()) {
+    const std::lock_guard lock(deferMutex);
+    interruptHandler = handler;
+    struct sigaction action {};
+    action.sa_handler = onSignal;
+    sigemptyset(&action.sa_mask);
+    // SIGINT and SIGTERM; while outputs are written, what the deferral restores when it ends.
+    for (size_t i = 0; i < 2; ++i) {
+        if (deferDepth > 0)
+            deferSaved[i] = action;
+        else
+            ::sigaction(deferredSignals[i], &action, nullptr);
+    }
+}
+
+void ignoreBrokenPipes() {
+    std::signal(SIGPIPE, SIG_IGN);
+}
+
+bool isTerminal(std::FILE* stream) {
+    return ::isatty(::fileno(stream)) != 0;
+}
+
+std::tm localTime(std::time_t time) {
+    std::tm local{};
+    ::localtime_r(&time, &local);
+    return local;
+}
+
+} // namespace io::os
