@@ -1,5 +1,6 @@
 // State files: the .npy round trip and every way a file can be wrong.
 
+#include "output_test.h"
 #include "sim/npy.h"
 #include "sim/params.h"
 
@@ -48,11 +49,7 @@ std::string rejection(const std::string& bytes) {
 
 class TempDir : public ::testing::Test {
   protected:
-    void SetUp() override {
-        dir = fs::temp_directory_path() / ("vkboids-npy-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(dir);
-    }
+    void SetUp() override { dir = test::freshTestDir("vkboids-npy"); }
     void TearDown() override { fs::remove_all(dir); }
     fs::path dir;
 };

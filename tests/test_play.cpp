@@ -19,9 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sys/wait.h>
 #include <tuple>
-#include <unistd.h>
 
 namespace {
 
@@ -65,33 +63,6 @@ TEST(Predator, BadFlagsAreOneLineNamingTheProblem) {
         EXPECT_NE(message.find(expect), std::string::npos) << args[1] << ": '" << message << "'";
         EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     }
-}
-
-// The binary's exit code and its message's lines.
-std::pair<int, std::string> runBinary(const std::string& args) {
-    const std::string errFile =
-        std::filesystem::temp_directory_path() / ("vkboids-play-" + std::to_string(::getpid()) + ".err");
-    const int status =
-        std::system((std::string(VKBOIDS_BINARY) + " " + args + " >/dev/null 2>" + errFile).c_str());
-    std::ifstream in(errFile);
-    std::string text, line;
-    while (std::getline(in, line))
-        if (line.rfind("vkboids: note:", 0) != 0) text += line + "\n";
-    std::filesystem::remove(errFile);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text};
-}
-
-TEST(Predator, TheBinaryRefusesBadValuesInOneLineAndRunsGoodOnes) {
-    for (const char* args :
-         {"step --boids 10 --predator 1,2", "step --boids 10 --predator-scale 3",
-          "step --boids 10 --predator 0,0,0 --predator-radius -2", "--input-script /nonexistent/input.txt"}) {
-        const auto [code, err] = runBinary(args);
-        EXPECT_EQ(code, 2) << args << ": " << err;
-        EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << args << ": " << err;
-    }
-    const auto [code, err] = runBinary("step --boids 300 --steps 2 --quiet --predator 10,-99.5,3 "
-                                       "--predator-radius 30 --predator-scale 2");
-    EXPECT_EQ(code, 0) << err;
 }
 
 TEST(Predator, ValidatedWithTheOtherParameters) {

@@ -1,0 +1,94 @@
+// Output files on Windows: device names (NUL, CON), read-only and locked files, names that differ only
+// in case or separators, UTF-8 names, and bytes written as given (no CRLF).
+
+#include "output_test.h"
+
+#include <gtest/gtest.h>
+
+#include <windows.h>
+
+namespace test {
+namespace {
+
+// NUL is a device in every folder: written into like /dev/null, and no file of that name appears.
+TEST_F(Outputs, NulIsWrittenIntoAndNoFileAppears) {
+    for (const std::string& nul : {std::string("NUL"), std::string("nul"), (dir / "NUL").string()}) {
+        io::checkWritable(nul);
+        EXPECT_EQ(outputPathError(nul, ".npy"), "") << nul; // devices need no extension
+        io::writeFileAtomically(nul, "discarded");
+    }
+    io::writeFilesAtomically({{"NUL", "a"}, {(dir / "beside.json").string(), "b"}});
+    EXPECT_EQ(contents(dir / "beside.json"), "b");
+    EXPECT_EQ(entries(dir), 1u);
+}
+
+// A read-only file (the attribute Explorer sets) is refused and kept.
+TEST_F(Outputs, ReadOnlyFileIsRefusedAndKept) {
+    const fs::path file = dir / "kept.csv";
+    std::ofstream(file) << "old";
+    fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    const std::string checked = outputPathError(file.string(), ".csv");
+    const std::string written = writeError(file.string(), "new");
+    for (const std::string& message : {checked, written}) {
+        EXPECT_EQ(message.rfind("cannot write '" + file.string() + "': ", 0), 0u) << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+    EXPECT_EQ(contents(file), "old");
+    EXPECT_EQ(entries(dir), 1u);
+    fs::permissions(file, fs::perms::owner_all);
+}
+
+// A file another program holds without sharing (a CSV open in a spreadsheet) is reported, kept, and
+// no temporary file is left beside it.
+TEST_F(Outputs, FileHeldByAnotherProgramIsReportedAndKept) {
+    const fs::path file = dir / "held.csv";
+    std::ofstream(file) << "old";
+    HANDLE held = CreateFileW(file.wstring().c_str(), GENERIC_READ, 0, nullptr, OPEN_EXISTING, 0, nullptr);
+    ASSERT_NE(held, INVALID_HANDLE_VALUE);
+    const std::string message = writeError(file.string(), "new");
+    CloseHandle(held);
+    EXPECT_EQ(message.rfind("cannot write '" + file.string() + "': ", 0), 0u) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(contents(file), "old");
+    EXPECT_EQ(entries(dir), 1u);
+}
+
+// Replaced whole, bytes exactly as given: a CSV's "\n" stays "\n" (text mode would write "\r\n").
+TEST_F(Outputs, ReplacedFileHoldsExactlyTheBytes) {
+    const fs::path file = dir / "rows.csv";
+    std::ofstream(file) << "old,file\r\n";
+    const std::string csv = "mode,boids\ncoherent,1000\n";
+    io::writeFileAtomically(file.string(), csv);
+    EXPECT_EQ(contents(file), csv);
+    io::writeFileAtomically((dir / "new.csv").string(), csv);
+    EXPECT_EQ(contents(dir / "new.csv"), csv);
+    EXPECT_EQ(entries(dir), 2u);
+}
+
+// Windows names one file in many ways: any case, either separator.
+TEST_F(Outputs, NamesThatDifferInCaseOrSeparatorAreOneFile) {
+    const fs::path a = dir / "a.csv";
+    std::ofstream(a) << "old";
+    std::string forward = a.string();
+    for (char& c : forward)
+        if (c == '\\') c = '/';
+    const std::string same = "are the same file";
+    EXPECT_NE(distinctError({a.string(), (dir / "A.CSV").string()}).find(same), std::string::npos);
+    EXPECT_NE(distinctError({a.string(), forward}).find(same), std::string::npos);
+    io::writeFileAtomically(forward, "new");
+    EXPECT_EQ(contents(a), "new");
+    EXPECT_EQ(entries(dir), 1u);
+}
+
+// Paths are UTF-8 inside the program and reach the system as the same name.
+TEST_F(Outputs, Utf8NamesAreTheSystemsNames) {
+    const std::u8string name = u8"b\u00f6ids-\u2713.csv";
+    const std::string utf8 = (dir / "").string() + std::string(name.begin(), name.end());
+    io::checkOutputPath(utf8, ".csv");
+    io::writeFileAtomically(utf8, "rows");
+    EXPECT_EQ(contents(dir / fs::path(name)), "rows");
+    EXPECT_EQ(entries(dir), 1u);
+}
+
+} // namespace
+} // namespace test
