@@ -9,6 +9,7 @@
 #include "sim/flock.h"
 
 #include <cmath>
+#include <numbers>
 #include <numeric>
 
 namespace {
@@ -152,7 +153,7 @@ TEST_F(SearchCountTest, ThinnerRowsTestFewerCandidates) {
         counts.push_back(sim::countSearch(ctx(), f, p, sim::makeGrid(p, 8, s.count(), rows)));
         sim::destroyFlock(ctx(), f);
     }
-    EXPECT_NEAR(counts[0].neighbours, 4.0 / 3 * M_PI * 125 * 0.128, 6.0); // a uniform flock's
+    EXPECT_NEAR(counts[0].neighbours, 4.0 / 3 * std::numbers::pi * 125 * 0.128, 6.0); // a uniform flock's
     for (size_t k = 1; k < counts.size(); ++k) {
         EXPECT_DOUBLE_EQ(counts[k].neighbours, counts[0].neighbours) << k;
         EXPECT_GT(counts[k].candidates, counts[k - 1].candidates) << k;

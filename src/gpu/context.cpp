@@ -1,3 +1,5 @@
+// VK_KHR_portability_subset (MoltenVK) is still a provisional extension in the headers.
+#define VK_ENABLE_BETA_EXTENSIONS
 #include "gpu/context.h"
 
 #include <algorithm>
@@ -298,6 +300,16 @@ Context createContext(const ContextOptions& options) {
 
     std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
     if (ctx.surface) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    // A portability implementation (MoltenVK on macOS) must have its subset enabled. Of the subset's
+    // features vkboids uses none; of its limits, the vertex stride alignment (checked per pipeline).
+    if (hasDeviceExtension(ctx.physicalDevice, VK_KHR_PORTABILITY_SUBSET_EXTENSION_NAME)) {
+        extensions.push_back(VK_KHR_PORTABILITY_SUBSET_EXTENSION_NAME);
+        VkPhysicalDevicePortabilitySubsetPropertiesKHR portability{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PORTABILITY_SUBSET_PROPERTIES_KHR};
+        VkPhysicalDeviceProperties2 withPortability{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &portability};
+        vkGetPhysicalDeviceProperties2(ctx.physicalDevice, &withPortability);
+        ctx.vertexStrideAlignment = std::max(1u, portability.minVertexInputBindingStrideAlignment);
+    }
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     if (options.pipelineStatistics) {

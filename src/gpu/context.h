@@ -59,6 +59,7 @@ struct Context {
     bool bufferInt64Atomics = false;      // 64-bit integers and their atomics on storage buffers
     bool imageWriteWithoutFormat = false; // storage image stores that convert to the view's format
     bool pipelineStatistics = false;      // VK_KHR_pipeline_executable_properties enabled and asked for
+    uint32_t vertexStrideAlignment = 1;   // a portability implementation's (MoltenVK: 4); else any stride
 
     uint32_t timestampValidBits = 0; // 0: the queue cannot write timestamps
     double timestampPeriodNs = 0;

@@ -131,9 +131,13 @@ void writeInPlace(const std::string& path, const Target& target, const std::stri
     writeAll(path, file.h, bytes);
 }
 
-// Opening for writing changes nothing, and fails for a read-only file or one the user may not write.
+// The read-only attribute (Explorer's check box) is asked for by name: an administrator's open would
+// pass it by. Opening for writing changes nothing, and fails for a file the user may not write.
 void checkReplaceable(const std::string& path, const Target& target) {
     if (target.kind != Kind::Regular) return;
+    const DWORD attributes = GetFileAttributesW(wide(target.file).c_str());
+    if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_READONLY))
+        cannotWrite(path, "the file is read-only");
     Handle file{CreateFileW(wide(target.file).c_str(), GENERIC_WRITE, shareAll, nullptr, OPEN_EXISTING, 0, nullptr)};
     if (!file.ok()) cannotWrite(path, GetLastError());
 }

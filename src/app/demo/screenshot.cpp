@@ -4,6 +4,9 @@
 #include "sim/npy.h"
 #include "sim/params.h"
 
+// stb is header-only where vcpkg installs it: its PNG writer is compiled here, private to this file.
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
 #include <stb_image_write.h>
 
 #include <utility>
