@@ -15,6 +15,9 @@ struct ContextHolder {
     ~ContextHolder() { gpu::destroyContext(context); }
 };
 
+// Errors a test provoked on purpose, to show that validation runs: not counted against the run.
+uint32_t provokedErrors = 0;
+
 std::unique_ptr<ContextHolder>& holder() {
     static std::unique_ptr<ContextHolder> h;
     return h;
@@ -25,11 +28,27 @@ class ContextEnvironment : public ::testing::Environment {
   public:
     void TearDown() override {
         holder().reset();
-        EXPECT_EQ(gpu::validationErrorCount(), 0u) << "validation errors were reported during the run";
+        EXPECT_EQ(gpu::validationErrorCount(), provokedErrors) << "validation errors were reported during the run";
     }
 };
 
 const bool registered = (::testing::AddGlobalTestEnvironment(new ContextEnvironment), true);
+
+// Validation is on and reaches the tests' counter, however the layer was enabled (by the program, or
+// under Wine by the host loader's environment): a buffer with no usage is invalid, and said to be.
+TEST(Validation, AnInvalidCallIsReported) {
+    const gpu::Context& ctx = gpuContext();
+    const uint32_t before = gpu::validationErrorCount();
+    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = 256;
+    info.usage = 0; // VUID-VkBufferCreateInfo-usage-requiredbitmask
+    VkBuffer buffer = VK_NULL_HANDLE;
+    const VkResult result = vkCreateBuffer(ctx.device, &info, nullptr, &buffer);
+    if (result == VK_SUCCESS) vkDestroyBuffer(ctx.device, buffer, nullptr);
+    const uint32_t provoked = gpu::validationErrorCount() - before;
+    provokedErrors += provoked;
+    EXPECT_GE(provoked, 1u) << "validation did not report a buffer created without usage";
+}
 
 } // namespace
 

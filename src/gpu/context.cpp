@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -51,10 +52,22 @@ bool hasInstanceExtension(const char* name) {
     return false;
 }
 
+// The loader's environment names the layer. Wine hides VK_* variables from Windows programs, so
+// tools/windows/check.sh, which sets them for the host's loader, says so in a variable of ours.
+bool layerNamedByEnvironment(const char* name) {
+    const char* layers = std::getenv("VK_INSTANCE_LAYERS");
+    const char* beneath = std::getenv("VKBOIDS_VALIDATION_BENEATH_WINE");
+    const bool named = (layers && std::strstr(layers, name)) || (beneath && std::strcmp(beneath, "1") == 0);
+    return named && hasInstanceExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+}
+
 VkInstance createInstance(bool validation, std::vector<const char*> extensions) {
     initVolk();
-    if (volkGetInstanceVersion() < VK_API_VERSION_1_3)
-        throw Error("the Vulkan loader is older than 1.3 (" + apiVersionString(volkGetInstanceVersion()) +
+    // Wine's loader reports 1.0 whatever the host's is: 1.0 is checked by creating the instance,
+    // which a 1.0 loader refuses for 1.3 (VK_ERROR_INCOMPATIBLE_DRIVER).
+    const uint32_t loader = volkGetInstanceVersion();
+    if (loader != VK_API_VERSION_1_0 && loader < VK_API_VERSION_1_3)
+        throw Error("the Vulkan loader is older than 1.3 (" + apiVersionString(loader) +
                     ")");
     if (hasInstanceExtension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME))
         extensions.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
@@ -74,10 +87,13 @@ VkInstance createInstance(bool validation, std::vector<const char*> extensions) 
     features.enabledValidationFeatureCount = 1;
     features.pEnabledValidationFeatures = enables;
     if (validation) {
-        if (!hasLayer(layer))
+        // Under Wine the host's loader runs the layer beneath winevulkan when its environment names it
+        // (VK_INSTANCE_LAYERS), and lists no layers to the program: the messages still arrive.
+        const bool listed = hasLayer(layer);
+        if (!listed && !layerNamedByEnvironment(layer))
             throw Error(
                 "--validation needs the Khronos validation layer: apt-get install vulkan-validationlayers");
-        info.enabledLayerCount = 1;
+        info.enabledLayerCount = listed ? 1 : 0;
         info.ppEnabledLayerNames = &layer;
         info.pNext = &features;
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
@@ -86,7 +102,9 @@ VkInstance createInstance(bool validation, std::vector<const char*> extensions) 
     info.ppEnabledExtensionNames = extensions.data();
 
     VkInstance instance = VK_NULL_HANDLE;
-    VK_CHECK(vkCreateInstance(&info, nullptr, &instance));
+    const VkResult created = vkCreateInstance(&info, nullptr, &instance);
+    if (created == VK_ERROR_INCOMPATIBLE_DRIVER) throw Error("the Vulkan loader is older than 1.3");
+    VK_CHECK(created);
     volkLoadInstanceOnly(instance);
     return instance;
 }
