@@ -28,7 +28,8 @@ class ContextEnvironment : public ::testing::Environment {
   public:
     void TearDown() override {
         holder().reset();
-        EXPECT_EQ(gpu::validationErrorCount(), provokedErrors) << "validation errors were reported during the run";
+        EXPECT_EQ(gpu::validationErrorCount(), provokedErrors)
+            << "validation errors were reported during the run";
     }
 };
 

@@ -31,9 +31,9 @@ inline int processId() {
 
 // A fresh folder in the system's temporary folder, unique to this process and test.
 inline fs::path freshTestDir(const std::string& prefix) {
-    const fs::path dir = fs::temp_directory_path() /
-                         (prefix + "-" + std::to_string(processId()) + "-" +
-                          ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    const fs::path dir =
+        fs::temp_directory_path() / (prefix + "-" + std::to_string(processId()) + "-" +
+                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

@@ -258,7 +258,7 @@ TEST(Predator, TheBinaryRefusesBadValuesInOneLineAndRunsGoodOnes) {
         EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << args << ": " << err;
     }
     const auto [code, err] = run("step --boids 300 --steps 2 --quiet --predator 10,-99.5,3 "
-                                       "--predator-radius 30 --predator-scale 2");
+                                 "--predator-radius 30 --predator-scale 2");
     EXPECT_EQ(code, 0) << err;
 }
 

@@ -40,13 +40,12 @@ TEST_F(Outputs, EmptyPathsDirectoriesAndWrongExtensionsAreRefused) {
 // A CSV and its JSON: one that cannot be written, and neither file is replaced.
 TEST_F(Outputs, FilesWrittenTogetherAreAllOrNothing) {
     std::ofstream(dir / "run.csv") << "old csv";
-    EXPECT_THROW(io::writeFilesAtomically({{(dir / "run.csv").string(), "new csv"},
-                                           {(dir / "no" / "run.json").string(), "{}"}}),
+    EXPECT_THROW(io::writeFilesAtomically(
+                     {{(dir / "run.csv").string(), "new csv"}, {(dir / "no" / "run.json").string(), "{}"}}),
                  io::InputError);
     EXPECT_EQ(contents(dir / "run.csv"), "old csv");
     EXPECT_EQ(entries(dir), 1u);
-    io::writeFilesAtomically(
-        {{(dir / "run.csv").string(), "new csv"}, {(dir / "run.json").string(), "{}"}});
+    io::writeFilesAtomically({{(dir / "run.csv").string(), "new csv"}, {(dir / "run.json").string(), "{}"}});
     EXPECT_EQ(contents(dir / "run.csv"), "new csv");
     EXPECT_EQ(contents(dir / "run.json"), "{}");
     EXPECT_EQ(entries(dir), 2u);
@@ -61,14 +60,15 @@ TEST_F(Outputs, OutputsThatAreOneFileAreRefused) {
     const std::string same = "are the same file";
     EXPECT_NE(distinctError({a.string(), (dir / "." / "a.csv").string()}).find(same), std::string::npos);
     EXPECT_NE(distinctError({a.string(), (dir / "c.json").string()}).find(same), std::string::npos);
-    EXPECT_NE(
-        distinctError({(dir / "new.csv").string(), (dir / ".." / dir.filename() / "new.csv").string()}).find(same),
-        std::string::npos);
+    EXPECT_NE(distinctError({(dir / "new.csv").string(), (dir / ".." / dir.filename() / "new.csv").string()})
+                  .find(same),
+              std::string::npos);
     // A file not made yet, named relative to the working folder and absolutely (where one can be
     // named from the other: on Windows, they may be on different drives).
     const fs::path relative = fs::relative(dir / "new.csv");
     if (!relative.empty()) {
-        EXPECT_NE(distinctError({relative.string(), (dir / "new.csv").string()}).find(same), std::string::npos);
+        EXPECT_NE(distinctError({relative.string(), (dir / "new.csv").string()}).find(same),
+                  std::string::npos);
     }
     EXPECT_EQ(distinctError({a.string(), (dir / "a.json").string(), (dir / "new.csv").string()}), "");
     std::string error;

@@ -67,8 +67,7 @@ VkInstance createInstance(bool validation, std::vector<const char*> extensions) 
     // which a 1.0 loader refuses for 1.3 (VK_ERROR_INCOMPATIBLE_DRIVER).
     const uint32_t loader = volkGetInstanceVersion();
     if (loader != VK_API_VERSION_1_0 && loader < VK_API_VERSION_1_3)
-        throw Error("the Vulkan loader is older than 1.3 (" + apiVersionString(loader) +
-                    ")");
+        throw Error("the Vulkan loader is older than 1.3 (" + apiVersionString(loader) + ")");
     if (hasInstanceExtension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME))
         extensions.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
 
@@ -324,7 +323,8 @@ Context createContext(const ContextOptions& options) {
         extensions.push_back(VK_KHR_PORTABILITY_SUBSET_EXTENSION_NAME);
         VkPhysicalDevicePortabilitySubsetPropertiesKHR portability{
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PORTABILITY_SUBSET_PROPERTIES_KHR};
-        VkPhysicalDeviceProperties2 withPortability{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &portability};
+        VkPhysicalDeviceProperties2 withPortability{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                                    &portability};
         vkGetPhysicalDeviceProperties2(ctx.physicalDevice, &withPortability);
         ctx.vertexStrideAlignment = std::max(1u, portability.minVertexInputBindingStrideAlignment);
     }

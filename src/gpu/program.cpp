@@ -205,8 +205,9 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
                               const std::string& fragmentShader, const GraphicsDesc& desc) {
     CHECK(desc.colorFormat != VK_FORMAT_UNDEFINED);
     if (!desc.attributes.empty() && desc.vertexStride % ctx.vertexStrideAlignment != 0)
-        throw Unsupported(vertexShader + ": vertices of " + std::to_string(desc.vertexStride) + " bytes, and " +
-                          ctx.properties.deviceName + " reads only strides that are a multiple of " +
+        throw Unsupported(vertexShader + ": vertices of " + std::to_string(desc.vertexStride) +
+                          " bytes, and " + ctx.properties.deviceName +
+                          " reads only strides that are a multiple of " +
                           std::to_string(ctx.vertexStrideAlignment) + " (VK_KHR_portability_subset)");
     std::span<const uint32_t> vcode = findShader(vertexShader), fcode = findShader(fragmentShader);
     Program p;

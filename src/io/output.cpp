@@ -96,7 +96,8 @@ void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>
     };
     try {
         for (size_t i = 0; i < files.size(); ++i)
-            if (!inPlace(targets[i])) temporaries[i] = os::writeTemporary(files[i].first, targets[i], files[i].second);
+            if (!inPlace(targets[i]))
+                temporaries[i] = os::writeTemporary(files[i].first, targets[i], files[i].second);
         for (size_t i = 0; i < files.size(); ++i)
             if (inPlace(targets[i])) os::writeInPlace(files[i].first, targets[i], files[i].second);
     } catch (const InputError&) {

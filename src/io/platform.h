@@ -3,8 +3,8 @@
 // (platform_posix.cpp), one for Windows (platform_windows.cpp). Paths are UTF-8. Each function that
 // fails throws InputError naming the path the user gave and the system's reason.
 
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <string>
 

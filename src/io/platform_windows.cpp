@@ -23,7 +23,8 @@ std::wstring wide(const std::string& utf8) {
 
 std::string narrow(const std::wstring& utf16) {
     if (utf16.empty()) return {};
-    const int n = WideCharToMultiByte(CP_UTF8, 0, utf16.data(), int(utf16.size()), nullptr, 0, nullptr, nullptr);
+    const int n =
+        WideCharToMultiByte(CP_UTF8, 0, utf16.data(), int(utf16.size()), nullptr, 0, nullptr, nullptr);
     std::string out(size_t(n), '\0');
     WideCharToMultiByte(CP_UTF8, 0, utf16.data(), int(utf16.size()), out.data(), n, nullptr, nullptr);
     return out;
@@ -37,7 +38,8 @@ std::string reason(DWORD error) {
                                    nullptr, error, 0, reinterpret_cast<wchar_t*>(&text), 0, nullptr);
     std::string out = n ? narrow(std::wstring(text, n)) : "error " + std::to_string(error);
     LocalFree(text);
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == ' ' || out.back() == '.'))
+    while (!out.empty() &&
+           (out.back() == '\n' || out.back() == '\r' || out.back() == ' ' || out.back() == '.'))
         out.pop_back();
     return out;
 }
@@ -86,8 +88,10 @@ std::string finalPath(const std::string& path, HANDLE h) {
         }
         out.resize(n);
     }
-    if (out.rfind(L"\\\\?\\UNC\\", 0) == 0) out = L"\\\\" + out.substr(8);
-    else if (out.rfind(L"\\\\?\\", 0) == 0) out = out.substr(4);
+    if (out.rfind(L"\\\\?\\UNC\\", 0) == 0)
+        out = L"\\\\" + out.substr(8);
+    else if (out.rfind(L"\\\\?\\", 0) == 0)
+        out = out.substr(4);
     return narrow(out);
 }
 
@@ -96,8 +100,8 @@ std::string finalPath(const std::string& path, HANDLE h) {
 Target targetOf(const std::string& path) {
     if (path.empty()) throw InputError("cannot write '': the path is empty");
     // Opened without access, only to ask what it is; links followed, folders allowed.
-    Handle file{CreateFileW(wide(path).c_str(), 0, shareAll, nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS,
-                            nullptr)};
+    Handle file{CreateFileW(wide(path).c_str(), 0, shareAll, nullptr, OPEN_EXISTING,
+                            FILE_FLAG_BACKUP_SEMANTICS, nullptr)};
     if (!file.ok()) {
         const DWORD error = GetLastError();
         if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND) cannotWrite(path, error);
@@ -121,12 +125,14 @@ Target targetOf(const std::string& path) {
 // A named pipe cannot be looked at without connecting to it; its write says whether it works.
 void checkWritableInPlace(const std::string& path, const Target& target) {
     if (target.kind == Kind::Pipe) return;
-    Handle file{CreateFileW(wide(target.file).c_str(), GENERIC_WRITE, shareAll, nullptr, OPEN_EXISTING, 0, nullptr)};
+    Handle file{
+        CreateFileW(wide(target.file).c_str(), GENERIC_WRITE, shareAll, nullptr, OPEN_EXISTING, 0, nullptr)};
     if (!file.ok()) cannotWrite(path, GetLastError());
 }
 
 void writeInPlace(const std::string& path, const Target& target, const std::string& bytes) {
-    Handle file{CreateFileW(wide(target.file).c_str(), GENERIC_WRITE, shareAll, nullptr, OPEN_EXISTING, 0, nullptr)};
+    Handle file{
+        CreateFileW(wide(target.file).c_str(), GENERIC_WRITE, shareAll, nullptr, OPEN_EXISTING, 0, nullptr)};
     if (!file.ok()) cannotWrite(path, GetLastError());
     writeAll(path, file.h, bytes);
 }
@@ -138,7 +144,8 @@ void checkReplaceable(const std::string& path, const Target& target) {
     const DWORD attributes = GetFileAttributesW(wide(target.file).c_str());
     if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_READONLY))
         cannotWrite(path, "the file is read-only");
-    Handle file{CreateFileW(wide(target.file).c_str(), GENERIC_WRITE, shareAll, nullptr, OPEN_EXISTING, 0, nullptr)};
+    Handle file{
+        CreateFileW(wide(target.file).c_str(), GENERIC_WRITE, shareAll, nullptr, OPEN_EXISTING, 0, nullptr)};
     if (!file.ok()) cannotWrite(path, GetLastError());
 }
 
@@ -149,8 +156,8 @@ std::string temporaryName(const std::string& file) {
 std::string writeTemporary(const std::string& path, const Target& target, const std::string& bytes) {
     const std::string tmp = temporaryName(target.file);
     {
-        Handle file{CreateFileW(wide(tmp).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL,
-                                nullptr)};
+        Handle file{CreateFileW(wide(tmp).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_ALWAYS,
+                                FILE_ATTRIBUTE_NORMAL, nullptr)};
         if (!file.ok()) cannotWrite(path, GetLastError());
         try {
             writeAll(path, file.h, bytes);

@@ -6,8 +6,8 @@
 
 #include "app/demo/demo.h"
 
-#include "io/platform.h"
 #include "app/demo/demo_state.h"
+#include "io/platform.h"
 
 #include <atomic>
 

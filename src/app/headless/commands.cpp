@@ -3,9 +3,9 @@
 #include "app/headless/headless.h"
 #include "app/naive_guard.h"
 #include "app/stats.h"
+#include "io/platform.h"
 #include "sim/flock.h"
 #include "sim/npy.h"
-#include "io/platform.h"
 
 #include "build_info.h"
 
