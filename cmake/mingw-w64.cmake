@@ -1,12 +1,11 @@
 # Cross-compile for 64-bit Windows with Debian's MinGW-w64 (posix thread model), run under Wine.
 #
 #   tools/windows/deps.sh                       # once: static deps into build/mingw-deps
-#   cmake -S . -B build/mingw -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake
 #   source tools/windows/wine-start.sh          # WINEPREFIX, wineserver, Xvfb if no DISPLAY
-#   cmake --build build/mingw && ctest --test-dir build/mingw
+#   cmake --preset mingw && cmake --build --preset mingw && ctest --preset mingw
 #
-# Libraries, headers and CMake packages come only from VKBOIDS_MINGW_PREFIX (and the MinGW
-# sysroot), never from the host's /usr; programs (glslc, spirv-val, pkg-config) come from the host.
+# Libraries, headers and CMake packages come only from VKBOIDS_MINGW_PREFIX (the compiler knows its
+# own sysroot), never from the host's; programs (glslc, spirv-val, pkg-config) come from the host.
 # The MinGW runtime (libgcc, libstdc++, winpthread) is linked statically, so an .exe runs under
 # Wine with no DLLs copied next to it.
 
@@ -35,7 +34,7 @@ string(REGEX REPLACE "/$" "" _vkboids_prefix "${_vkboids_prefix}")
 # try_compile projects read this file again: hand them the chosen prefix.
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES VKBOIDS_MINGW_PREFIX)
 
-set(CMAKE_FIND_ROOT_PATH "${_vkboids_prefix}" "/usr/${VKBOIDS_MINGW_TRIPLE}")
+set(CMAKE_FIND_ROOT_PATH "${_vkboids_prefix}")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)   # glslc, spirv-val, pkg-config: host tools
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

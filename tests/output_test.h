@@ -77,6 +77,13 @@ inline size_t entries(const fs::path& dir) {
     return size_t(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
 
+// The names in `dir`, for a failure's message.
+inline std::string names(const fs::path& dir) {
+    std::string out;
+    for (const auto& entry : fs::directory_iterator(dir)) out += " '" + entry.path().filename().string() + "'";
+    return out;
+}
+
 class Outputs : public ::testing::Test {
   protected:
     void SetUp() override { dir = freshTestDir("vkboids-outputs"); }

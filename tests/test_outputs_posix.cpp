@@ -1,12 +1,14 @@
 // Output files on POSIX systems: what a path names (a file, a link, a device, a FIFO) is never
 // damaged by writing it.
 
+#include "io/platform.h"
 #include "output_test.h"
 
 #include <gtest/gtest.h>
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <future>
@@ -222,12 +224,86 @@ TEST_F(Outputs, ReadOnlyFileIsRefusedAndKept) {
     EXPECT_EQ(entries(dir), 1u);
 }
 
-// Through a link, two outputs are one file too.
+// Through a link, two outputs are one file too, and neither is written.
 TEST_F(Outputs, OutputsThatAreOneFileThroughALinkAreRefused) {
     std::ofstream(dir / "a.csv") << "old";
     fs::create_symlink("a.csv", dir / "b.json");
     EXPECT_NE(distinctError({(dir / "a.csv").string(), (dir / "b.json").string()}).find("are the same file"),
               std::string::npos);
+    EXPECT_THROW(
+        io::writeFilesAtomically({{(dir / "a.csv").string(), "csv"}, {(dir / "b.json").string(), "json"}}),
+        io::InputError);
+    EXPECT_EQ(contents(dir / "a.csv"), "old");
+    EXPECT_EQ(entries(dir), 2u);
+}
+
+// A CSV through a link and its JSON: one that cannot be written, and neither is replaced; then both.
+TEST_F(Outputs, FilesWrittenTogetherThroughALinkAreAllOrNothing) {
+    std::ofstream(dir / "run.csv") << "old csv";
+    fs::create_symlink("run.csv", dir / "latest.csv");
+    EXPECT_THROW(io::writeFilesAtomically({{(dir / "latest.csv").string(), "new csv"},
+                                           {(dir / "no" / "run.json").string(), "{}"}}),
+                 io::InputError);
+    EXPECT_EQ(contents(dir / "run.csv"), "old csv");
+    EXPECT_EQ(entries(dir), 2u);
+    io::writeFilesAtomically(
+        {{(dir / "latest.csv").string(), "new csv"}, {(dir / "run.json").string(), "{}"}});
+    EXPECT_TRUE(fs::is_symlink(dir / "latest.csv"));
+    EXPECT_EQ(contents(dir / "run.csv"), "new csv");
+    EXPECT_EQ(entries(dir), 3u);
+}
+
+// Ctrl-C while outputs are written waits until they are whole: the signal ends the process only
+// when the deferral does.
+TEST_F(Outputs, AnInterruptWaitsForTheOutputs) {
+    const fs::path marker = dir / "after-the-signal";
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        {
+            const io::os::DeferInterrupts deferred;
+            ::kill(::getpid(), SIGINT);
+            std::ofstream(marker) << "still running";
+        }
+        ::_exit(0); // not reached: the deferred SIGINT ends the process here
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
+    EXPECT_EQ(contents(marker), "still running");
+}
+
+// A write that waits on a FIFO nobody reads still ends on Ctrl-C, and leaves no temporary file of
+// the file written with it.
+TEST_F(Outputs, AnInterruptEndsAWriteThatWaits) {
+    const fs::path fifo = dir / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK); // open, never read
+    ASSERT_GE(reader, 0) << std::strerror(errno);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        try {
+            io::writeFilesAtomically(
+                {{(dir / "rows.csv").string(), "csv"}, {fifo.string(), std::string(1 << 22, 'x')}});
+        } catch (const io::InputError&) {
+            ::_exit(3); // the deferred signal should have ended the process before this
+        }
+        ::_exit(4);
+    }
+    std::this_thread::sleep_for(300ms); // the child fills the FIFO's buffer and waits
+    ::kill(child, SIGINT);
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    pid_t done = 0;
+    while ((done = ::waitpid(child, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(10ms);
+    if (done == 0) ::kill(child, SIGKILL), ::waitpid(child, &status, 0);
+    ::close(reader);
+    EXPECT_NE(done, 0) << "the write waited on, Ctrl-C notwithstanding";
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
+    EXPECT_FALSE(fs::exists(dir / "rows.csv"));
+    EXPECT_EQ(entries(dir), 1u) << "a temporary file was left behind";
 }
 
 } // namespace

@@ -1,11 +1,13 @@
-// Output files on Windows: device names (NUL, CON), read-only and locked files, names that differ only
-// in case or separators, UTF-8 names, and bytes written as given (no CRLF).
+// Output files on Windows: the NUL device, named pipes, read-only and held files, names that differ
+// only in case or separators, UTF-8 names, and bytes written as given (no CRLF).
 
 #include "output_test.h"
 
 #include <gtest/gtest.h>
 
 #include <windows.h>
+
+#include <thread>
 
 namespace test {
 namespace {
@@ -51,6 +53,72 @@ TEST_F(Outputs, FileHeldByAnotherProgramIsReportedAndKept) {
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     EXPECT_EQ(contents(file), "old");
     EXPECT_EQ(entries(dir), 1u);
+}
+
+// A file held by a program that lets others read and write it but not delete it: the replacement
+// fails at its last step, and its temporary file goes.
+TEST_F(Outputs, FileHeldWithoutDeleteSharingIsReportedAndKept) {
+    const fs::path file = dir / "held.csv";
+    std::ofstream(file) << "old";
+    HANDLE held = CreateFileW(file.wstring().c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                              nullptr, OPEN_EXISTING, 0, nullptr);
+    ASSERT_NE(held, INVALID_HANDLE_VALUE);
+    const std::string message = writeError(file.string(), "new");
+    CloseHandle(held);
+    EXPECT_EQ(message.rfind("cannot write '" + file.string() + "': ", 0), 0u) << message;
+    EXPECT_EQ(contents(file), "old");
+    EXPECT_EQ(entries(dir), 1u) << "left behind:" << names(dir);
+}
+
+// A named pipe is written into like a FIFO, and checking it first does not take its server's
+// connection (opening it would).
+TEST_F(Outputs, NamedPipeIsWrittenIntoAndCheckingItTakesNothing) {
+    const std::string name = R"(\\.\pipe\vkboids-test-)" + std::to_string(GetCurrentProcessId());
+    const std::wstring wname(name.begin(), name.end());
+    HANDLE server = CreateNamedPipeW(wname.c_str(), PIPE_ACCESS_INBOUND, PIPE_TYPE_BYTE | PIPE_WAIT, 1, 0,
+                                     1 << 16, 0, nullptr);
+    ASSERT_NE(server, INVALID_HANDLE_VALUE);
+    std::string received;
+    std::thread reader([&] {
+        if (!ConnectNamedPipe(server, nullptr) && GetLastError() != ERROR_PIPE_CONNECTED) return;
+        char buffer[256];
+        DWORD n = 0;
+        while (ReadFile(server, buffer, sizeof buffer, &n, nullptr) && n > 0) received.append(buffer, n);
+    });
+    EXPECT_EQ(outputPathError(name, ".csv"), ""); // no extension needed, and no connection made
+    try {
+        io::writeFilesAtomically({{name, "rows"}, {(dir / "beside.json").string(), "{}"}});
+    } catch (const io::InputError& e) {
+        ADD_FAILURE() << e.what();
+        // A reader still waiting for its client is let go.
+        HANDLE client = CreateFileW(wname.c_str(), GENERIC_WRITE, 0, nullptr, OPEN_EXISTING, 0, nullptr);
+        if (client != INVALID_HANDLE_VALUE) CloseHandle(client);
+    }
+    reader.join();
+    CloseHandle(server);
+    EXPECT_EQ(received, "rows");
+    EXPECT_EQ(contents(dir / "beside.json"), "{}");
+}
+
+// A name that is not UTF-8 is refused in one line, not turned into another name.
+TEST_F(Outputs, NamesThatAreNotUtf8AreRefused) {
+    const std::string bad = (dir / "").string() + "rows\xff.csv";
+    const std::string message = writeError(bad, "rows");
+    EXPECT_NE(message.find("not valid UTF-8"), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(entries(dir), 0u);
+}
+
+// A hidden file stays hidden when it is replaced.
+TEST_F(Outputs, ReplacedFileKeepsItsAttributes) {
+    const fs::path file = dir / "hidden.csv";
+    std::ofstream(file) << "old";
+    ASSERT_TRUE(SetFileAttributesW(file.wstring().c_str(), FILE_ATTRIBUTE_HIDDEN));
+    ASSERT_TRUE(GetFileAttributesW(file.wstring().c_str()) & FILE_ATTRIBUTE_HIDDEN);
+    io::writeFileAtomically(file.string(), "new");
+    EXPECT_TRUE(GetFileAttributesW(file.wstring().c_str()) & FILE_ATTRIBUTE_HIDDEN);
+    EXPECT_EQ(contents(file), "new");
+    EXPECT_EQ(entries(dir), 1u) << names(dir);
 }
 
 // Replaced whole, bytes exactly as given: a CSV's "\n" stays "\n" (text mode would write "\r\n").

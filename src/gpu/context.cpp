@@ -13,22 +13,48 @@ namespace gpu {
 namespace {
 
 std::atomic<uint32_t> validationErrors{0};
+std::atomic<bool> probing{false}; // while validationAnswers runs: its error is neither counted nor shown
+std::atomic<uint32_t> probeAnswers{0};
+
+const char* const validationLayer = "VK_LAYER_KHRONOS_validation";
+const char* const noValidationLayer =
+    "--validation needs the Khronos validation layer (the Vulkan SDK; on Debian, vulkan-validationlayers)";
 
 VKAPI_ATTR VkBool32 VKAPI_CALL onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                    VkDebugUtilsMessageTypeFlagsEXT,
                                                    const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
     const bool error = severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    if (probing) {
+        if (error) probeAnswers++;
+        return VK_FALSE;
+    }
     if (error) validationErrors++;
     std::fprintf(stderr, "validation %s: %s\n", error ? "error" : "warning", data->pMessage);
     return VK_FALSE;
+}
+
+// Under Wine the host's loader runs the layer beneath winevulkan when its environment names it
+// (VK_INSTANCE_LAYERS), yet lists no layers to the program. Where the layer was not listed, one
+// invalid call (a buffer without usage) shows whether it answers.
+bool validationAnswers(VkDevice device) {
+    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = 16;
+    info.usage = 0; // VUID-VkBufferCreateInfo-usage-requiredbitmask
+    probeAnswers = 0;
+    probing = true;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    if (vkCreateBuffer(device, &info, nullptr, &buffer) == VK_SUCCESS)
+        vkDestroyBuffer(device, buffer, nullptr);
+    probing = false;
+    return probeAnswers > 0;
 }
 
 void initVolk() {
     static bool done = false;
     if (done) return;
     if (volkInitialize() != VK_SUCCESS)
-        throw Error("no Vulkan loader (libvulkan.so.1) found: install libvulkan1 and a Vulkan driver "
-                    "(mesa-vulkan-drivers provides lavapipe)");
+        throw Error("no Vulkan loader found: install a Vulkan driver (on Debian, libvulkan1 and "
+                    "mesa-vulkan-drivers, which provides lavapipe)");
     done = true;
 }
 
@@ -52,16 +78,8 @@ bool hasInstanceExtension(const char* name) {
     return false;
 }
 
-// The loader's environment names the layer. Wine hides VK_* variables from Windows programs, so
-// tools/windows/check.sh, which sets them for the host's loader, says so in a variable of ours.
-bool layerNamedByEnvironment(const char* name) {
-    const char* layers = std::getenv("VK_INSTANCE_LAYERS");
-    const char* beneath = std::getenv("VKBOIDS_VALIDATION_BENEATH_WINE");
-    const bool named = (layers && std::strstr(layers, name)) || (beneath && std::strcmp(beneath, "1") == 0);
-    return named && hasInstanceExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-}
-
-VkInstance createInstance(bool validation, std::vector<const char*> extensions) {
+// With validation, `layerListed` says whether the program enabled the layer itself.
+VkInstance createInstance(bool validation, std::vector<const char*> extensions, bool* layerListed = nullptr) {
     initVolk();
     // Wine's loader reports 1.0 whatever the host's is: 1.0 is checked by creating the instance,
     // which a 1.0 loader refuses for 1.3 (VK_ERROR_INCOMPATIBLE_DRIVER).
@@ -80,20 +98,18 @@ VkInstance createInstance(bool validation, std::vector<const char*> extensions) 
     if (hasInstanceExtension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME))
         info.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
 
-    const char* layer = "VK_LAYER_KHRONOS_validation";
     VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
     VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
     features.enabledValidationFeatureCount = 1;
     features.pEnabledValidationFeatures = enables;
     if (validation) {
-        // Under Wine the host's loader runs the layer beneath winevulkan when its environment names it
-        // (VK_INSTANCE_LAYERS), and lists no layers to the program: the messages still arrive.
-        const bool listed = hasLayer(layer);
-        if (!listed && !layerNamedByEnvironment(layer))
-            throw Error(
-                "--validation needs the Khronos validation layer: apt-get install vulkan-validationlayers");
+        // Unlisted, it may still run beneath (validationAnswers), reporting through debug utils.
+        const bool listed = hasLayer(validationLayer);
+        if (!listed && !hasInstanceExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
+            throw Error(noValidationLayer);
+        if (layerListed) *layerListed = listed;
         info.enabledLayerCount = listed ? 1 : 0;
-        info.ppEnabledLayerNames = &layer;
+        info.ppEnabledLayerNames = &validationLayer;
         info.pNext = &features;
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     }
@@ -102,7 +118,9 @@ VkInstance createInstance(bool validation, std::vector<const char*> extensions) 
 
     VkInstance instance = VK_NULL_HANDLE;
     const VkResult created = vkCreateInstance(&info, nullptr, &instance);
-    if (created == VK_ERROR_INCOMPATIBLE_DRIVER) throw Error("the Vulkan loader is older than 1.3");
+    if (created == VK_ERROR_INCOMPATIBLE_DRIVER)
+        throw Error(loader == VK_API_VERSION_1_0 ? "no Vulkan 1.3 driver (the loader or the driver is older)"
+                                                 : "no compatible Vulkan driver found");
     VK_CHECK(created);
     volkLoadInstanceOnly(instance);
     return instance;
@@ -246,7 +264,8 @@ std::vector<DeviceSummary> listDevices() {
 Context createContext(const ContextOptions& options) {
     Context ctx;
     ctx.validation = options.validation;
-    ctx.instance = createInstance(options.validation, options.instanceExtensions);
+    bool layerListed = true;
+    ctx.instance = createInstance(options.validation, options.instanceExtensions, &layerListed);
     if (options.validation) {
         VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
         info.messageSeverity =
@@ -378,6 +397,10 @@ Context createContext(const ContextOptions& options) {
     info.ppEnabledExtensionNames = extensions.data();
     VK_CHECK(vkCreateDevice(ctx.physicalDevice, &info, nullptr, &ctx.device));
     volkLoadDevice(ctx.device);
+    if (options.validation && !layerListed && !validationAnswers(ctx.device)) {
+        destroyContext(ctx);
+        throw Error(noValidationLayer);
+    }
     vkGetDeviceQueue(ctx.device, ctx.queueFamily, 0, &ctx.queue);
 
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

@@ -41,6 +41,7 @@ void checkWritable(const std::string& path) {
     const os::Target target = targetOf(path);
     if (inPlace(target)) return os::checkWritableInPlace(path, target);
     os::checkReplaceable(path, target);
+    const os::DeferInterrupts deferred; // the probe's file goes again before an interrupt ends the run
     os::removeQuietly(os::writeTemporary(path, target, ""));
 }
 

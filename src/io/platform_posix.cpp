@@ -55,6 +55,29 @@ int openInPlace(const std::string& path, const Target& target) {
 
 void (*interruptHandler)() = nullptr;
 
+const int deferredSignals[] = {SIGINT, SIGTERM, SIGHUP};
+std::mutex deferMutex;
+int deferDepth = 0;
+struct sigaction deferSaved[std::size(deferredSignals)];
+volatile std::sig_atomic_t deferredSignal = 0;
+
+void recordSignal(int signal) {
+    deferredSignal = signal;
+}
+
+// Writes all of `bytes`. A signal while deferred ends a write that waits (a FIFO nobody reads) as
+// an error, so that the outputs are cleaned up and the signal then ends the run.
+int writeAll(int fd, const std::string& bytes) {
+    for (size_t done = 0; done < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (deferredSignal) return EINTR; // a write the signal cut short returns what it wrote so far
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? errno : EIO;
+        done += size_t(n);
+    }
+    return 0;
+}
+
 void onSignal(int) {
     if (interruptHandler) interruptHandler();
 }
@@ -85,15 +108,9 @@ void checkWritableInPlace(const std::string& path, const Target& target) {
 
 void writeInPlace(const std::string& path, const Target& target, const std::string& bytes) {
     const int fd = openInPlace(path, target);
-    for (size_t done = 0; done < bytes.size();) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            const int e = n < 0 ? errno : EIO;
-            ::close(fd);
-            cannotWrite(path, std::strerror(e));
-        }
-        done += size_t(n);
+    if (const int e = writeAll(fd, bytes)) {
+        ::close(fd);
+        cannotWrite(path, std::strerror(e));
     }
     if (::close(fd) != 0 && errno != EINTR) cannotWrite(path, std::strerror(errno));
 }
@@ -127,12 +144,7 @@ std::string writeTemporary(const std::string& path, const Target& target, const 
             ::geteuid() == 0 ? ::fchown(fd, existing.st_uid, existing.st_gid) : 0;
         if (::fchmod(fd, existing.st_mode & 0777) != 0) fail(errno);
     }
-    for (size_t done = 0; done < bytes.size();) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) fail(n < 0 ? errno : EIO);
-        done += size_t(n);
-    }
+    if (const int e = writeAll(fd, bytes)) fail(e);
     if (::close(fd) != 0 && errno != EINTR) {
         const int e = errno;
         ::unlink(tmp.c_str());
@@ -148,18 +160,6 @@ void replace(const std::string& path, const std::string& temporary, const Target
 void removeQuietly(const std::string& file) {
     ::unlink(file.c_str());
 }
-
-namespace {
-const int deferredSignals[] = {SIGINT, SIGTERM, SIGHUP};
-std::mutex deferMutex;
-int deferDepth = 0;
-struct sigaction deferSaved[std::size(deferredSignals)];
-volatile std::sig_atomic_t deferredSignal = 0;
-
-void recordSignal(int signal) {
-    deferredSignal = signal;
-}
-} // namespace
 
 // Process-wide, not a blocked mask: a signal goes to whichever thread does not block it, and the
 // driver has threads of its own.
@@ -188,6 +188,7 @@ void onInterrupt(void (*handler)()) {
     interruptHandler = handler;
     struct sigaction action {};
     action.sa_handler = onSignal;
+    action.sa_flags = SA_RESTART; // as std::signal: the frame loop's calls are not cut short
     sigemptyset(&action.sa_mask);
     // SIGINT and SIGTERM; while outputs are written, what the deferral restores when it ends.
     for (size_t i = 0; i < 2; ++i) {

@@ -6,18 +6,24 @@
 
 #include <windows.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <cstdint>
 #include <io.h>
 #include <mutex>
 
 namespace io::os {
 namespace {
 
+// Bytes that are not UTF-8 would silently name another file (each becomes U+FFFD): refused.
 std::wstring wide(const std::string& utf8) {
     if (utf8.empty()) return {};
-    const int n = MultiByteToWideChar(CP_UTF8, 0, utf8.data(), int(utf8.size()), nullptr, 0);
+    const int n =
+        MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8.data(), int(utf8.size()), nullptr, 0);
+    if (n == 0) throw InputError("cannot write '" + utf8 + "': the name is not valid UTF-8");
     std::wstring out(size_t(n), L'\0');
-    MultiByteToWideChar(CP_UTF8, 0, utf8.data(), int(utf8.size()), out.data(), n);
+    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8.data(), int(utf8.size()), out.data(), n);
     return out;
 }
 
@@ -54,6 +60,9 @@ std::string reason(DWORD error) {
 
 struct Handle {
     HANDLE h = INVALID_HANDLE_VALUE;
+    explicit Handle(HANDLE handle) : h(handle) {}
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
     ~Handle() {
         if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
     }
@@ -63,6 +72,68 @@ struct Handle {
 // No sharing is refused to others: a file opened elsewhere (a CSV in a spreadsheet) is reported by
 // the write that it blocks, not here.
 const DWORD shareAll = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
+
+HANDLE openExisting(const std::string& file, DWORD access, DWORD flags = 0) {
+    return CreateFileW(wide(file).c_str(), access, shareAll, nullptr, OPEN_EXISTING, flags, nullptr);
+}
+
+// A named pipe is told by its name: opening one, even to ask what it is, connects to its server and
+// takes an instance that a reader of its own was waiting on.
+bool isPipeName(const std::string& path) {
+    if (path.size() < 9) return false;
+    std::string head = path.substr(0, 9);
+    for (char& c : head) c = c == '/' ? '\\' : char(std::tolower(uint8_t(c)));
+    return head == R"(\\.\pipe\)" || head == R"(\\?\pipe\)";
+}
+
+// The file a link names, to the end of its chain (links exist on NTFS, if rarely).
+std::string finalPath(const std::string& path, HANDLE h) {
+    const DWORD attributes = GetFileAttributesW(wide(path).c_str());
+    if (attributes == INVALID_FILE_ATTRIBUTES || !(attributes & FILE_ATTRIBUTE_REPARSE_POINT)) return path;
+    std::wstring out(MAX_PATH, L'\0');
+    for (;;) {
+        const DWORD n = GetFinalPathNameByHandleW(h, out.data(), DWORD(out.size()), FILE_NAME_NORMALIZED);
+        if (n == 0) cannotWrite(path, GetLastError());
+        const bool fits = n < out.size();
+        out.resize(n);
+        if (fits) break;
+    }
+    // "\\?\C:\..." reads as "C:\..."; other forms (network shares, volumes) keep their prefix.
+    if (out.size() >= 7 && out.rfind(LR"(\\?\)", 0) == 0 && out[5] == L':' && out[6] == L'\\')
+        out = out.substr(4);
+    return narrow(out);
+}
+
+// Interrupts: Ctrl-C and Ctrl-Break, and the console's close, a log-off or a shut-down, after which
+// Windows ends the process as soon as the handler returns (or after about 5 s).
+std::mutex deferMutex;
+int deferDepth = 0;
+bool interruptPending = false;
+std::atomic<void (*)()> interruptHandler{nullptr};
+std::atomic<HANDLE> writerInPlace{nullptr}; // a thread waiting in a device or pipe's write
+
+BOOL WINAPI onConsoleEvent(DWORD event) {
+    const bool closing =
+        event == CTRL_CLOSE_EVENT || event == CTRL_LOGOFF_EVENT || event == CTRL_SHUTDOWN_EVENT;
+    if (void (*handler)() = interruptHandler.load()) {
+        handler();
+    } else {
+        const std::lock_guard lock(deferMutex);
+        if (deferDepth == 0) return FALSE; // nothing to finish: the process ends as it would have
+        interruptPending = true;
+        // A write into a pipe nobody reads would keep the outputs from finishing: it fails instead.
+        if (HANDLE writer = writerInPlace.load()) CancelSynchronousIo(writer);
+    }
+    // While the console closes, returning ends the process at once: the main thread gets the time
+    // Windows gives to finish its outputs (or the run, with a handler), and ends the process itself.
+    if (closing) Sleep(INFINITE);
+    return TRUE;
+}
+
+void installConsoleHandler() {
+    static const bool installed = SetConsoleCtrlHandler(onConsoleEvent, TRUE);
+    (void)installed;
+}
 
 void writeAll(const std::string& path, HANDLE h, const std::string& bytes) {
     for (size_t done = 0; done < bytes.size();) {
@@ -74,34 +145,13 @@ void writeAll(const std::string& path, HANDLE h, const std::string& bytes) {
     }
 }
 
-// The file a link names, to the end of its chain (links exist on NTFS, if rarely).
-std::string finalPath(const std::string& path, HANDLE h) {
-    const DWORD attributes = GetFileAttributesW(wide(path).c_str());
-    if (attributes == INVALID_FILE_ATTRIBUTES || !(attributes & FILE_ATTRIBUTE_REPARSE_POINT)) return path;
-    std::wstring out(MAX_PATH, L'\0');
-    for (;;) {
-        const DWORD n = GetFinalPathNameByHandleW(h, out.data(), DWORD(out.size()), FILE_NAME_NORMALIZED);
-        if (n == 0) cannotWrite(path, GetLastError());
-        if (n < out.size()) {
-            out.resize(n);
-            break;
-        }
-        out.resize(n);
-    }
-    if (out.rfind(L"\\\\?\\UNC\\", 0) == 0)
-        out = L"\\\\" + out.substr(8);
-    else if (out.rfind(L"\\\\?\\", 0) == 0)
-        out = out.substr(4);
-    return narrow(out);
-}
-
 } // namespace
 
 Target targetOf(const std::string& path) {
     if (path.empty()) throw InputError("cannot write '': the path is empty");
+    if (isPipeName(path)) return {Kind::Pipe, path};
     // Opened without access, only to ask what it is; links followed, folders allowed.
-    Handle file{CreateFileW(wide(path).c_str(), 0, shareAll, nullptr, OPEN_EXISTING,
-                            FILE_FLAG_BACKUP_SEMANTICS, nullptr)};
+    Handle file{openExisting(path, 0, FILE_FLAG_BACKUP_SEMANTICS)};
     if (!file.ok()) {
         const DWORD error = GetLastError();
         if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND) cannotWrite(path, error);
@@ -111,10 +161,9 @@ Target targetOf(const std::string& path) {
         return {Kind::Missing, path};
     }
     switch (GetFileType(file.h)) {
-    case FILE_TYPE_CHAR: return {Kind::Device, path};
-    case FILE_TYPE_PIPE: return {Kind::Pipe, path};
     case FILE_TYPE_DISK: break;
-    default: return {Kind::Device, path};
+    case FILE_TYPE_PIPE: return {Kind::Pipe, path};
+    default: return {Kind::Device, path}; // NUL, CON, COM1, ...
     }
     BY_HANDLE_FILE_INFORMATION info;
     if (!GetFileInformationByHandle(file.h, &info)) cannotWrite(path, GetLastError());
@@ -122,19 +171,26 @@ Target targetOf(const std::string& path) {
     return {Kind::Regular, finalPath(path, file.h)};
 }
 
-// A named pipe cannot be looked at without connecting to it; its write says whether it works.
+// A named pipe cannot be looked at without connecting to it: its write says whether it works.
 void checkWritableInPlace(const std::string& path, const Target& target) {
     if (target.kind == Kind::Pipe) return;
-    Handle file{
-        CreateFileW(wide(target.file).c_str(), GENERIC_WRITE, shareAll, nullptr, OPEN_EXISTING, 0, nullptr)};
+    Handle file{openExisting(target.file, GENERIC_WRITE)};
     if (!file.ok()) cannotWrite(path, GetLastError());
 }
 
 void writeInPlace(const std::string& path, const Target& target, const std::string& bytes) {
-    Handle file{
-        CreateFileW(wide(target.file).c_str(), GENERIC_WRITE, shareAll, nullptr, OPEN_EXISTING, 0, nullptr)};
+    Handle file{openExisting(target.file, GENERIC_WRITE)};
     if (!file.ok()) cannotWrite(path, GetLastError());
-    writeAll(path, file.h, bytes);
+    // This thread, for the console handler to cancel a write that waits on a reader.
+    Handle self{OpenThread(THREAD_TERMINATE, FALSE, GetCurrentThreadId())};
+    writerInPlace = self.ok() ? self.h : nullptr;
+    try {
+        writeAll(path, file.h, bytes);
+    } catch (const InputError&) {
+        writerInPlace = nullptr;
+        throw;
+    }
+    writerInPlace = nullptr;
 }
 
 // The read-only attribute (Explorer's check box) is asked for by name: an administrator's open would
@@ -144,8 +200,7 @@ void checkReplaceable(const std::string& path, const Target& target) {
     const DWORD attributes = GetFileAttributesW(wide(target.file).c_str());
     if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_READONLY))
         cannotWrite(path, "the file is read-only");
-    Handle file{
-        CreateFileW(wide(target.file).c_str(), GENERIC_WRITE, shareAll, nullptr, OPEN_EXISTING, 0, nullptr)};
+    Handle file{openExisting(target.file, GENERIC_WRITE)};
     if (!file.ok()) cannotWrite(path, GetLastError());
 }
 
@@ -153,32 +208,34 @@ std::string temporaryName(const std::string& file) {
     return file + ".tmp" + std::to_string(GetCurrentProcessId());
 }
 
+// The replacement keeps the old file's attributes (hidden, say); its permissions are the folder's,
+// as for any new file there.
 std::string writeTemporary(const std::string& path, const Target& target, const std::string& bytes) {
     const std::string tmp = temporaryName(target.file);
-    {
-        Handle file{CreateFileW(wide(tmp).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_ALWAYS,
-                                FILE_ATTRIBUTE_NORMAL, nullptr)};
-        if (!file.ok()) cannotWrite(path, GetLastError());
-        try {
-            writeAll(path, file.h, bytes);
-        } catch (const InputError&) {
-            CloseHandle(file.h);
-            file.h = INVALID_HANDLE_VALUE;
-            DeleteFileW(wide(tmp).c_str());
-            throw;
-        }
+    const std::wstring name = wide(tmp);
+    const DWORD kept = FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_SYSTEM | FILE_ATTRIBUTE_ARCHIVE |
+                       FILE_ATTRIBUTE_NOT_CONTENT_INDEXED;
+    const DWORD old = target.kind == Kind::Regular ? GetFileAttributesW(wide(target.file).c_str())
+                                                   : INVALID_FILE_ATTRIBUTES;
+    const DWORD attributes = old == INVALID_FILE_ATTRIBUTES || !(old & kept) ? FILE_ATTRIBUTE_NORMAL : old & kept;
+    Handle file{CreateFileW(name.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_ALWAYS, attributes, nullptr)};
+    if (!file.ok()) cannotWrite(path, GetLastError());
+    try {
+        writeAll(path, file.h, bytes);
+    } catch (const InputError&) {
+        CloseHandle(file.h);
+        file.h = INVALID_HANDLE_VALUE;
+        DeleteFileW(name.c_str());
+        throw;
     }
     return tmp;
 }
 
-// ReplaceFileW keeps what the old file had (attributes, permissions, creation time); a new file, or
-// one removed meanwhile, is moved into place.
+// One step: a reader sees the old file or the new. (ReplaceFileW would keep the old file's
+// permissions too, but where it fails it may leave a file of its own behind.)
 void replace(const std::string& path, const std::string& temporary, const Target& target) {
-    const std::wstring to = wide(target.file), from = wide(temporary);
-    if (target.kind == Kind::Regular &&
-        ReplaceFileW(to.c_str(), from.c_str(), nullptr, REPLACEFILE_IGNORE_MERGE_ERRORS, nullptr, nullptr))
-        return;
-    if (!MoveFileExW(from.c_str(), to.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+    if (!MoveFileExW(wide(temporary).c_str(), wide(target.file).c_str(),
+                     MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
         cannotWrite(path, GetLastError());
 }
 
@@ -186,42 +243,23 @@ void removeQuietly(const std::string& file) {
     DeleteFileW(wide(file).c_str());
 }
 
-namespace {
-std::mutex deferMutex;
-int deferDepth = 0;
-std::atomic<bool> interruptPending{false};
-std::atomic<void (*)()> interruptHandler{nullptr};
-
-// Runs on a thread of its own. TRUE: handled, the process goes on (after a console's close the
-// system ends it when this returns).
-BOOL WINAPI onConsoleEvent(DWORD) {
-    if (void (*handler)() = interruptHandler.load()) {
-        handler();
-        return TRUE;
-    }
-    const std::lock_guard lock(deferMutex);
-    if (deferDepth == 0) return FALSE;
-    interruptPending = true;
-    return TRUE;
-}
-
-void installConsoleHandler() {
-    static const bool installed = SetConsoleCtrlHandler(onConsoleEvent, TRUE);
-    (void)installed;
-}
-} // namespace
-
 DeferInterrupts::DeferInterrupts() {
     installConsoleHandler();
     const std::lock_guard lock(deferMutex);
     ++deferDepth;
 }
 
-// Ends the process as Ctrl-C would have, once the outputs are whole, unless a handler takes it.
+// Ends the process as Ctrl-C would have, once the outputs are whole or gone, unless a handler took it.
 DeferInterrupts::~DeferInterrupts() {
-    const std::lock_guard lock(deferMutex);
-    if (--deferDepth == 0 && interruptPending.exchange(false) && !interruptHandler.load())
-        ExitProcess(STATUS_CONTROL_C_EXIT);
+    bool exit = false;
+    {
+        const std::lock_guard lock(deferMutex);
+        if (--deferDepth == 0 && interruptPending) {
+            interruptPending = false;
+            exit = !interruptHandler.load();
+        }
+    }
+    if (exit) ExitProcess(STATUS_CONTROL_C_EXIT);
 }
 
 void onInterrupt(void (*handler)()) {
@@ -231,8 +269,11 @@ void onInterrupt(void (*handler)()) {
 
 void ignoreBrokenPipes() {} // Windows has no SIGPIPE: a broken pipe is an error of the write
 
+// A console, not merely a character device (NUL is one too).
 bool isTerminal(std::FILE* stream) {
-    return _isatty(_fileno(stream)) != 0;
+    const HANDLE h = reinterpret_cast<HANDLE>(_get_osfhandle(_fileno(stream)));
+    DWORD mode = 0;
+    return h != INVALID_HANDLE_VALUE && GetConsoleMode(h, &mode);
 }
 
 std::tm localTime(std::time_t time) {

@@ -140,7 +140,7 @@ void recordImGui(VkCommandBuffer cmd, const gpu::Context& ctx, ImGuiRenderer& r,
         for (const ImDrawCmd& dc : list->CmdBuffer) {
             CHECK(!dc.UserCallback); // vkboids' panel draws none
             // Only the font atlas is a texture in vkboids: one binding serves every command.
-            CHECK(dc.TextureId == ImGui::GetIO().Fonts->TexID);
+            CHECK(dc.GetTexID() == ImTextureID(r.font.view));
             // Whole pixels that cover the clip rectangle, within the rendering.
             const float x0 = std::max(std::floor((dc.ClipRect.x - origin.x) * scale.x), 0.0f);
             const float y0 = std::max(std::floor((dc.ClipRect.y - origin.y) * scale.y), 0.0f);

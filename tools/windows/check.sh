@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# The Windows build as CI checks it on Debian 12: cross-compiled by MinGW-w64 and run under Wine on
-# lavapipe inside Xvfb. Installs its packages, builds the dependencies (deps.sh) and the `mingw`
-# preset, runs its unit tests and the GPU tests of the passes (ctest, validation on through the host's
-# loader), then a headless step and bench and the demo's window, each compared with the Linux build's.
+# The Windows build as CI checks it on Debian 12, as root: cross-compiled by MinGW-w64 and run under
+# Wine on lavapipe inside Xvfb. Installs its packages, builds the dependencies (deps.sh, which needs
+# Debian's source packages) and the `mingw` preset, runs all its unit and GPU tests (`ctest --preset
+# mingw`, validation on through the host's loader), then a headless step and bench, bad input and the
+# demo's window, each beside the Linux build's (built first, by the README's commands).
 #
 #   bash tools/windows/check.sh [LINUX_VKBOIDS]     (default: build/release/vkboids)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
-linux=$(realpath "${1:-build/release/vkboids}")
+linux=${1:-build/release/vkboids}
+[[ -x $linux ]] || { echo "check.sh: no Linux build at $linux (cmake --preset release first)" >&2; exit 2; }
+linux=$(realpath "$linux")
 export DEBIAN_FRONTEND=noninteractive
+apt-get update >/dev/null
 apt-get install -y --no-install-recommends $(cat tools/windows/packages.txt) >/dev/null
 tools/windows/deps.sh
 unset DISPLAY # a fresh Xvfb of our own
@@ -20,25 +24,31 @@ cmake --preset mingw >/dev/null
 cmake --build --preset mingw
 ctest --preset mingw
 
-# Wine hides VK_* variables from Windows programs but its host loader reads them: the layer runs
-# beneath winevulkan, and VKBOIDS_VALIDATION_BENEATH_WINE tells --validation so.
+# Wine's Vulkan lists no layers, but its host's loader runs the one its environment names.
 export VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation
 export VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
-export VKBOIDS_VALIDATION_BENEATH_WINE=1
-windows() { "$root/tools/windows/wine-run" "$root/build/mingw/vkboids.exe" "$@"; }
+windows() { timeout 600 "$root/tools/windows/wine-run" "$root/build/mingw/vkboids.exe" "$@"; }
+linux() { timeout 600 "$linux" "$@"; }
 cd "$out"
 
 # step: the state that Linux's build computes (to float rounding: the two C libraries differ).
 windows step --validation --quiet --boids 2000 --steps 5 --seed 7 --save-state win.npy
-"$linux" step --validation --quiet --boids 2000 --steps 5 --seed 7 --save-state linux.npy
+linux step --validation --quiet --boids 2000 --steps 5 --seed 7 --save-state linux.npy
 # bench: the same CSV columns and rows, the same JSON keys.
 bench=(bench --validation --mode naive,scattered,coherent --boids 300 --frames 3 --warmup 1 --warmup-ms 0)
 windows "${bench[@]}" --csv win.csv --json win.json >/dev/null
-"$linux" "${bench[@]}" --csv linux.csv --json linux.json >/dev/null
+linux "${bench[@]}" --csv linux.csv --json linux.json >/dev/null
+# Bad input: exit code 2 and one line naming the problem, as on Linux.
+for args in "step --boids -5" "bench --mode fast" "step --boids 10 --save-state no/such/folder/state.npy"; do
+    code=0
+    windows $args 2>err.txt >/dev/null || code=$?
+    [[ $code == 2 && $(grep -vc "^vkboids: note:" err.txt) == 1 ]] ||
+        { echo "check.sh: '$args' under Wine: exit $code, $(cat err.txt)"; exit 1; }
+done
 # The demo's window for 60 frames: its screenshot, beside Linux's of the same flock.
 demo=(--validation --boids 3000 --frames 60 --window 1280x800)
 windows "${demo[@]}" --screenshot win.png --capture win-frames.csv >/dev/null
-"$linux" "${demo[@]}" --screenshot linux.png --capture linux-frames.csv >/dev/null
+linux "${demo[@]}" --screenshot linux.png --capture linux-frames.csv >/dev/null
 
 /usr/bin/python3 - <<'PY'
 import csv, json
@@ -52,14 +62,14 @@ assert difference < 1e-4, f"step: Windows and Linux states differ by {difference
 
 def rows(name):
     with open(name, newline="") as f:
-        return list(csv.reader(f))
-for name in ("", "-frames"):
-    w, l = rows(f"win{name}.csv"), rows(f"linux{name}.csv")
-    assert w[0] == l[0], f"win{name}.csv columns {w[0]} != {l[0]}"
-    assert len(w) == len(l), f"win{name}.csv has {len(w)} rows, Linux {len(l)}"
-    assert b"\r" not in open(f"win{name}.csv", "rb").read(), f"win{name}.csv has CRLF line endings"
-key = lambda r: tuple(r[:7])
-assert sorted(map(key, rows("win.csv")[1:])) == sorted(map(key, rows("linux.csv")[1:])), "bench configurations differ"
+        return list(csv.DictReader(f))
+for name in ("win.csv", "win-frames.csv"):
+    linux = name.replace("win", "linux")
+    assert open(name).readline() == open(linux).readline(), f"{name}: columns differ from Linux's"
+    assert b"\r" not in open(name, "rb").read(), f"{name} has CRLF line endings"
+    assert len(rows(name)) == len(rows(linux)), f"{name}: {len(rows(name))} rows, Linux {len(rows(linux))}"
+config = lambda r: (r["mode"], r["boids"], r["cells"], r["cell_order"], r["grid_build"], r["draw"])
+assert sorted(map(config, rows("win.csv"))) == sorted(map(config, rows("linux.csv"))), "bench configurations differ"
 def keys(value, prefix=""):
     if isinstance(value, dict):
         return {k for name, v in value.items() for k in keys(v, f"{prefix}/{name}")} | {prefix}
@@ -78,6 +88,6 @@ def lit(name):
                if not (x >= width - 330 and y < 320) and sum(abs(a - b) for a, b in zip(pixels[x, y], (5, 5, 9))) > 30)
 w, l = lit("win.png"), lit("linux.png")
 assert l > 12000 and 0.75 * l <= w <= 1.25 * l, f"demo screenshot: {w} lit pixels on Windows, {l} on Linux"
-print(f"windows: step within {difference:.1e} of Linux; bench and capture columns as Linux's; "
-      f"screenshot {w} lit pixels (Linux {l})")
+print(f"windows: step within {difference:.1e} of Linux's; bench and capture columns as Linux's; bad input "
+      f"exit 2 in one line; screenshot {w} lit pixels (Linux {l})")
 PY
