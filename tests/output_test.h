@@ -80,7 +80,8 @@ inline size_t entries(const fs::path& dir) {
 // The names in `dir`, for a failure's message.
 inline std::string names(const fs::path& dir) {
     std::string out;
-    for (const auto& entry : fs::directory_iterator(dir)) out += " '" + entry.path().filename().string() + "'";
+    for (const auto& entry : fs::directory_iterator(dir))
+        out += " '" + entry.path().filename().string() + "'";
     return out;
 }
 

@@ -217,7 +217,8 @@ std::string writeTemporary(const std::string& path, const Target& target, const 
                        FILE_ATTRIBUTE_NOT_CONTENT_INDEXED;
     const DWORD old = target.kind == Kind::Regular ? GetFileAttributesW(wide(target.file).c_str())
                                                    : INVALID_FILE_ATTRIBUTES;
-    const DWORD attributes = old == INVALID_FILE_ATTRIBUTES || !(old & kept) ? FILE_ATTRIBUTE_NORMAL : old & kept;
+    const DWORD attributes =
+        old == INVALID_FILE_ATTRIBUTES || !(old & kept) ? FILE_ATTRIBUTE_NORMAL : old & kept;
     Handle file{CreateFileW(name.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_ALWAYS, attributes, nullptr)};
     if (!file.ok()) cannotWrite(path, GetLastError());
     try {
