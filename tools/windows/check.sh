@@ -38,6 +38,10 @@ linux step --validation --quiet --boids 2000 --steps 5 --seed 7 --save-state lin
 bench=(bench --validation --mode naive,scattered,coherent --boids 300 --frames 3 --warmup 1 --warmup-ms 0)
 windows "${bench[@]}" --csv win.csv --json win.json >/dev/null
 linux "${bench[@]}" --csv linux.csv --json linux.json >/dev/null
+# Names beyond ASCII reach the system as UTF-8 (the .exe's manifest), written and read back.
+windows step --quiet --boids 100 --save-state "böids-✓.npy"
+windows step --quiet --load-state "böids-✓.npy" --steps 1 --save-state "zwei-ü.npy"
+[[ -f "böids-✓.npy" && -f "zwei-ü.npy" ]] || { echo "check.sh: UTF-8 names: $(ls)"; exit 1; }
 # Bad input: exit code 2 and one line naming the problem, as on Linux.
 for args in "step --boids -5" "bench --mode fast" "step --boids 10 --save-state no/such/folder/state.npy"; do
     code=0
