@@ -10,11 +10,10 @@
 #   glm             glm::glm                   Debian's headers
 #   CLI11           CLI11::CLI11               Debian's headers
 #   nlohmann_json   nlohmann_json::nlohmann_json  Debian's headers
-#   stb             PREFIX/include/stb_*.h (and include/stb/), lib/libstb.a + stb.pc
+#   stb             PREFIX/include/stb_*.h (and include/stb/), header-only as vcpkg has it
 #   glfw3           glfw                       GLFW 3.3.8, `apt-get source glfw3` (bookworm)
 #   imgui           imgui::imgui               ImGui 1.86 core + GLFW backend, `apt-get source imgui`
 #   GTest           GTest::gtest, GTest::gtest_main   /usr/src/googletest (Debian's googletest)
-#   Vulkan (FindVulkan)  lib/libvulkan-1.a, an import library of Wine's vulkan-1.dll
 #
 # Idempotent: PREFIX/.vkboids-deps-stamp holds a hash of this script, the toolchain file and
 # tools/windows/ports; when it matches nothing is done, otherwise PREFIX is wiped and rebuilt.
@@ -33,12 +32,11 @@ glfw_version=3.3.8
 imgui_version=1.86
 jobs=${VKBOIDS_JOBS:-$(nproc)}
 sysinc=/usr/include
-vulkan_dll=${VKBOIDS_VULKAN_DLL:-/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/vulkan-1.dll}
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 need_pkgs() { die "$* -- install: apt-get install -y --no-install-recommends \$(cat tools/windows/packages.txt)"; }
 
-for tool in cmake ninja x86_64-w64-mingw32-g++-posix x86_64-w64-mingw32-gcc-posix x86_64-w64-mingw32-dlltool \
+for tool in cmake ninja x86_64-w64-mingw32-g++-posix x86_64-w64-mingw32-gcc-posix \
             apt-get dpkg-source sha256sum; do
   command -v "$tool" >/dev/null || need_pkgs "$tool not found"
 done
@@ -147,7 +145,7 @@ EOF
 echo "mingw deps -> $prefix (logs: $logs)"
 step headers headers
 step apt-source sources
-step base   cmake_dep "$work/build/base" "$here/ports/base" -DVULKAN_DLL="$vulkan_dll"
+step base   cmake_dep "$work/build/base" "$here/ports/base"
 step glfw   cmake_dep "$work/build/glfw" "$work/src/glfw3-$glfw_version" \
             -DGLFW_BUILD_EXAMPLES=OFF -DGLFW_BUILD_TESTS=OFF -DGLFW_BUILD_DOCS=OFF -DGLFW_INSTALL=ON
 step imgui  cmake_dep "$work/build/imgui" "$here/ports/imgui" -DIMGUI_SOURCE_DIR="$work/src/imgui-$imgui_version+ds"
