@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
     io::os::ignoreBrokenPipes();
     // Piped or redirected, output still arrives line by line as it is printed (a bench's rows as each
     // configuration finishes), not all at the end.
-    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    io::os::flushEachLine(stdout);
     try {
         app::CommandLine cl = app::parseCommandLine(argc, argv);
         switch (cl.command) {

@@ -81,6 +81,9 @@ void onInterrupt(void (*handler)());
 // Writing into a pipe whose reader has gone is an error to report, not a reason to die (SIGPIPE).
 void ignoreBrokenPipes();
 
+// Output that arrives line by line as it is printed, piped or redirected too.
+void flushEachLine(std::FILE* stream);
+
 // True when the stream is a terminal (progress lines are drawn only there).
 bool isTerminal(std::FILE* stream);
 

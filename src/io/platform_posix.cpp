@@ -203,6 +203,10 @@ void ignoreBrokenPipes() {
     std::signal(SIGPIPE, SIG_IGN);
 }
 
+void flushEachLine(std::FILE* stream) {
+    std::setvbuf(stream, nullptr, _IOLBF, BUFSIZ);
+}
+
 bool isTerminal(std::FILE* stream) {
     return ::isatty(::fileno(stream)) != 0;
 }

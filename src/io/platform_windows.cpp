@@ -270,6 +270,12 @@ void onInterrupt(void (*handler)()) {
 
 void ignoreBrokenPipes() {} // Windows has no SIGPIPE: a broken pipe is an error of the write
 
+// Windows buffers _IOLBF streams fully (and the UCRT refuses a size of 0): unbuffered instead, which
+// the C library still writes a call at a time.
+void flushEachLine(std::FILE* stream) {
+    std::setvbuf(stream, nullptr, _IONBF, 0);
+}
+
 // A console, not merely a character device (NUL is one too).
 bool isTerminal(std::FILE* stream) {
     const HANDLE h = reinterpret_cast<HANDLE>(_get_osfhandle(_fileno(stream)));
