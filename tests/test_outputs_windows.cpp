@@ -1,4 +1,4 @@
-// Output files on Windows: the NUL device, named pipes, read-only and held files, names that differ
+// Output files on Windows: the NUL and CON devices, named pipes, read-only and held files, names that differ
 // only in case or separators, UTF-8 names, and bytes written as given (no CRLF).
 
 #include "output_test.h"
@@ -22,6 +22,17 @@ TEST_F(Outputs, NulIsWrittenIntoAndNoFileAppears) {
     io::writeFilesAtomically({{"NUL", "a"}, {(dir / "beside.json").string(), "b"}});
     EXPECT_EQ(contents(dir / "beside.json"), "b");
     EXPECT_EQ(entries(dir), 1u);
+}
+
+// CON is the console in every folder, whatever the extension: written into where there is one, an
+// error of one line where there is none (as under Wine with its output piped), never a file.
+TEST_F(Outputs, ConIsTheConsoleNeverAFile) {
+    for (const std::string& con : {(dir / "CON").string(), (dir / "con.npy").string()}) {
+        const std::string message = writeError(con, "bytes");
+        EXPECT_TRUE(message.empty() || message.rfind("cannot write '" + con + "': ", 0) == 0) << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+    EXPECT_EQ(entries(dir), 0u) << names(dir);
 }
 
 // A read-only file (the attribute Explorer sets) is refused and kept.
