@@ -7,8 +7,6 @@
 
 #include <windows.h>
 
-#include <thread>
-
 namespace test {
 namespace {
 
@@ -82,30 +80,39 @@ TEST_F(Outputs, FileHeldWithoutDeleteSharingIsReportedAndKept) {
 }
 
 // A named pipe is written into like a FIFO, and checking it first does not take its server's
-// connection (opening it would).
+// connection (opening it would). The server listens before the write, so no step depends on timing.
 TEST_F(Outputs, NamedPipeIsWrittenIntoAndCheckingItTakesNothing) {
     const std::string name = R"(\\.\pipe\vkboids-test-)" + std::to_string(GetCurrentProcessId());
     const std::wstring wname(name.begin(), name.end());
-    HANDLE server = CreateNamedPipeW(wname.c_str(), PIPE_ACCESS_INBOUND, PIPE_TYPE_BYTE | PIPE_WAIT, 1, 0,
-                                     1 << 16, 0, nullptr);
+    HANDLE server = CreateNamedPipeW(wname.c_str(), PIPE_ACCESS_INBOUND | FILE_FLAG_OVERLAPPED,
+                                     PIPE_TYPE_BYTE | PIPE_WAIT, 1, 0, 1 << 16, 0, nullptr);
     ASSERT_NE(server, INVALID_HANDLE_VALUE);
-    std::string received;
-    std::thread reader([&] {
-        if (!ConnectNamedPipe(server, nullptr) && GetLastError() != ERROR_PIPE_CONNECTED) return;
-        char buffer[256];
-        DWORD n = 0;
-        while (ReadFile(server, buffer, sizeof buffer, &n, nullptr) && n > 0) received.append(buffer, n);
-    });
-    EXPECT_EQ(outputPathError(name, ".csv"), ""); // no extension needed, and no connection made
+    OVERLAPPED overlapped{};
+    overlapped.hEvent = CreateEventW(nullptr, TRUE, FALSE, nullptr);
+    ASSERT_FALSE(ConnectNamedPipe(server, &overlapped));
+    ASSERT_EQ(GetLastError(), DWORD(ERROR_IO_PENDING)); // listening
+    EXPECT_EQ(outputPathError(name, ".csv"), "");       // no extension needed, and no connection made
+    std::string error;
     try {
         io::writeFilesAtomically({{name, "rows"}, {(dir / "beside.json").string(), "{}"}});
     } catch (const io::InputError& e) {
-        ADD_FAILURE() << e.what();
-        // A reader still waiting for its client is let go.
-        HANDLE client = CreateFileW(wname.c_str(), GENERIC_WRITE, 0, nullptr, OPEN_EXISTING, 0, nullptr);
-        if (client != INVALID_HANDLE_VALUE) CloseHandle(client);
+        error = e.what();
     }
-    reader.join();
+    EXPECT_EQ(error, "");
+    std::string received;
+    DWORD n = 0;
+    if (error.empty() && GetOverlappedResult(server, &overlapped, &n, TRUE)) { // connected
+        char buffer[256];
+        for (;;) {
+            ResetEvent(overlapped.hEvent);
+            if (!ReadFile(server, buffer, sizeof buffer, nullptr, &overlapped) &&
+                GetLastError() != ERROR_IO_PENDING)
+                break;
+            if (!GetOverlappedResult(server, &overlapped, &n, TRUE) || n == 0) break; // the writer closed
+            received.append(buffer, n);
+        }
+    }
+    CloseHandle(overlapped.hEvent);
     CloseHandle(server);
     EXPECT_EQ(received, "rows");
     EXPECT_EQ(contents(dir / "beside.json"), "{}");
