@@ -65,12 +65,14 @@ void recordSignal(int signal) {
     deferredSignal = signal;
 }
 
-// Writes all of `bytes`. A signal while deferred ends a write that waits (a FIFO nobody reads) as
-// an error, so that the outputs are cleaned up and the signal then ends the run.
-int writeAll(int fd, const std::string& bytes) {
+// Writes all of `bytes`. Into a device or FIFO (`interruptible`), a signal while deferred ends a
+// write that may wait for ever (a FIFO nobody reads) as an error, so that the outputs are cleaned up
+// and the signal then ends the run.
+int writeAll(int fd, const std::string& bytes, bool interruptible) {
     for (size_t done = 0; done < bytes.size();) {
+        if (interruptible && deferredSignal) return EINTR;
         const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (deferredSignal) return EINTR; // a write the signal cut short returns what it wrote so far
+        if (interruptible && deferredSignal) return EINTR; // a cut-short write returns its part
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return n < 0 ? errno : EIO;
         done += size_t(n);
@@ -108,7 +110,7 @@ void checkWritableInPlace(const std::string& path, const Target& target) {
 
 void writeInPlace(const std::string& path, const Target& target, const std::string& bytes) {
     const int fd = openInPlace(path, target);
-    if (const int e = writeAll(fd, bytes)) {
+    if (const int e = writeAll(fd, bytes, true)) {
         ::close(fd);
         cannotWrite(path, std::strerror(e));
     }
@@ -130,7 +132,11 @@ std::string writeTemporary(const std::string& path, const Target& target, const 
     struct stat existing;
     const bool replacing = target.kind == Kind::Regular && ::stat(target.file.c_str(), &existing) == 0;
     const std::string tmp = temporaryName(target.file);
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    // A new file only: never through a link or into a FIFO that has the name. One left by an earlier
+    // run of the same process id is removed first.
+    const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+    int fd = ::open(tmp.c_str(), flags, 0666);
+    if (fd < 0 && errno == EEXIST && ::unlink(tmp.c_str()) == 0) fd = ::open(tmp.c_str(), flags, 0666);
     if (fd < 0) cannotWrite(path, std::strerror(errno));
     auto fail = [&](int e) {
         ::close(fd);
@@ -144,7 +150,7 @@ std::string writeTemporary(const std::string& path, const Target& target, const 
             ::geteuid() == 0 ? ::fchown(fd, existing.st_uid, existing.st_gid) : 0;
         if (::fchmod(fd, existing.st_mode & 0777) != 0) fail(errno);
     }
-    if (const int e = writeAll(fd, bytes)) fail(e);
+    if (const int e = writeAll(fd, bytes, false)) fail(e);
     if (::close(fd) != 0 && errno != EINTR) {
         const int e = errno;
         ::unlink(tmp.c_str());
@@ -170,8 +176,11 @@ DeferInterrupts::DeferInterrupts() {
     struct sigaction record {};
     record.sa_handler = recordSignal;
     sigemptyset(&record.sa_mask);
+    // A signal the run ignores (nohup, a background job) stays ignored.
     for (size_t i = 0; i < std::size(deferredSignals); ++i)
-        ::sigaction(deferredSignals[i], &record, &deferSaved[i]);
+        if (::sigaction(deferredSignals[i], nullptr, &deferSaved[i]) == 0 &&
+            deferSaved[i].sa_handler != SIG_IGN)
+            ::sigaction(deferredSignals[i], &record, nullptr);
 }
 
 // The signal that came meanwhile is raised again, to whatever handles it now.

@@ -106,24 +106,26 @@ std::string finalPath(const std::string& path, HANDLE h) {
 
 // Interrupts: Ctrl-C and Ctrl-Break, and the console's close, a log-off or a shut-down, after which
 // Windows ends the process as soon as the handler returns (or after about 5 s).
-std::mutex deferMutex;
+std::mutex deferMutex; // guards deferDepth and writerInPlace
 int deferDepth = 0;
-bool interruptPending = false;
+HANDLE writerInPlace = nullptr; // a thread in a device or pipe's write, which may wait for ever
+std::atomic<bool> interruptPending{false};
 std::atomic<void (*)()> interruptHandler{nullptr};
-std::atomic<HANDLE> writerInPlace{nullptr}; // a thread waiting in a device or pipe's write
 
 BOOL WINAPI onConsoleEvent(DWORD event) {
     const bool closing =
         event == CTRL_CLOSE_EVENT || event == CTRL_LOGOFF_EVENT || event == CTRL_SHUTDOWN_EVENT;
-    if (void (*handler)() = interruptHandler.load()) {
-        handler();
-    } else {
+    void (*handler)() = interruptHandler.load();
+    {
         const std::lock_guard lock(deferMutex);
-        if (deferDepth == 0) return FALSE; // nothing to finish: the process ends as it would have
-        interruptPending = true;
-        // A write into a pipe nobody reads would keep the outputs from finishing: it fails instead.
-        if (HANDLE writer = writerInPlace.load()) CancelSynchronousIo(writer);
+        if (deferDepth == 0 && !handler) return FALSE; // nothing to finish: the process ends as it would
+        if (deferDepth > 0) {
+            interruptPending = true;
+            // A write into a pipe nobody reads would keep the outputs from finishing: it fails instead.
+            if (writerInPlace) CancelSynchronousIo(writerInPlace);
+        }
     }
+    if (handler) handler();
     // While the console closes, returning ends the process at once: the main thread gets the time
     // Windows gives to finish its outputs (or the run, with a handler), and ends the process itself.
     if (closing) Sleep(INFINITE);
@@ -182,15 +184,27 @@ void writeInPlace(const std::string& path, const Target& target, const std::stri
     Handle file{openExisting(target.file, GENERIC_WRITE)};
     if (!file.ok()) cannotWrite(path, GetLastError());
     // This thread, for the console handler to cancel a write that waits on a reader.
-    Handle self{OpenThread(THREAD_TERMINATE, FALSE, GetCurrentThreadId())};
-    writerInPlace = self.ok() ? self.h : nullptr;
+    HANDLE self = OpenThread(THREAD_TERMINATE, FALSE, GetCurrentThreadId());
+    bool interrupted = false; // before the write, with nothing to cancel yet
+    {
+        const std::lock_guard lock(deferMutex);
+        writerInPlace = self;
+        interrupted = deferDepth > 0 && interruptPending;
+    }
+    auto unpublish = [&] {
+        const std::lock_guard lock(deferMutex);
+        writerInPlace = nullptr;
+    };
     try {
+        if (interrupted) cannotWrite(path, ERROR_OPERATION_ABORTED);
         writeAll(path, file.h, bytes);
     } catch (const InputError&) {
-        writerInPlace = nullptr;
+        unpublish();
+        if (self) CloseHandle(self);
         throw;
     }
-    writerInPlace = nullptr;
+    unpublish();
+    if (self) CloseHandle(self);
 }
 
 // The read-only attribute (Explorer's check box) is asked for by name: an administrator's open would
@@ -219,7 +233,14 @@ std::string writeTemporary(const std::string& path, const Target& target, const 
                                                    : INVALID_FILE_ATTRIBUTES;
     const DWORD attributes =
         old == INVALID_FILE_ATTRIBUTES || !(old & kept) ? FILE_ATTRIBUTE_NORMAL : old & kept;
-    Handle file{CreateFileW(name.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_ALWAYS, attributes, nullptr)};
+    // A new file only: never through a link that has the name. One left by an earlier run of the same
+    // process id is removed first.
+    auto create = [&] {
+        return CreateFileW(name.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
+                           attributes | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
+    };
+    Handle file{create()};
+    if (!file.ok() && GetLastError() == ERROR_FILE_EXISTS && DeleteFileW(name.c_str())) file.h = create();
     if (!file.ok()) cannotWrite(path, GetLastError());
     try {
         writeAll(path, file.h, bytes);
@@ -255,10 +276,7 @@ DeferInterrupts::~DeferInterrupts() {
     bool exit = false;
     {
         const std::lock_guard lock(deferMutex);
-        if (--deferDepth == 0 && interruptPending) {
-            interruptPending = false;
-            exit = !interruptHandler.load();
-        }
+        if (--deferDepth == 0 && interruptPending.exchange(false)) exit = !interruptHandler.load();
     }
     if (exit) ExitProcess(STATUS_CONTROL_C_EXIT);
 }
