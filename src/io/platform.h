@@ -54,9 +54,6 @@ void checkReplaceable(const std::string& path, const Target& target);
 // failure.
 std::string writeTemporary(const std::string& path, const Target& target, const std::string& bytes);
 
-// A temporary file's name beside `file`, unique to this process.
-std::string temporaryName(const std::string& file);
-
 // Moves the temporary file over `target.file` in one step: a reader sees the old file or the new.
 void replace(const std::string& path, const std::string& temporary, const Target& target);
 

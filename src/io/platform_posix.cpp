@@ -84,6 +84,11 @@ void onSignal(int) {
     if (interruptHandler) interruptHandler();
 }
 
+// A temporary file's name beside `file`, unique to this process.
+std::string temporaryName(const std::string& file) {
+    return file + ".tmp" + std::to_string(::getpid());
+}
+
 } // namespace
 
 Target targetOf(const std::string& path) {
@@ -122,10 +127,6 @@ void checkReplaceable(const std::string& path, const Target& target) {
     if (target.kind != Kind::Regular) return;
     if (::faccessat(AT_FDCWD, target.file.c_str(), W_OK, AT_EACCESS) != 0)
         cannotWrite(path, std::strerror(errno));
-}
-
-std::string temporaryName(const std::string& file) {
-    return file + ".tmp" + std::to_string(::getpid());
 }
 
 std::string writeTemporary(const std::string& path, const Target& target, const std::string& bytes) {

@@ -147,6 +147,11 @@ void writeAll(const std::string& path, HANDLE h, const std::string& bytes) {
     }
 }
 
+// A temporary file's name beside `file`, unique to this process.
+std::string temporaryName(const std::string& file) {
+    return file + ".tmp" + std::to_string(GetCurrentProcessId());
+}
+
 } // namespace
 
 Target targetOf(const std::string& path) {
@@ -216,10 +221,6 @@ void checkReplaceable(const std::string& path, const Target& target) {
         cannotWrite(path, "the file is read-only");
     Handle file{openExisting(target.file, GENERIC_WRITE)};
     if (!file.ok()) cannotWrite(path, GetLastError());
-}
-
-std::string temporaryName(const std::string& file) {
-    return file + ".tmp" + std::to_string(GetCurrentProcessId());
 }
 
 // The replacement keeps the old file's attributes (hidden, say); its permissions are the folder's,
