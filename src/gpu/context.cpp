@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -233,6 +232,18 @@ DeviceSummary summarize(VkPhysicalDevice device, uint32_t index, VkSurfaceKHR su
     return s;
 }
 
+// A portability implementation (MoltenVK on macOS) must have its subset enabled. Of the subset's
+// features vkboids uses none; of its limits, the vertex stride alignment (checked per pipeline).
+// Returns that alignment, or 0 for a device that is no portability implementation.
+uint32_t portabilityStrideAlignment(VkPhysicalDevice device) {
+    if (!hasDeviceExtension(device, VK_KHR_PORTABILITY_SUBSET_EXTENSION_NAME)) return 0;
+    VkPhysicalDevicePortabilitySubsetPropertiesKHR portability{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PORTABILITY_SUBSET_PROPERTIES_KHR};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &portability};
+    vkGetPhysicalDeviceProperties2(device, &props);
+    return std::max(1u, portability.minVertexInputBindingStrideAlignment);
+}
+
 std::vector<VkPhysicalDevice> enumerate(VkInstance instance) {
     uint32_t count = 0;
     VK_CHECK(vkEnumeratePhysicalDevices(instance, &count, nullptr));
@@ -336,16 +347,9 @@ Context createContext(const ContextOptions& options) {
 
     std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
     if (ctx.surface) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
-    // A portability implementation (MoltenVK on macOS) must have its subset enabled. Of the subset's
-    // features vkboids uses none; of its limits, the vertex stride alignment (checked per pipeline).
-    if (hasDeviceExtension(ctx.physicalDevice, VK_KHR_PORTABILITY_SUBSET_EXTENSION_NAME)) {
+    if (const uint32_t alignment = portabilityStrideAlignment(ctx.physicalDevice)) {
         extensions.push_back(VK_KHR_PORTABILITY_SUBSET_EXTENSION_NAME);
-        VkPhysicalDevicePortabilitySubsetPropertiesKHR portability{
-            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PORTABILITY_SUBSET_PROPERTIES_KHR};
-        VkPhysicalDeviceProperties2 withPortability{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                                    &portability};
-        vkGetPhysicalDeviceProperties2(ctx.physicalDevice, &withPortability);
-        ctx.vertexStrideAlignment = std::max(1u, portability.minVertexInputBindingStrideAlignment);
+        ctx.vertexStrideAlignment = alignment;
     }
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
