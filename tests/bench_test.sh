@@ -24,7 +24,7 @@ expected = ["frame", "t_ms", "mode", "boids", "cells", "cell_order", "present_mo
             "gpu_grid_index_ms", "gpu_sort_ms", "gpu_key_starts_ms", "gpu_key_starts_reorder_ms",
             "gpu_grid_histogram_ms", "gpu_grid_scan_ms", "gpu_grid_scatter_ms", "gpu_grid_rank_ms",
             "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms", "grid_build", "domain_half", "candidates_per_boid",
-            "neighbours_per_boid"]
+            "neighbours_per_boid", "lane_efficiency", "rule_lanes"]
 assert header == expected, header
 configs = {(r["mode"], r["boids"], r["cells"], r["cell_order"], r["grid_build"], r["draw"]) for r in rows}
 # naive once per size, grid modes per shape, cell order and build, each with every drawing path
@@ -50,7 +50,7 @@ for r in rows:
     assert r["gpu_draw_ms"], "--render draws every frame"
     # L = cbrt(boids / density) / 2
     assert abs(float(r["domain_half"]) - (int(r["boids"]) / 0.02) ** (1 / 3) / 2) < 1e-3, r
-    assert not r["candidates_per_boid"] and not r["neighbours_per_boid"], "counted without --count-candidates"
+    assert not any(r[c] for c in expected[-4:]), "counted without --count-candidates"
 runs = json.load(open(sys.argv[2]))["runs"]
 assert len(runs) == len(configs)
 for run in runs:
@@ -62,23 +62,28 @@ for run in runs:
     domains = {r["domain_half"] for r in rows if int(r["boids"]) == run["boids"]}
     assert {float(d) for d in domains} == {run["params"]["domain_half"]}, (domains, run["params"])
     assert run["cell_order"] in (("linear", "morton") if run["mode"] != "naive" else (None,)), run
-    assert run.get("candidates_per_boid") is None and run.get("neighbours_per_boid") is None, run
+    assert not any(k in run for k in ("candidates_per_boid", "neighbours_per_boid", "lane_efficiency", "rule_lanes")), run
 print("bench files check out:", len(rows), "rows,", len(runs), "runs")
 # Counted: every row of a run holds its run's means (taken on the state the run left, so runs differ).
 counted = list(csv.DictReader(open(sys.argv[3])))
 assert open(sys.argv[3]).readline().strip().split(",") == expected
-means = defaultdict(set)
+means, lanes = defaultdict(set), defaultdict(set)
 for r in counted:
     config = (r["mode"], r["boids"], r["cells"], r["cell_order"], r["grid_build"])
     means[config].add((float(r["candidates_per_boid"]), float(r["neighbours_per_boid"])))
+    lanes[config].add((r["lane_efficiency"], r["rule_lanes"]))
 assert len(means) == 2 * (1 + 2 * (2 * 2 * 2)) and len(counted) == 3 * len(means), (len(means), len(counted))
 for (mode, boids, *_), values in means.items():
     assert len(values) == 1, (mode, boids, values)
     candidates, neighbours = next(iter(values))
     assert math.isfinite(candidates) and math.isfinite(neighbours) and neighbours >= 0, (mode, boids, values)
+    (efficiency, rule), = lanes[(mode, boids, *_)]
     if mode == "naive":
         assert abs(candidates - int(boids)) < 1e-3, (mode, boids, values)
+        assert efficiency == rule == "", "no lanes counted for naive"
     else:
+        # a share of the lanes' steps, each row's range as long as its longest lane's
+        assert 0 < float(efficiency) <= 1 and 0 < float(rule) <= 1, (mode, boids, efficiency, rule)
         # each boid tests itself and every neighbour, and no boid twice
         assert neighbours + 1 - 1e-3 <= candidates <= int(boids) + 1e-3, (mode, boids, values)
 for run in json.load(open(sys.argv[4]))["runs"]:
@@ -87,6 +92,12 @@ for run in json.load(open(sys.argv[4]))["runs"]:
     (candidates, neighbours), = means[config]
     assert abs(run["candidates_per_boid"] - candidates) < 1e-4, (run, candidates)
     assert abs(run["neighbours_per_boid"] - neighbours) < 1e-4, (run, neighbours)
+    (efficiency, rule), = lanes[config]
+    if run["mode"] == "naive":
+        assert "lane_efficiency" not in run and "rule_lanes" not in run, run
+    else:
+        assert abs(run["lane_efficiency"] - float(efficiency)) < 1e-6 and abs(run["rule_lanes"] - float(rule)) < 1e-6, run
+        assert run["subgroup_size"] >= 1, run
 print("counted files check out:", len(counted), "rows,", len(means), "runs")
 PY
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/bench.csv" --out "$out/charts" --title lavapipe

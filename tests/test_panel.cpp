@@ -40,7 +40,7 @@ app::PanelState fullState() {
     state.grid.keyBits = 19;
     state.grid.slicesPerCell = 8;
     state.grid.cellOrder = sim::CellOrder::Morton;
-    state.counted = sim::SearchCounts{1234.5, 678.9};
+    state.counted = sim::SearchCounts{1234.5, 678.9, 0.715, 0.482, 64};
     state.grid.keyCells = 229888;
     state.haveGridStats = true;
     state.gridStats.occupiedCells = 16000;

@@ -1,7 +1,8 @@
 #version 460
-// The flock's totals of the counting twin's per-boid counts (sim::countSearch): candidates and
-// neighbours, each a 64-bit sum in two words (low, high), one atomic pair per subgroup. Counts are
-// split into 16-bit halves so that no subgroup's sum of a half can overflow 32 bits.
+// The flock's totals of the counting twin's per-boid counts (sim::countSearch): candidates,
+// neighbours, steps and rule steps, each a 64-bit sum in two words (low, high), one atomic pair per
+// subgroup. Counts are split into 16-bit halves so that no subgroup's sum of a half can overflow 32
+// bits.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -10,8 +11,8 @@ layout(local_size_x_id = 0) in;
 #include "sim_types.h"
 #include "common.glsl"
 
-layout(std430, binding = 0) readonly buffer Counts { uvec2 counts[]; };
-layout(std430, binding = 1) buffer Totals { uint totals[4]; };  // candidates low, high, neighbours low, high
+layout(std430, binding = 0) readonly buffer Counts { uvec4 counts[]; };
+layout(std430, binding = 1) buffer Totals { uint totals[8]; };  // each count's low and high word
 layout(push_constant) uniform Push { StepConstants c; };
 
 // Adds a subgroup's sum of x (given as its 16-bit halves' sums) to the 64-bit total at totals[at].
@@ -27,10 +28,8 @@ void addTotal(uint at, uint lowHalves, uint highHalves) {
 void main() {
     // Every invocation takes part in the subgroup sums; those past the last boid add zero.
     const uint i = linearInvocationIndex();
-    const uvec2 n = i < c.boidCount ? counts[i] : uvec2(0);
-    const uvec2 low = subgroupAdd(n & 0xffffu), high = subgroupAdd(n >> 16);
-    if (subgroupElect()) {
-        addTotal(0, low.x, high.x);
-        addTotal(2, low.y, high.y);
-    }
+    const uvec4 n = i < c.boidCount ? counts[i] : uvec4(0);
+    const uvec4 low = subgroupAdd(n & 0xffffu), high = subgroupAdd(n >> 16);
+    if (subgroupElect())
+        for (uint k = 0; k < 4; ++k) addTotal(2 * k, low[k], high[k]);
 }

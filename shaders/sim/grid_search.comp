@@ -15,7 +15,8 @@
 //            takes the boid of sorted slot i, so that a subgroup's boids share rows.
 // COHERENT:  the state itself was reordered into key order; ranges index it directly.
 // COUNT:     (the scattered layout) counts each boid's candidates and neighbours instead of
-//            stepping (sim::countSearch): the same rows and windows, nothing else written.
+//            stepping (sim::countSearch): the same rows and windows, nothing else written; and the
+//            steps its subgroup ran for them (visitRange below).
 //
 // A step also writes the next step's (key, slot) pairs for this grid, so that the next step on the
 // same grid needs no grid-index pass.
@@ -42,12 +43,15 @@ layout(std430, binding = 6) writeonly buffer SlotsOut { uint slotsOut[]; };
 // be left over.
 #define BY_FOUR false
 #elif defined(COUNT)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_vote : require
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
 layout(std430, binding = 1) readonly buffer SortedSlots { uint sortedSlots[]; };
 layout(std430, binding = 2) readonly buffer KeyStarts { uint keyStarts[]; };
-layout(std430, binding = 3) writeonly buffer Counts { uvec2 counts[]; };  // candidates, neighbours
+layout(std430, binding = 3) writeonly buffer Counts { uvec4 counts[]; };  // sim::SearchCounter
+layout(std430, binding = 4) writeonly buffer Totals { uint totals[]; };   // [8]: the subgroup size
 #define SLOT(k) sortedSlots[k]
-#define BY_FOUR true
 #else
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
 layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };
@@ -67,35 +71,56 @@ vec3 neighbourVelocity(uint j) { return velIn[j].xyz; }
 #endif
 
 #ifdef COUNT
-// What the counting twin sums instead of the rules: every candidate the scan meets, and those within
-// max(r) (the boid itself among both).
+// What the counting twin sums instead of the rules: every candidate the scan meets and those within
+// max(r) (the boid itself among both); and, kept by one lane of each subgroup, the candidate steps the
+// subgroup ran (each range as long as its longest lane's) and those of them in which some lane met a
+// boid within max(r), so that the step's rule work ran in every lane.
 struct Counted {
     uint candidates;
-    uint neighbours;
+    uint reached;
+    uint steps;
+    uint ruleSteps;
 };
 #define Sums Counted
+
+// Candidates in sorted positions [start, end), displacements p_j - origin, in the subgroup's steps:
+// the lanes that call this together (those at the same row of the walk) step together, one candidate
+// a lane a step, for as long as the longest range among them. `precise`, so that a CPU replica
+// (tests) finds the same boids within max(r).
+void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Counted sums) {
+    const float reach2 = max(max(c.cohesionRadiusSq, c.separationRadiusSq), c.alignmentRadiusSq);
+    const uint length = end - start, longest = subgroupMax(length);
+    uint ruleSteps = 0;
+    for (uint s = 0; s < longest; ++s) {
+        bool reached = false;
+        if (s < length) {
+            precise vec3 d = posIn[SLOT(start + s)].xyz - origin;
+            if (wrapPairs) d = minImage(d, c.halfDomain);
+            precise const float dist2 = d.x * d.x + d.y * d.y + d.z * d.z;
+            reached = dist2 < reach2;
+        }
+        if (subgroupAny(reached)) ++ruleSteps;
+        if (reached) ++sums.reached;
+    }
+    sums.candidates += length;
+    if (subgroupElect()) {
+        sums.steps += longest;
+        sums.ruleSteps += ruleSteps;
+    }
+}
 #else
 #define Sums Neighbours
-#endif
 
 // Candidate j at displacement d (minimum-imaged per pair where the grid is too small for fixed
 // image shifts).
-void visitOne(uint j, vec3 d, bool wrapPairs, inout Sums sums) {
+void visitOne(uint j, vec3 d, bool wrapPairs, inout Neighbours sums) {
     if (wrapPairs) d = minImage(d, c.halfDomain);
-#ifdef COUNT
-    const float reach2 = max(max(c.cohesionRadiusSq, c.separationRadiusSq), c.alignmentRadiusSq);
-    if (d.x * d.x + d.y * d.y + d.z * d.z < reach2) sums.neighbours++;
-#else
     addNeighbour(sums, d, j, c);
-#endif
 }
 
 // Candidates in sorted positions [start, end), displacements p_j - origin. Several a step, so that
 // an invocation has several candidate loads in flight (the sums still add in order).
-void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Sums sums) {
-#ifdef COUNT
-    sums.candidates += end - start;
-#endif
+void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbours sums) {
     uint k = start;
     if (BY_FOUR) {
         for (; k + 3 < end; k += 4) {
@@ -119,6 +144,8 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Sums su
         visitOne(j, posIn[j].xyz - origin, wrapPairs, sums);
     }
 }
+
+#endif
 
 // An index at most one period of n outside [0, n), wrapped into it.
 int wrapIndex(int x, int n) { return x < 0 ? x + n : (x >= n ? x - n : x); }
@@ -206,11 +233,13 @@ void main() {
     const uint self = SLOT(i);
     const vec3 p = posIn[self].xyz;
 #ifdef COUNT
-    Counted counted = Counted(0, 0);
+    Counted counted = Counted(0, 0, 0, 0);
     scanRows(p, counted);
-    // Less the boid itself, met at d = 0 unless max(r)^2 rounds to 0.
+    // Neighbours: less the boid itself, met at d = 0 unless max(r)^2 rounds to 0.
     const float reach2 = max(max(c.cohesionRadiusSq, c.separationRadiusSq), c.alignmentRadiusSq);
-    counts[self] = uvec2(counted.candidates, counted.neighbours - (reach2 > 0.0 ? 1u : 0u));
+    counts[self] = uvec4(counted.candidates, counted.reached - (reach2 > 0.0 ? 1u : 0u), counted.steps,
+                         counted.ruleSteps);
+    if (i == 0) totals[8] = gl_SubgroupSize;
 #else
     Neighbours sums = noNeighbours();
     scanRows(p, sums);

@@ -75,7 +75,7 @@ void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes) {
 std::string csvHeader() {
     std::string h = "frame,t_ms,mode,boids,cells,cell_order,present_mode,draw,cpu_frame_ms,gpu_total_ms";
     for (const std::string& p : passNames()) h += "," + passColumn(p);
-    return h + ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid\n";
+    return h + ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid,lane_efficiency,rule_lanes\n";
 }
 
 std::string csvRow(const FrameRow& r) {
@@ -88,8 +88,8 @@ std::string csvRow(const FrameRow& r) {
         line += "," + (it != r.passMs.end() ? number(it->second) : "");
     }
     line += "," + r.gridBuild + "," + floatText(r.domainHalf);
-    line +=
-        "," + (r.candidates ? number(*r.candidates) : "") + "," + (r.neighbours ? number(*r.neighbours) : "");
+    for (const std::optional<double>& counted : {r.candidates, r.neighbours, r.laneEfficiency, r.ruleLanes})
+        line += "," + (counted ? number(*counted) : "");
     return line + "\n";
 }
 

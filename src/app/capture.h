@@ -42,8 +42,9 @@ struct FrameRow {
     float domainHalf = 0;                 // L: a flock at another density is another configuration
     std::optional<double> gpuTotalMs;     // empty where timestamps are unavailable
     std::map<std::string, double> passMs; // by pass name
-    // The search's candidates and neighbours a boid (bench --count-candidates); empty where not counted.
-    std::optional<double> candidates, neighbours;
+    // The search's candidates and neighbours a boid, and its lane efficiency and rule lanes
+    // (sim::SearchCounts; bench --count-candidates); empty where not counted (the lanes: for naive).
+    std::optional<double> candidates, neighbours, laneEfficiency, ruleLanes;
 };
 
 // Fills a row's GPU columns from a frame's scopes: "frame" is the total, passNames() the parts.

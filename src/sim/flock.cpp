@@ -55,7 +55,7 @@ uint64_t flockBytes(uint32_t count) {
     const uint64_t starts = 4 * keys;
     // The counting build (the panel switches to it live): every key's count, and the scattered slots.
     const uint64_t counting = 4 * keys + 4 * n;
-    const uint64_t counts = 8 * n; // countSearch's per-boid counts
+    const uint64_t counts = 16 * n; // countSearch's per-boid counts
     return state + pairs + sorter + starts + counting + counts;
 }
 
@@ -380,8 +380,8 @@ SearchCounts countSearch(const gpu::Context& ctx, Flock& f, const Params& params
         counter.count = gpu::createComputeProgram(ctx, "grid_count", {{gpu::localSizeX, f.workgroupSize}});
         counter.sum = gpu::createComputeProgram(ctx, "count_sum", {{gpu::localSizeX, f.workgroupSize}});
     }
-    growWords(ctx, counter.perBoid, 2ull * f.count, gpu::MemoryUse::Device);
-    growWords(ctx, counter.totals, 4, gpu::MemoryUse::Device);
+    growWords(ctx, counter.perBoid, 4ull * f.count, gpu::MemoryUse::Device);
+    growWords(ctx, counter.totals, 9, gpu::MemoryUse::Device);
     growKeyStarts(ctx, f, grid);
     const StepConstants c = stepConstants(params, grid, f.count);
     VkCommandBuffer cmd = gpu::beginOneShot(ctx);
@@ -394,11 +394,12 @@ SearchCounts countSearch(const gpu::Context& ctx, Flock& f, const Params& params
     recordGridIndex(cmd, f, c, nullptr);
     recordSortPairs(cmd, f, grid, nullptr);
     recordKeyStarts(cmd, f, c, grid, false, nullptr);
-    gpu::bindProgram(cmd, counter.count, {f.pos[f.current], f.sortedSlots, f.keyStarts, counter.perBoid});
-    gpu::dispatch(cmd, counter.count, f.count, c);
-    gpu::computeToTransferBarrier(cmd);
-    vkCmdFillBuffer(cmd, counter.totals.buffer, 0, 16, 0);
+    vkCmdFillBuffer(cmd, counter.totals.buffer, 0, VK_WHOLE_SIZE, 0);
     gpu::fillToComputeBarrier(cmd);
+    gpu::bindProgram(cmd, counter.count,
+                     {f.pos[f.current], f.sortedSlots, f.keyStarts, counter.perBoid, counter.totals});
+    gpu::dispatch(cmd, counter.count, f.count, c);
+    gpu::computeBarrier(cmd);
     gpu::bindProgram(cmd, counter.sum, {counter.perBoid, counter.totals});
     gpu::dispatch(cmd, counter.sum, f.count, c);
     // The totals are copied out next; the counts stay for whoever reads them.
@@ -406,11 +407,15 @@ SearchCounts countSearch(const gpu::Context& ctx, Flock& f, const Params& params
                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
     gpu::endOneShot(ctx, cmd);
     f.keysCurrent = false; // the next step makes its own pairs
-    uint32_t totals[4];
+    uint32_t totals[9];
     gpu::downloadBuffer(ctx, counter.totals, totals, sizeof totals);
-    const double n = f.count;
-    return {double(uint64_t(totals[1]) << 32 | totals[0]) / n,
-            double(uint64_t(totals[3]) << 32 | totals[2]) / n};
+    const auto total = [&](int k) { return double(uint64_t(totals[2 * k + 1]) << 32 | totals[2 * k]); };
+    const double n = f.count, size = totals[8], laneSteps = total(2) * size, ruleLanes = total(3) * size;
+    // The boid itself is within reach in its own walk (unless max(r)^2 rounds to 0), as the rules see it.
+    const bool selfReached = std::max({c.cohesionRadiusSq, c.separationRadiusSq, c.alignmentRadiusSq}) > 0;
+    const double reached = total(1) + (selfReached ? n : 0);
+    return {total(0) / n, total(1) / n, laneSteps > 0 ? total(0) / laneSteps : 0,
+            ruleLanes > 0 ? reached / ruleLanes : 0, totals[8]};
 }
 
 } // namespace sim

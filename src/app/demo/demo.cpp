@@ -327,7 +327,10 @@ bool applyPanelRequests(Demo& d) {
         // steps test every boid; their neighbours are counted on the grid they would have.
         const sim::Grid grid = currentGrid(d);
         sim::SearchCounts counts = sim::countSearch(d.ctx, d.flock, st.sim.params, grid);
-        if (st.sim.mode == sim::Mode::Naive) counts.candidates = d.flock.count;
+        if (st.sim.mode == sim::Mode::Naive) { // its tiles keep every lane busy: no lanes to count
+            counts.candidates = d.flock.count;
+            counts.laneEfficiency = counts.ruleLanes = 0;
+        }
         st.counted = counts;
     }
     st.countRequested = false;

@@ -241,6 +241,16 @@ void drawPanel(PanelState& st) {
             ImGui::Text("%.1f candidates, %.1f neighbours", st.counted->candidates, st.counted->neighbours);
         else
             ImGui::TextDisabled("candidates and neighbours a boid");
+        if (st.counted && st.counted->laneEfficiency > 0) {
+            ImGui::Text("lanes busy %.0f%%, rule lanes %.0f%%", 100 * st.counted->laneEfficiency,
+                        100 * st.counted->ruleLanes);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("The lanes of a subgroup (%u here) walk their boids' rows together, each row as\n"
+                                  "long as its longest lane's: lanes busy is the share of lane steps that test a\n"
+                                  "candidate. Rule lanes: of the lanes in steps where some lane meets a boid within\n"
+                                  "reach (so that the rules' work runs in all of them), the share that do.",
+                                  st.counted->subgroupSize);
+        }
         if (st.haveGridStats && st.sim.mode != sim::Mode::Naive)
             ImGui::Text("a cell: mean %.1f, largest %u; %u occupied", double(st.boids) / st.grid.cellCount,
                         st.gridStats.largestCell, st.gridStats.occupiedCells);
@@ -270,8 +280,9 @@ void drawPanel(PanelState& st) {
         if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) st.presentModeChanged = true;
         ImGui::Text("presenting with %s", st.presentModeActual.c_str());
         if (ImGui::Button("Reset camera (R)")) st.resetCamera = true;
-        ImGui::TextDisabled("drag: rotate, scroll: zoom, F1: help");
-        ImGui::TextDisabled("M: next mode, H: hide the panels");
+        ImGui::SameLine();
+        ImGui::TextDisabled("drag: rotate, scroll: zoom");
+        ImGui::TextDisabled("F1: help, M: next mode, H: hide the panels");
     }
     if (ImGui::CollapsingHeader("Capture")) {
         ImGui::SetNextItemWidth(120);

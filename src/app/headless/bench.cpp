@@ -383,6 +383,10 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     for (FrameRow& row : rows) {
                         row.candidates = counted->candidates;
                         row.neighbours = counted->neighbours;
+                        if (cells) {
+                            row.laneEfficiency = counted->laneEfficiency;
+                            row.ruleLanes = counted->ruleLanes;
+                        }
                     }
                 }
                 for (const FrameRow& row : rows) csv += csvRow(row);
@@ -409,6 +413,11 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 if (counted) {
                     run["candidates_per_boid"] = counted->candidates;
                     run["neighbours_per_boid"] = counted->neighbours;
+                    if (cells) {
+                        run["lane_efficiency"] = counted->laneEfficiency;
+                        run["rule_lanes"] = counted->ruleLanes;
+                        run["subgroup_size"] = counted->subgroupSize;
+                    }
                 }
                 runs.push_back(run);
 
@@ -433,6 +442,11 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     std::snprintf(text, sizeof text, "  candidates %.1f neighbours %.1f", counted->candidates,
                                   counted->neighbours);
                     line += text;
+                    if (cells) {
+                        std::snprintf(text, sizeof text, " lanes %.0f%% rule lanes %.0f%%",
+                                      100 * counted->laneEfficiency, 100 * counted->ruleLanes);
+                        line += text;
+                    }
                 }
                 table.push_back(line);
                 std::printf("%s\n", line.c_str());
