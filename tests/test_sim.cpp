@@ -236,6 +236,31 @@ TEST_F(SimTest, TheSearchReadsItsStarts) {
         }
 }
 
+// The scattered search's velocities in sorted order (gather_velocities.comp), over a poisoned copy,
+// for each grid build: velSorted[k] is the velocity of the boid in sorted position k.
+TEST_F(SimTest, TheScatteredSearchGathersTheVelocitiesInSortedOrder) {
+    Params p;
+    p.domainHalf = 12.5f;
+    const State in = clusteredState(3001, 92, p, 5, 2.0f); // 3,001: off every group and subgroup size
+    const sim::Grid grid = sim::makeGrid(p, 27, in.count());
+    for (sim::GridBuild build : {sim::GridBuild::Radix, sim::GridBuild::Counting}) {
+        SCOPED_TRACE(sim::gridBuildName(build));
+        sim::Flock f = sim::createFlock(ctx(), in.count());
+        sim::uploadState(ctx(), f, in);
+        sim::prepareGrid(ctx(), f, grid, Mode::Scattered, build);
+        gpu::fillBuffer(ctx(), f.velSorted, 0xabababab);
+        test::runCommands([&](VkCommandBuffer cmd) {
+            sim::recordStep(cmd, f, p, Mode::Scattered, grid, build, nullptr);
+        });
+        const std::vector<float> velSorted = test::readBuffer<float>(f.velSorted, 4 * size_t(in.count()));
+        const std::vector<uint32_t> slots = test::readBuffer<uint32_t>(f.sortedSlots, in.count());
+        for (uint32_t k = 0; k < in.count(); ++k)
+            for (int a = 0; a < 3; ++a)
+                ASSERT_EQ(velSorted[4 * k + a], in.data[size_t(slots[k]) * 6 + 3 + a]) << "sorted position " << k;
+        sim::destroyFlock(ctx(), f);
+    }
+}
+
 TEST_F(SimTest, GridStepsWithThreeDifferentRadii) {
     Params p = test::distinctRadii(Params{});
     p.domainHalf = 20;

@@ -12,7 +12,9 @@
 // most one lies within max(r). Smaller grids scan every boid, minimum-imaging each pair.
 //
 // SCATTERED: ranges index the sorted slots, which point into the unsorted state. Invocation i
-//            takes the boid of sorted slot i, so that a subgroup's boids share rows.
+//            takes the boid of sorted slot i, so that a subgroup's boids share rows. The rules'
+//            velocities are read from a copy in sorted order (gather_velocities.comp), so that only
+//            the positions are gathered.
 // COHERENT:  the state itself was reordered into key order; ranges index it directly.
 // COUNT:     (the scattered layout) counts each boid's candidates and neighbours instead of
 //            stepping (sim::countSearch): the same rows and windows, nothing else written; and the
@@ -32,7 +34,7 @@ layout(local_size_x_id = 0) in;
 
 #ifdef COHERENT
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
-layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };
+layout(std430, binding = 1) readonly buffer VelSorted { vec4 velSorted[]; };  // the state's, sorted
 layout(std430, binding = 2) readonly buffer KeyStarts { uint keyStarts[]; };
 layout(std430, binding = 3) writeonly buffer PosOut { vec4 posOut[]; };
 layout(std430, binding = 4) writeonly buffer VelOut { vec4 velOut[]; };
@@ -54,7 +56,7 @@ layout(std430, binding = 4) writeonly buffer Totals { uint totals[]; };   // [8]
 #define SLOT(k) sortedSlots[k]
 #else
 layout(std430, binding = 0) readonly buffer PosIn { vec4 posIn[]; };
-layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };
+layout(std430, binding = 1) readonly buffer VelSorted { vec4 velSorted[]; };  // in sorted order
 layout(std430, binding = 2) readonly buffer SortedSlots { uint sortedSlots[]; };
 layout(std430, binding = 3) readonly buffer KeyStarts { uint keyStarts[]; };
 layout(std430, binding = 4) writeonly buffer PosOut { vec4 posOut[]; };
@@ -67,7 +69,8 @@ layout(std430, binding = 7) writeonly buffer SlotsOut { uint slotsOut[]; };
 layout(push_constant) uniform Push { StepConstants c; };
 
 #ifndef COUNT
-vec3 neighbourVelocity(uint j) { return velIn[j].xyz; }
+// The velocity of the boid in sorted position k (either mode).
+vec3 neighbourVelocity(uint k) { return velSorted[k].xyz; }
 #endif
 
 #ifdef COUNT
@@ -111,11 +114,11 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Counted
 #else
 #define Sums Neighbours
 
-// Candidate j at displacement d (minimum-imaged per pair where the grid is too small for fixed
-// image shifts).
-void visitOne(uint j, vec3 d, bool wrapPairs, inout Neighbours sums) {
+// The candidate in sorted position k at displacement d (minimum-imaged per pair where the grid is
+// too small for fixed image shifts).
+void visitOne(uint k, vec3 d, bool wrapPairs, inout Neighbours sums) {
     if (wrapPairs) d = minImage(d, c.halfDomain);
-    addNeighbour(sums, d, j, c);
+    addNeighbour(sums, d, k, c);
 }
 
 // Candidates in sorted positions [start, end), displacements p_j - origin. Several a step, so that
@@ -126,22 +129,21 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbo
         for (; k + 3 < end; k += 4) {
             const uint j0 = SLOT(k), j1 = SLOT(k + 1), j2 = SLOT(k + 2), j3 = SLOT(k + 3);
             const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz, p2 = posIn[j2].xyz, p3 = posIn[j3].xyz;
-            visitOne(j0, p0 - origin, wrapPairs, sums);
-            visitOne(j1, p1 - origin, wrapPairs, sums);
-            visitOne(j2, p2 - origin, wrapPairs, sums);
-            visitOne(j3, p3 - origin, wrapPairs, sums);
+            visitOne(k, p0 - origin, wrapPairs, sums);
+            visitOne(k + 1, p1 - origin, wrapPairs, sums);
+            visitOne(k + 2, p2 - origin, wrapPairs, sums);
+            visitOne(k + 3, p3 - origin, wrapPairs, sums);
         }
     } else {
         for (; k + 1 < end; k += 2) {
             const uint j0 = SLOT(k), j1 = SLOT(k + 1);
             const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz;
-            visitOne(j0, p0 - origin, wrapPairs, sums);
-            visitOne(j1, p1 - origin, wrapPairs, sums);
+            visitOne(k, p0 - origin, wrapPairs, sums);
+            visitOne(k + 1, p1 - origin, wrapPairs, sums);
         }
     }
     for (; k < end; ++k) {
-        const uint j = SLOT(k);
-        visitOne(j, posIn[j].xyz - origin, wrapPairs, sums);
+        visitOne(k, posIn[SLOT(k)].xyz - origin, wrapPairs, sums);
     }
 }
 
@@ -244,7 +246,7 @@ void main() {
     Neighbours sums = noNeighbours();
     scanRows(p, sums);
     // The boid met itself at d = 0 (in its own slice, which is always scanned).
-    const vec3 v = velIn[self].xyz;
+    const vec3 v = velSorted[i].xyz;
     removeSelf(sums, v);
     vec3 pNew, vNew;
     integrate(p, v, sums, c, pNew, vNew);

@@ -1,6 +1,6 @@
 // The flocking rules of the CUDA flocking lab, for one boid over its neighbours: the only
 // place the GPU passes write them (the CPU's are in tests/reference.cpp). A pass that includes this
-// defines neighbourVelocity(j), where neighbour j's velocity is read from.
+// defines neighbourVelocity(j), where the velocity of the neighbour it calls j is read from.
 #ifndef VKBOIDS_RULES_GLSL
 #define VKBOIDS_RULES_GLSL
 

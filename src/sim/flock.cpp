@@ -45,7 +45,7 @@ bool sameGridKeys(const StepConstants& a, const StepConstants& b) {
 
 uint64_t flockBytes(uint32_t count) {
     const uint64_t n = count;
-    const uint64_t state = 2 * (2 * vec4Bytes + 4) * n; // pos, vel, ids, twice
+    const uint64_t state = 2 * (2 * vec4Bytes + 4) * n + vec4Bytes * n; // pos, vel, ids, twice; velSorted
     const uint64_t pairs = 4 * 4 * n;                   // keys and slots, unsorted and sorted
     const uint64_t sorter =
         2 * 4 * n + 8 * n + 4 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 512
@@ -88,6 +88,7 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
         f.slotValues = gpu::createBuffer(ctx, 4ull * count, gpu::storageUsage, gpu::MemoryUse::Device);
         f.sortedKeys = gpu::createBuffer(ctx, 4ull * count, gpu::storageUsage, gpu::MemoryUse::Device);
         f.sortedSlots = gpu::createBuffer(ctx, 4ull * count, gpu::storageUsage, gpu::MemoryUse::Device);
+        f.velSorted = gpu::createBuffer(ctx, vec4Bytes * count, gpu::storageUsage, gpu::MemoryUse::Device);
         f.sorter = sort::createSorter(ctx, count);
     } catch (const gpu::OutOfMemory& e) {
         destroyFlock(ctx, f);
@@ -104,13 +105,14 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     f.gridIndex = gpu::createComputeProgram(ctx, "grid_index", wg);
     f.keyStartsOnly = gpu::createComputeProgram(ctx, "key_starts", wg);
     f.keyStartsReorder = gpu::createComputeProgram(ctx, "key_starts_reorder", wg);
+    f.gatherVelocities = gpu::createComputeProgram(ctx, "gather_velocities", wg);
     f.gridStats = gpu::createComputeProgram(ctx, "grid_stats", wg, gpu::preferredSubgroupSize(ctx));
     return f;
 }
 
 std::vector<gpu::Program*> flockPrograms(Flock& f) {
     std::vector<gpu::Program*> programs = {
-        &f.naive,     &f.gridIndex,     &f.keyStartsOnly, &f.keyStartsReorder,
+        &f.naive,     &f.gridIndex,     &f.keyStartsOnly, &f.keyStartsReorder, &f.gatherVelocities,
         &f.gridStats, &f.counter.count, &f.counter.sum};
     for (gpu::Program& p : f.search) programs.push_back(&p);
     CountingBuild& c = f.counting;
@@ -127,7 +129,7 @@ void destroyFlock(const gpu::Context& ctx, Flock& f) {
         gpu::destroyBuffer(ctx, f.vel[b]);
         gpu::destroyBuffer(ctx, f.ids[b]);
     }
-    for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.keyStarts,
+    for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues, &f.sortedKeys, &f.sortedSlots, &f.keyStarts, &f.velSorted,
                            &f.counter.perBoid, &f.counter.totals})
         gpu::destroyBuffer(ctx, *b);
     sort::destroySorter(ctx, f.sorter);
@@ -325,14 +327,19 @@ void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, con
     const uint32_t next = 1 - f.current;
     const gpu::Program& program = f.search[variantIndex(v)];
     CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the mode's pipelines
-    if (v.mode == Mode::Coherent)
+    if (v.mode == Mode::Coherent) {
         gpu::bindProgram(cmd, program,
                          {f.pos[f.current], f.vel[f.current], f.keyStarts, f.pos[next], f.vel[next],
                           f.cellKeys, f.slotValues});
-    else
+    } else {
+        // The rules read the velocities in sorted order rather than gather each neighbour's.
+        gpu::bindProgram(cmd, f.gatherVelocities, {f.sortedSlots, f.vel[f.current], f.velSorted});
+        gpu::dispatch(cmd, f.gatherVelocities, f.count, c);
+        gpu::computeBarrier(cmd);
         gpu::bindProgram(cmd, program,
-                         {f.pos[f.current], f.vel[f.current], f.sortedSlots, f.keyStarts, f.pos[next],
-                          f.vel[next], f.cellKeys, f.slotValues});
+                         {f.pos[f.current], f.velSorted, f.sortedSlots, f.keyStarts, f.pos[next], f.vel[next],
+                          f.cellKeys, f.slotValues});
+    }
     gpu::dispatch(cmd, program, f.count, c);
     f.current = next;
     f.keysCurrent = true; // the new state's pairs for this grid

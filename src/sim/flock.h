@@ -34,8 +34,8 @@ struct Flock {
     uint32_t idsCurrent = 0;
 
     // Grid modes: (key, slot) pairs, sorted pairs, and every key's start in sorted order
-    // (sim_types.h: keyStarts).
-    gpu::Buffer cellKeys, slotValues, sortedKeys, sortedSlots, keyStarts;
+    // (sim_types.h: keyStarts); the scattered mode's copy of the velocities in sorted order.
+    gpu::Buffer cellKeys, slotValues, sortedKeys, sortedSlots, keyStarts, velSorted;
     uint32_t keyCapacity = 0; // keys whose starts fit (one more entry is the end)
     // The grid search also writes the next step's (key, slot) pairs. While they hold the current
     // state's pairs for the grid of keysFor (recorded, not yet run, counts), recordStep skips the
@@ -45,7 +45,7 @@ struct Flock {
     sort::Sorter sorter;    // the radix build's sort of the pairs
     CountingBuild counting; // the counting build's own (GridBuild::Counting), made when first used
     SearchCounter counter;  // countSearch's own, made when first asked for
-    gpu::Program naive, gridIndex, keyStartsOnly, keyStartsReorder, gridStats;
+    gpu::Program naive, gridIndex, keyStartsOnly, keyStartsReorder, gatherVelocities, gridStats;
     // The grid search's pipelines, one for each of searchVariants() (same index), compiled by
     // prepareGrid when a step first needs one: until then VK_NULL_HANDLE.
     std::vector<gpu::Program> search;
@@ -103,7 +103,8 @@ void recordGridIndex(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConst
 void recordSortPairs(VkCommandBuffer cmd, Flock& flock, const Grid& grid, gpu::Profiler* profiler);
 void recordKeyStarts(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, const Grid& grid,
                      bool reorder, gpu::Profiler* profiler);
-// Also writes the new state's (key, slot) pairs for this grid, as recordGridIndex would.
+// Also writes the new state's (key, slot) pairs for this grid, as recordGridIndex would. The scattered
+// search first copies the velocities into sorted order (Flock::velSorted), inside the same scope.
 void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
                       const SearchVariant& variant, gpu::Profiler* profiler);
 
