@@ -140,8 +140,7 @@ void finishCaptureIfDone(Demo& d) {
     for (const FrameSlot& s : d.slots)
         if (s.captured) return;
     try {
-        writeCapture(d.ctx, d.profiler.probe, *d.capture);
-        d.panel.status = "wrote " + d.capture->csvPath + " and " + jsonPathFor(d.capture->csvPath);
+        d.panel.status = writeCaptureFiles(d.ctx, d.profiler.probe, *d.capture);
     } catch (const io::InputError& e) {
         d.panel.status = e.what();
         if (!d.options.capture.empty()) throw;
@@ -314,7 +313,7 @@ bool applyPanelRequests(Demo& d) {
     }
     if (st.captureRequested && !d.capture) {
         try {
-            checkCaptureWritable(st.capturePath);
+            checkCaptureFiles(st.capturePath);
             d.capture = Capture{.csvPath = st.capturePath, .framesLeft = uint64_t(st.captureFrames)};
             st.status = "capturing " + std::to_string(st.captureFrames) + " frames";
         } catch (const io::InputError& e) {

@@ -13,12 +13,16 @@ void onScroll(GLFWwindow* window, double, double dy) {
 
 // Output paths fail before a window opens.
 void checkOutputs(const DemoOptions& o) {
-    if (!o.capture.empty()) checkCaptureWritable(o.capture);
+    if (!o.capture.empty()) checkCaptureFiles(o.capture);
     if (!o.screenshot.empty()) {
         if (o.frames == 0)
             throw io::InputError("--screenshot needs --frames N (the shot is of the last frame)");
         io::checkOutputPath(o.screenshot, ".png");
-        if (!o.capture.empty()) io::checkDistinctOutputs({o.capture, jsonPathFor(o.capture), o.screenshot});
+        if (!o.capture.empty()) {
+            std::vector<std::string> files = captureFiles(o.capture);
+            files.push_back(o.screenshot);
+            io::checkDistinctOutputs(files);
+        }
     }
 }
 

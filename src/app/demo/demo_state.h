@@ -2,7 +2,7 @@
 // The demo's state and the steps that create it (demo_setup.cpp); the frame loop is in demo.cpp.
 
 #include "app/camera.h"
-#include "app/capture.h"
+#include "app/capture_files.h"
 #include "app/demo/help.h"
 #include "app/demo/input_script.h"
 #include "app/demo/panel.h"
