@@ -1,7 +1,6 @@
 // Creating the demo's window-side objects, flock, renderer, swapchain and frame slots.
 
 #include "app/demo/demo_state.h"
-#include "app/headless/headless.h"
 
 #include <imgui_impl_glfw.h>
 
