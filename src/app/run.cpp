@@ -70,6 +70,10 @@ void printTimestampNote(const gpu::TimestampProbe& p) {
             p.directMs, p.barriersMs, p.oneFillMs);
 }
 
+std::string countOf(uint64_t count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 int finish(int code) {
     const uint32_t errors = gpu::validationErrorCount();
     if (errors == 0) return code;

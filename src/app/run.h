@@ -30,6 +30,9 @@ void endProgress();
 // One line on how the profiler takes timestamps, where it is not directly (gpu::TimestampTrust).
 void printTimestampNote(const gpu::TimestampProbe& probe);
 
+// "1 frame", "3 frames": a count and its noun, for what is printed.
+std::string countOf(uint64_t count, const std::string& noun);
+
 // Exit code at the end of a run: validation errors turn success into exitValidation.
 int finish(int code);
 

@@ -90,6 +90,7 @@ struct Demo {
     std::vector<std::string> shotPaths;              // F12's, in this run
     std::vector<std::future<std::string>> pngWrites; // F12's PNGs being written; each says how it went
     uint64_t totalFrames = 0;                        // 0: until the window closes
+    bool interrupted = false;                        // Ctrl-C: at most one more frame, not stepped
     uint64_t frameNumber = 0;                        // frames rendered
     bool swapchainDirty = false;
     uint32_t recreations = 0, minimizations = 0;

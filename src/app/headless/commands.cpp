@@ -12,9 +12,18 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <map>
 
 namespace app {
+namespace {
+
+std::vector<double>& timesOf(std::vector<std::pair<std::string, std::vector<double>>>& passes,
+                             const std::string& name) {
+    for (auto& [pass, times] : passes)
+        if (pass == name) return times;
+    return passes.emplace_back(name, std::vector<double>{}).second;
+}
+
+} // namespace
 
 int runListDevices() {
     std::vector<gpu::DeviceSummary> devices = gpu::listDevices();
@@ -52,8 +61,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     sim::prepareGrid(ctx, flock, grid, o.sim.mode, o.sim.gridBuild);
 
     if (!o.quiet) {
-        std::printf("%s: %llu step%s of %u boids on %s (%s %s), vkboids %s", sim::modeName(o.sim.mode),
-                    (unsigned long long)o.steps, o.steps == 1 ? "" : "s", flock.count,
+        std::printf("%s: %s of %s on %s (%s %s), vkboids %s", sim::modeName(o.sim.mode),
+                    countOf(o.steps, "step").c_str(), countOf(flock.count, "boid").c_str(),
                     ctx.properties.deviceName, ctx.driverName.c_str(), ctx.driverInfo.c_str(),
                     VKBOIDS_COMMIT);
         if (o.sim.mode != sim::Mode::Naive)
@@ -66,7 +75,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     Headless headless = createHeadless(ctx);
     if (!o.quiet) printTimestampNote(headless.profiler.probe);
     std::vector<double> stepMs;
-    std::map<std::string, std::vector<double>> passMs;
+    std::vector<std::pair<std::string, std::vector<double>>> passMs; // in the order the passes run
     // Progress on a terminal for a run a user waits on: from the start where naive steps are expected
     // to take seconds, else once the run has taken 2 s.
     const double naiveSeconds =
@@ -94,7 +103,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
             if (t.name == "frame")
                 stepMs.push_back(t.ms);
             else
-                passMs[t.name].push_back(t.ms);
+                timesOf(passMs, t.name).push_back(t.ms);
         }
     }
     if (!o.quiet) endProgress();
@@ -114,8 +123,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
                 return v;
             };
             const Summary s = summarize(settled(stepMs));
-            std::printf("GPU time per step: median %.4f ms, p95 %.4f ms, min %.4f ms (%zu steps)\n", s.median,
-                        s.p95, s.min, s.count);
+            std::printf("GPU time per step: median %.4f ms, p95 %.4f ms, min %.4f ms (%s)\n", s.median, s.p95,
+                        s.min, countOf(s.count, "step").c_str());
             for (const auto& [name, v] : passMs)
                 std::printf("  %-24s median %.4f ms\n", name.c_str(), summarize(settled(v)).median);
         }
