@@ -25,6 +25,21 @@ void checkOutputs(const DemoOptions& o) {
     }
 }
 
+namespace {
+
+// Naive from the command line where a step takes a second or more: one line says so, and an
+// interactive demo (no --frames) opens paused, as the panel asks before switching to naive.
+void noteSlowNaiveStart(Demo& d) {
+    if (d.panel.sim.mode != sim::Mode::Naive) return;
+    const double seconds = estimateNaiveStepSeconds(d.flock.count, std::nullopt, d.ctx.isCpu);
+    if (seconds <= slowNaiveStepSeconds) return;
+    const bool pause = d.options.frames == 0 && !d.panel.paused;
+    d.panel.paused = d.panel.paused || pause;
+    std::fprintf(stderr, "vkboids: note: %s\n", naiveStartNote(d.flock.count, seconds, pause).c_str());
+}
+
+} // namespace
+
 // The panel's settings from the command line, and the flock they start with: loaded or random.
 void createDemoFlock(Demo& d) {
     const DemoOptions& o = d.options;
@@ -53,6 +68,7 @@ void createDemoFlock(Demo& d) {
     sim::uploadState(d.ctx, d.flock, d.initial);
     st.boids = d.flock.count;
     st.boidInput = int(std::min<uint32_t>(d.flock.count, 0x7fffffff));
+    noteSlowNaiveStart(d);
 }
 
 // The renderer, the window's swapchain, and the drawing path the two allow.
@@ -171,7 +187,7 @@ void runStepsBefore(Demo& d) {
         });
     }
     if (shown) endProgress();
-    std::printf("%llu steps before the first frame in %.2f s\n", (unsigned long long)s,
+    std::printf("%s before the first frame in %.2f s\n", countOf(s, "step").c_str(),
                 std::chrono::duration<double>(Clock::now() - start).count());
     destroyHeadless(d.ctx, headless);
 }
