@@ -349,4 +349,17 @@ TEST(Cli, ColorModes) {
     EXPECT_NE(parseError({"bench", "--render", "--color", "x"}).find("must be speed"), std::string::npos);
 }
 
+// The demo opens on the formed flock of assets/ unless the command line asks for another flock or
+// domain; --random-start is the random start of --seed.
+TEST(Cli, TheDemoOpensOnTheFormedFlockUnlessAnotherIsAsked) {
+    EXPECT_TRUE(parse({}).demo.formedStart);
+    EXPECT_TRUE(parse({"--mode", "scattered", "--steps-before", "10", "--max-speed", "2"}).demo.formedStart);
+    const std::vector<std::vector<const char*>> others = {
+        {"--random-start"},   {"--boids", "20000"},        {"--seed", "2"},          {"--domain-half", "50"},
+        {"--density", "0.1"}, {"--preset", "large-flock"}, {"--load-state", "x.npy"}};
+    for (const auto& args : others) EXPECT_FALSE(parse(args).demo.formedStart) << args[0];
+    EXPECT_EQ(parseError({"--random-start", "--load-state", "x.npy"}),
+              "--random-start has no effect with --load-state");
+}
+
 } // namespace

@@ -1,6 +1,7 @@
 #include "app/cli/cli.h"
 
 #include "app/cli/cli_values.h"
+#include "app/formed_flock.h"
 #include "app/presets.h"
 
 #include "build_info.h"
@@ -313,6 +314,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                    "start with a preset of the panel's Play section (" + presetIds() +
                        "): its rules, and its flock where it has one; flags given win over it");
     app.add_flag("--paused", demo.paused, "start paused (space resumes, N steps once)");
+    bool randomStart = false;
+    app.add_flag("--random-start", randomStart,
+                 "start from boids scattered at random (--seed) rather than the formed flock the demo "
+                 "opens on by default");
     std::string demoStepsBefore = "0";
     app.add_option("--steps-before", demoStepsBefore,
                    "run N steps before the first frame, to start from a formed flock (about 2000 at the "
@@ -584,6 +589,12 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         demo.color = colorModeFromText(demoColor);
         if (demo.loadState.empty()) applyDensity(demo.sim.params, demo.sim.density, demo.boids);
         checkParams(demo.sim.params);
+        if (randomStart && !demo.loadState.empty())
+            throw InputError("--random-start has no effect with --load-state");
+        // The formed flock where no other flock is asked for and it fits: its count, its L.
+        demo.formedStart = !randomStart && demo.loadState.empty() && !demoBoidsOption->count() &&
+                           !app.get_option("--seed")->count() && demo.boids == formedFlockBoids &&
+                           demo.sim.params.domainHalf == sim::Params{}.domainHalf;
     }
     return cl;
 }

@@ -61,7 +61,9 @@ void createDemoFlock(Demo& d) {
     st.deviceName = d.ctx.properties.deviceName;
     st.cpuDevice = d.ctx.isCpu;
     sim::checkFlockFits(d.ctx, o.loadState.empty() ? o.boids : d.initial.count());
-    if (o.loadState.empty())
+    if (o.formedStart)
+        d.initial = formedFlock();
+    else if (o.loadState.empty())
         d.initial = sim::randomState(o.boids, o.seed, st.sim.params.domainHalf, st.sim.params.maxSpeed);
     sim::wrapPositions(d.initial, st.sim.params.domainHalf);
     d.flock = sim::createFlock(d.ctx, d.initial.count());

@@ -9,6 +9,7 @@
 #include "app/demo/panel.h"
 #include "app/demo/screenshot.h"
 #include "app/demo/window.h"
+#include "app/formed_flock.h"
 #include "app/naive_guard.h"
 #include "app/run.h"
 #include "gpu/swapchain.h"
