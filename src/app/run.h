@@ -4,6 +4,7 @@
 
 #include "gpu/profiler.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 

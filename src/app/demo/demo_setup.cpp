@@ -40,7 +40,8 @@ void noteSlowNaiveStart(Demo& d) {
 
 } // namespace
 
-// The panel's settings from the command line, and the flock they start with: loaded or random.
+// The panel's settings from the command line, and the flock they start with: loaded, the formed
+// flock of assets/, or random.
 void createDemoFlock(Demo& d) {
     const DemoOptions& o = d.options;
     PanelState& st = d.panel;
