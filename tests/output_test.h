@@ -73,6 +73,16 @@ inline std::string distinctError(const std::vector<std::string>& paths) {
     return "";
 }
 
+// The error checking `path` as the file beside `named` throws, or "".
+inline std::string besideError(const std::string& path, const std::string& named) {
+    try {
+        io::checkBesideWritable(path, named);
+    } catch (const io::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
 inline size_t entries(const fs::path& dir) {
     return size_t(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }

@@ -1,7 +1,7 @@
 // The binary itself, run as a user would from a POSIX shell: bad input is one line and exit code 2,
 // outputs land where they should, progress shows on a terminal.
 
-#include "cli_test.h"
+#include "sort/radix_sort.h"
 
 #include <gtest/gtest.h>
 
@@ -96,6 +96,11 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("sort-bench --n 1e4 --csv " + (dir / "x.json").string(), "must end in .csv");
     expectBadInput("--frames 5 --screenshot " + (dir / "x.jpg").string(), "must end in .png");
     for (const char* name : {"x.txt", "x.json", "x.jpg"}) EXPECT_FALSE(fs::exists(dir / name)) << name;
+    // The capture's summary, a file not named, is never written through a link, before a window opens.
+    fs::create_symlink("elsewhere.json", dir / "cap.json");
+    expectBadInput("--frames 5 --capture " + (dir / "cap.csv").string(), "cap.json' beside");
+    EXPECT_TRUE(fs::is_symlink(dir / "cap.json"));
+    EXPECT_FALSE(fs::exists(dir / "elsewhere.json"));
     fs::remove_all(dir);
 }
 

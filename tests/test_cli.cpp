@@ -187,6 +187,9 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"step", "--cohesion-radius", "0"}, "--cohesion-radius"},
         {{"step", "--separation-radius", "-1"}, "--separation-radius"},
         {{"step", "--dt", "nan"}, "--dt"},
+        {{"--dt", "abc"}, "--dt: 'abc' is not a number"},
+        {{"step", "--predator", "0,0,0", "--predator-radius", "x"}, "--predator-radius: 'x' is not a number"},
+        {{"step", "--max-speed", "1e99"}, "--max-speed: '1e99' is beyond a float's range"},
         {{"step", "--domain-half", "inf"}, "--domain-half"},
         {{"step", "--mode", "fast"}, "not a mode"},
         {{"step", "--cells", "9"}, "8 or 27"},
@@ -344,6 +347,19 @@ TEST(Cli, ColorModes) {
     EXPECT_EQ(parse({"bench", "--render", "--color", "order"}).bench.color, render::ColorMode::Order);
     EXPECT_NE(parseError({"bench", "--color", "cell"}).find("--color needs --render"), std::string::npos);
     EXPECT_NE(parseError({"bench", "--render", "--color", "x"}).find("must be speed"), std::string::npos);
+}
+
+// The demo opens on the formed flock of assets/ unless the command line asks for another flock or
+// domain; --random-start is the random start of --seed.
+TEST(Cli, TheDemoOpensOnTheFormedFlockUnlessAnotherIsAsked) {
+    EXPECT_TRUE(parse({}).demo.formedStart);
+    EXPECT_TRUE(parse({"--mode", "scattered", "--steps-before", "10", "--max-speed", "2"}).demo.formedStart);
+    const std::vector<std::vector<const char*>> others = {
+        {"--random-start"},   {"--boids", "20000"},        {"--seed", "2"},          {"--domain-half", "50"},
+        {"--density", "0.1"}, {"--preset", "large-flock"}, {"--load-state", "x.npy"}};
+    for (const auto& args : others) EXPECT_FALSE(parse(args).demo.formedStart) << args[0];
+    EXPECT_EQ(parseError({"--random-start", "--load-state", "x.npy"}),
+              "--random-start has no effect with --load-state");
 }
 
 } // namespace

@@ -1,8 +1,10 @@
 // State files: the .npy round trip and every way a file can be wrong.
 
+#include "app/formed_flock.h"
 #include "output_test.h"
 #include "sim/npy.h"
 #include "sim/params.h"
+#include "sim/state.h"
 
 #include <gtest/gtest.h>
 
@@ -168,3 +170,43 @@ TEST_F(TempDir, SaveReplacesAtomicallyAndFailuresLoseNothing) {
 }
 
 } // namespace
+
+namespace {
+
+// Neighbours within `radius` (minimum image) of every 50th boid, on average.
+double meanNeighbours(const sim::State& s, float halfDomain, float radius) {
+    const float side = 2 * halfDomain;
+    uint64_t found = 0, sampled = 0;
+    for (uint32_t i = 0; i < s.count(); i += 50, ++sampled)
+        for (uint32_t j = 0; j < s.count(); ++j) {
+            if (j == i) continue;
+            float d2 = 0;
+            for (int a = 0; a < 3; ++a) {
+                float d = s.data[6 * j + a] - s.data[6 * i + a];
+                d -= side * std::round(d / side);
+                d2 += d * d;
+            }
+            found += d2 < radius * radius;
+        }
+    return double(found) / double(sampled);
+}
+
+} // namespace
+
+// The flock the demo opens on decodes, lies in the default domain at the default speed limit, and is
+// formed: a boid has many times the neighbours that the random start of the same density gives.
+TEST(FormedFlock, LoadsAndIsFormed) {
+    const sim::State formed = app::formedFlock();
+    ASSERT_EQ(formed.count(), app::formedFlockBoids);
+    const sim::Params p;
+    for (uint32_t i = 0; i < formed.count(); ++i) {
+        const float* b = &formed.data[6 * i];
+        for (int a = 0; a < 3; ++a) ASSERT_TRUE(b[a] >= -p.domainHalf && b[a] < p.domainHalf) << i;
+        EXPECT_LE(std::hypot(b[3], b[4], b[5]), p.maxSpeed * 1.0001f) << i;
+    }
+    const sim::State scattered = sim::randomState(formed.count(), 1, p.domainHalf, p.maxSpeed);
+    const double random = meanNeighbours(scattered, p.domainHalf, p.cohesionRadius);
+    const double flocked = meanNeighbours(formed, p.domainHalf, p.cohesionRadius);
+    EXPECT_LT(random, 2.0); // 20,000 boids in 200^3: 1.3 within 5 of each
+    EXPECT_GT(flocked, 5 * random) << "random start " << random;
+}

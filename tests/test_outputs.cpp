@@ -82,5 +82,23 @@ TEST_F(Outputs, OutputsThatAreOneFileAreRefused) {
     EXPECT_EQ(entries(dir), 2u);
 }
 
+// A file the user did not name (a capture's JSON beside its CSV) is a new or regular file only.
+TEST_F(Outputs, TheFileBesideIsANewOrRegularFile) {
+    const std::string csv = (dir / "run.csv").string(), json = (dir / "run.json").string();
+    EXPECT_EQ(io::besidePath(csv, ".json"), json);
+    EXPECT_EQ(io::besidePath((dir / "a.d" / "run").string(), ".json"), (dir / "a.d" / "run.json").string());
+    EXPECT_EQ(besideError(json, csv), "");
+    std::ofstream(json) << "old";
+    EXPECT_EQ(besideError(json, csv), "");
+    fs::remove(json);
+    fs::create_directory(json);
+    const std::string message = besideError(json, csv);
+    EXPECT_EQ(message, "cannot write '" + json + "' beside '" + csv +
+                           "': it is a directory (only a path given on the command line is followed or "
+                           "written into)");
+    EXPECT_TRUE(fs::is_directory(json));
+    EXPECT_EQ(entries(dir), 1u);
+}
+
 } // namespace
 } // namespace test

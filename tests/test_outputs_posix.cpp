@@ -1,6 +1,7 @@
 // Output files on POSIX systems: what a path names (a file, a link, a device, a FIFO) is never
 // damaged by writing it.
 
+#include "app/capture_files.h"
 #include "io/platform.h"
 #include "output_test.h"
 
@@ -155,6 +156,53 @@ TEST_F(Outputs, NullDeviceIsWrittenIntoAndStaysADevice) {
     EXPECT_TRUE(fs::is_character_file(fs::symlink_status(node)));
     EXPECT_EQ(contents(dir / "beside.json"), "b");
     EXPECT_EQ(entries(dir), 2u);
+}
+
+// Nothing the user did not name is created beside a device or FIFO (`--capture /dev/null` made a
+// regular file /dev/null.json).
+TEST_F(Outputs, NothingIsWrittenBesideADeviceOrFifo) {
+    EXPECT_EQ(io::besidePath("/dev/null", ".json"), "");
+    EXPECT_EQ(app::captureFiles("/dev/null"), std::vector<std::string>{"/dev/null"});
+    app::checkCaptureFiles("/dev/null");
+    EXPECT_FALSE(fs::exists("/dev/null.json"));
+    ASSERT_EQ(::mkfifo((dir / "rows.csv").c_str(), 0600), 0) << std::strerror(errno);
+    EXPECT_EQ(io::besidePath((dir / "rows.csv").string(), ".json"), "");
+    const int made = makeCharDevice(dir, "null", 3);
+    if (made == EPERM) GTEST_SKIP() << "mknod is not permitted here (not root)";
+    ASSERT_EQ(made, 0) << std::strerror(made);
+    EXPECT_EQ(io::besidePath((dir / "null").string(), ".json"), "");
+    app::checkCaptureFiles((dir / "null").string());
+    EXPECT_EQ(entries(dir), 2u) << names(dir);
+}
+
+// Beside the named file, a link, a device or a FIFO is refused and left as it was: only what the
+// user names is followed or written into.
+TEST_F(Outputs, TheFileBesideIsNeverALinkADeviceOrAFifo) {
+    const std::string csv = (dir / "run.csv").string(), json = (dir / "run.json").string();
+    const std::string why = " (only a path given on the command line is followed or written into)";
+    fs::create_symlink("elsewhere.json", json);
+    EXPECT_EQ(besideError(json, csv), "cannot write '" + json + "' beside '" + csv + "': it is a link" + why);
+    std::string error;
+    try {
+        app::checkCaptureFiles(csv);
+    } catch (const io::InputError& e) {
+        error = e.what();
+    }
+    EXPECT_NE(error.find("it is a link"), std::string::npos) << error;
+    EXPECT_TRUE(fs::is_symlink(json));
+    EXPECT_EQ(entries(dir), 1u) << names(dir);
+    fs::remove(json);
+    ASSERT_EQ(::mkfifo(json.c_str(), 0600), 0) << std::strerror(errno);
+    EXPECT_EQ(besideError(json, csv), "cannot write '" + json + "' beside '" + csv + "': it is a pipe" + why);
+    EXPECT_TRUE(fs::is_fifo(fs::symlink_status(json)));
+    fs::remove(json);
+    const int made = makeCharDevice(dir, "run.json", 3);
+    if (made == EPERM) GTEST_SKIP() << "mknod is not permitted here (not root)";
+    ASSERT_EQ(made, 0) << std::strerror(made);
+    EXPECT_EQ(besideError(json, csv),
+              "cannot write '" + json + "' beside '" + csv + "': it is a device" + why);
+    EXPECT_TRUE(fs::is_character_file(fs::symlink_status(json)));
+    EXPECT_EQ(entries(dir), 1u) << names(dir);
 }
 
 TEST_F(Outputs, FullDeviceIsAnErrorAndStaysADevice) {

@@ -22,6 +22,13 @@ TEST_F(Outputs, NulIsWrittenIntoAndNoFileAppears) {
     EXPECT_EQ(entries(dir), 1u);
 }
 
+// Nothing the user did not name is created beside a device (`--capture NUL` writes no NUL.json).
+TEST_F(Outputs, NothingIsWrittenBesideNul) {
+    EXPECT_EQ(io::besidePath("NUL", ".json"), "");
+    EXPECT_EQ(io::besidePath((dir / "NUL").string(), ".json"), "");
+    EXPECT_EQ(entries(dir), 0u) << names(dir);
+}
+
 // CON is the console in every folder, whatever the extension: written into where there is one, an
 // error of one line where there is none (as under Wine with its output piped), never a file.
 TEST_F(Outputs, ConIsTheConsoleNeverAFile) {

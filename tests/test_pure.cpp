@@ -336,6 +336,15 @@ TEST(NaiveGuard, QuestionNamesTheCountAndTime) {
               "naive with 100,000 boids: about 100 s a step on this device. Switch anyway?");
 }
 
+// Started in naive mode from the command line: one line, and how to go on where the demo opens paused.
+TEST(NaiveGuard, StartNoteNamesTheCountAndTime) {
+    EXPECT_EQ(app::naiveStartNote(20000, 4.0, true),
+              "naive with 20,000 boids: about 4 s a step on this device; opening paused (Space runs it, N "
+              "steps once, M changes the mode)");
+    EXPECT_EQ(app::naiveStartNote(50000, 25.2, false),
+              "naive with 50,000 boids: about 25 s a step on this device");
+}
+
 TEST(ScreenshotName, TimestampedWithASuffixWhereTaken) {
     std::tm t{};
     t.tm_year = 2025 - 1900;

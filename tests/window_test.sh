@@ -41,7 +41,7 @@ waitFor "$out/display" $xvfb Xvfb
 export DISPLAY=:$(head -n 1 "$out/display")
 
 # Closed by Escape before its last frame: the capture and the screenshot asked for are not written,
-# and the exit code says so. A window larger than the device draws is refused before it is drawn;
+# and the exit code and one error line say so. A window larger than the device draws is refused before it is drawn;
 # these two run before the window manager starts, which would fit the window to the screen.
 printf '1 key ESCAPE\n' >"$out/escape.txt"
 code=0
@@ -49,8 +49,8 @@ code=0
     --screenshot "$out/early.png" >"$out/early.log" 2>&1 || code=$?
 cat "$out/early.log"
 [ "$code" -eq 1 ] || { echo "closed early: exit code $code, not 1"; exit 1; }
-grep -q "the window closed after 2 of 10 frames: no capture written" "$out/early.log"
-grep -q "the window closed after 2 of 10 frames: no screenshot written" "$out/early.log"
+grep -q "the window closed after 2 of 10 frames: no capture and no screenshot written" "$out/early.log"
+[ "$(grep -c "error" "$out/early.log")" -eq 1 ] || { echo "closed early: more than one error line"; exit 1; }
 [ ! -e "$out/early.csv" ] && [ ! -e "$out/early.png" ] || { echo "closed early: an output was written"; exit 1; }
 # lavapipe draws at most 16384x16384; an X window is at most 32767 wide, within what GPUs draw.
 if grep -q "running on llvmpipe" "$out/early.log"; then
@@ -104,7 +104,7 @@ run() {
         --capture "$out/$name.csv" --screenshot "$out/$name.png" --input-script "$out/input.txt" \
         "$@" 2>&1 | tee "$out/$name.log"
     grep -q "$((frames + warmup)) frames rendered" "$out/$name.log"
-    grep -q "minimized 1 times" "$out/$name.log" # the window manager really minimized it
+    grep -q "minimized 1 time$" "$out/$name.log" # the window manager really minimized it
     if grep -q "swapchain recreated 0 times" "$out/$name.log"; then
         echo "$name: the resize did not recreate the swapchain"
         exit 1
@@ -182,5 +182,24 @@ assert len(rows) == 10 and all(r["gpu_flock_ms"] == "" for r in rows), "paused: 
 params = json.load(open(sys.argv[2]))["runs"][0]["params"]
 assert (params["cohesion_radius"], params["max_speed"], params["alignment_scale"]) == (4, 1.2, 0.3), params
 PY
+
+# Ctrl-C mid-run, once frames are measured (a memory line after the first frame's): the capture holds
+# the frames until then, the screenshot is of one more frame, and nothing is an error.
+"$vkboids" --validation --boids 1000 --frames 1000000 --report-memory --capture "$out/stopped.csv" \
+    --screenshot "$out/stopped.png" >"$out/stopped.log" 2>&1 &
+demo=$!
+for _ in $(seq 600); do [ "$(grep -c "^memory: " "$out/stopped.log")" -ge 2 ] && break; sleep 0.1; done
+kill -INT $demo
+code=0
+for _ in $(seq 300); do kill -0 $demo 2>/dev/null || break; sleep 0.1; done
+kill -0 $demo 2>/dev/null && { kill -KILL $demo; echo "Ctrl-C: still running 30 s later"; exit 1; }
+wait $demo || code=$?
+cat "$out/stopped.log"
+[ "$code" -eq 0 ] || { echo "Ctrl-C: exit code $code, not 0"; exit 1; }
+! grep -q "error" "$out/stopped.log" || { echo "Ctrl-C: an error line"; exit 1; }
+rows=$(($(wc -l <"$out/stopped.csv") - 1))
+[ "$rows" -ge 1 ] && [ -s "$out/stopped.json" ] && [ -s "$out/stopped.png" ] ||
+    { echo "Ctrl-C: capture of $rows rows, $(ls "$out")"; exit 1; }
+grep -q "interrupted after $((rows + 1)) frames" "$out/stopped.log"
 
 echo "window test passed"

@@ -16,7 +16,9 @@ double estimateNaiveStepSeconds(uint32_t boids, std::optional<std::pair<uint32_t
     return n * n * perPair;
 }
 
-std::string naiveQuestion(uint32_t boids, double seconds) {
+namespace {
+
+std::string naiveCost(uint32_t boids, double seconds) {
     std::string count = std::to_string(boids);
     for (int i = int(count.size()) - 3; i > 0; i -= 3) count.insert(size_t(i), 1, ',');
     char time[32];
@@ -24,7 +26,18 @@ std::string naiveQuestion(uint32_t boids, double seconds) {
         std::snprintf(time, sizeof time, "%.2g", seconds);
     else
         std::snprintf(time, sizeof time, "%.0f", seconds);
-    return "naive with " + count + " boids: about " + time + " s a step on this device. Switch anyway?";
+    return "naive with " + count + " boids: about " + time + " s a step on this device";
+}
+
+} // namespace
+
+std::string naiveQuestion(uint32_t boids, double seconds) {
+    return naiveCost(boids, seconds) + ". Switch anyway?";
+}
+
+std::string naiveStartNote(uint32_t boids, double seconds, bool opensPaused) {
+    return naiveCost(boids, seconds) +
+           (opensPaused ? "; opening paused (Space runs it, N steps once, M changes the mode)" : "");
 }
 
 } // namespace app

@@ -1,6 +1,7 @@
 #pragma once
 // Naive mode's all-pairs step grows as n^2: on a slow device one step at the default count takes
-// seconds and freezes the window. Switching to it then waits for the user's confirmation.
+// seconds and freezes the window. Switching to it then waits for the user's confirmation; started
+// in it from the command line, the demo says so and opens paused.
 
 #include <cstdint>
 #include <optional>
@@ -19,5 +20,9 @@ double estimateNaiveStepSeconds(uint32_t boids, std::optional<std::pair<uint32_t
 
 // "naive with 20,000 boids: about 4 s a step on this device. Switch anyway?"
 std::string naiveQuestion(uint32_t boids, double seconds);
+
+// The demo started in naive mode from the command line: the same cost, and, where it opens paused
+// rather than freeze its window, how to go on.
+std::string naiveStartNote(uint32_t boids, double seconds, bool opensPaused);
 
 } // namespace app

@@ -73,6 +73,23 @@ void checkDistinctOutputs(const std::vector<std::string>& paths) {
     }
 }
 
+std::string besidePath(const std::string& named, const char* extension) {
+    if (inPlace(targetOf(named))) return "";
+    return os::utf8(os::fsPath(named).replace_extension(extension));
+}
+
+void checkBesideWritable(const std::string& path, const std::string& named) {
+    const auto refuse = [&](const char* what) {
+        throw InputError("cannot write '" + path + "' beside '" + named + "': it is " + what +
+                         " (only a path given on the command line is followed or written into)");
+    };
+    if (os::isLink(path)) refuse("a link");
+    const os::Target target = os::targetOf(path);
+    if (target.kind == os::Kind::Directory) refuse("a directory");
+    if (inPlace(target)) refuse(target.kind == os::Kind::Device ? "a device" : "a pipe");
+    checkWritable(path);
+}
+
 void writeFileAtomically(const std::string& path, const std::string& bytes) {
     writeFilesAtomically({{path, bytes}});
 }

@@ -37,4 +37,15 @@ void checkDistinctOutputs(const std::vector<std::string>& paths);
 // is a device or FIFO, so that `--save-state out.csv` is refused before any work.
 void checkOutputPath(const std::string& path, const char* extension);
 
+// A file the user did not name, written beside one they did (a capture's JSON summary beside its
+// CSV): `named` with its extension replaced by `extension`. Empty where `named` is a device or pipe:
+// nothing the user did not name is created beside one (`--capture /dev/null` writes no
+// /dev/null.json).
+std::string besidePath(const std::string& named, const char* extension);
+
+// checkWritable for such a file, `path`, written beside `named`: only a new or regular file, which
+// is replaced. A link, device, pipe or directory there is refused, since only a path the user gave
+// is followed or written into.
+void checkBesideWritable(const std::string& path, const std::string& named);
+
 } // namespace io

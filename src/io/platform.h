@@ -38,6 +38,9 @@ struct Target {
 // that cannot be searched).
 Target targetOf(const std::string& path);
 
+// True when `path` itself is a symbolic link (on Windows, any reparse point: links and junctions).
+bool isLink(const std::string& path);
+
 // Throws unless a device opens for writing now, or a pipe may be written (checked without opening
 // it: opening and closing it would give a reader already waiting on it an end of file).
 void checkWritableInPlace(const std::string& path, const Target& target);

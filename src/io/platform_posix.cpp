@@ -104,6 +104,11 @@ Target targetOf(const std::string& path) {
     return {Kind::Missing, followLinks(path)};
 }
 
+bool isLink(const std::string& path) {
+    struct stat info;
+    return ::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode);
+}
+
 void checkWritableInPlace(const std::string& path, const Target& target) {
     if (target.kind == Kind::Pipe) {
         // Opening and closing a FIFO would give a reader already waiting on it an end of file.

@@ -178,6 +178,12 @@ Target targetOf(const std::string& path) {
     return {Kind::Regular, finalPath(path, file.h)};
 }
 
+bool isLink(const std::string& path) {
+    if (isPipeName(path)) return false;
+    const DWORD attributes = GetFileAttributesW(wide(path).c_str());
+    return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT);
+}
+
 // A named pipe cannot be looked at without connecting to it: its write says whether it works.
 void checkWritableInPlace(const std::string& path, const Target& target) {
     if (target.kind == Kind::Pipe) return;

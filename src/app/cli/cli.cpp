@@ -1,6 +1,7 @@
 #include "app/cli/cli.h"
 
 #include "app/cli/cli_values.h"
+#include "app/formed_flock.h"
 #include "app/presets.h"
 
 #include "build_info.h"
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -38,6 +40,19 @@ CLI::Validator wholeNumber(uint64_t max) {
 }
 
 const CLI::Validator seedRange = wholeNumber(UINT64_MAX);
+
+// A float flag's text, checked before CLI11 converts it, whose own error ("Could not convert: --dt =
+// abc") reads unlike every other flag's.
+const CLI::Validator floatNumber(
+    [](std::string& text) {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || std::isnan(v))
+            return "'" + text + "' is not a number";
+        if (std::fabs(v) > double(FLT_MAX)) return "'" + text + "' is beyond a float's range";
+        return std::string();
+    },
+    "");
 
 // Accepted before or after the command.
 void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
@@ -89,18 +104,28 @@ struct ParamFlags {
 
 void addParamFlags(CLI::App* app, sim::Params& p, ParamFlags& flags) {
     app->add_option("--cohesion-radius", p.cohesionRadius, "r1: cohesion neighbourhood radius")
+        ->check(floatNumber)
         ->capture_default_str();
     app->add_option("--separation-radius", p.separationRadius, "r2: separation radius")
+        ->check(floatNumber)
         ->capture_default_str();
-    app->add_option("--alignment-radius", p.alignmentRadius, "r3: alignment radius")->capture_default_str();
-    app->add_option("--cohesion-scale", p.cohesionScale, "s1: cohesion strength")->capture_default_str();
+    app->add_option("--alignment-radius", p.alignmentRadius, "r3: alignment radius")
+        ->check(floatNumber)
+        ->capture_default_str();
+    app->add_option("--cohesion-scale", p.cohesionScale, "s1: cohesion strength")
+        ->check(floatNumber)
+        ->capture_default_str();
     app->add_option("--separation-scale", p.separationScale, "s2: separation strength")
+        ->check(floatNumber)
         ->capture_default_str();
-    app->add_option("--alignment-scale", p.alignmentScale, "s3: alignment strength")->capture_default_str();
-    app->add_option("--max-speed", p.maxSpeed, "speed limit")->capture_default_str();
-    app->add_option("--dt", p.dt, "time step")->capture_default_str();
+    app->add_option("--alignment-scale", p.alignmentScale, "s3: alignment strength")
+        ->check(floatNumber)
+        ->capture_default_str();
+    app->add_option("--max-speed", p.maxSpeed, "speed limit")->check(floatNumber)->capture_default_str();
+    app->add_option("--dt", p.dt, "time step")->check(floatNumber)->capture_default_str();
     flags.domainHalf =
         app->add_option("--domain-half", p.domainHalf, "L: the domain is the periodic cube [-L, L)^3")
+            ->check(floatNumber)
             ->capture_default_str();
     flags.densityOption = app->add_option(
         "--density", flags.density,
@@ -289,6 +314,10 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                    "start with a preset of the panel's Play section (" + presetIds() +
                        "): its rules, and its flock where it has one; flags given win over it");
     app.add_flag("--paused", demo.paused, "start paused (space resumes, N steps once)");
+    bool randomStart = false;
+    app.add_flag("--random-start", randomStart,
+                 "start from boids scattered at random (--seed) rather than the formed flock the demo "
+                 "opens on by default");
     std::string demoStepsBefore = "0";
     app.add_option("--steps-before", demoStepsBefore,
                    "run N steps before the first frame, to start from a formed flock (about 2000 at the "
@@ -342,10 +371,12 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                          "a predator at X,Y,Z: boids within its radius flee (wrapped into the domain)");
     CLI::Option* predatorRadius =
         step->add_option("--predator-radius", so.sim.params.predatorRadius, "with --predator: its radius")
+            ->check(floatNumber)
             ->capture_default_str();
     CLI::Option* predatorScale =
         step->add_option("--predator-scale", so.sim.params.predatorScale,
                          "with --predator: the push a step, S (1 - distance / radius), on boids within it")
+            ->check(floatNumber)
             ->capture_default_str();
 
     // sort-bench
@@ -558,6 +589,12 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         demo.color = colorModeFromText(demoColor);
         if (demo.loadState.empty()) applyDensity(demo.sim.params, demo.sim.density, demo.boids);
         checkParams(demo.sim.params);
+        if (randomStart && !demo.loadState.empty())
+            throw InputError("--random-start has no effect with --load-state");
+        // The formed flock where no other flock is asked for and it fits: its count, its L.
+        demo.formedStart = !randomStart && demo.loadState.empty() && !demoBoidsOption->count() &&
+                           !app.get_option("--seed")->count() && demo.boids == formedFlockBoids &&
+                           demo.sim.params.domainHalf == sim::Params{}.domainHalf;
     }
     return cl;
 }

@@ -43,6 +43,7 @@ struct DemoOptions {
     bool keepDensity = false; // the preset's flock was taken: later counts keep its density, as in the panel
     bool paused = false;      // the first frames show the flock still (space resumes)
     uint64_t stepsBefore = 0; // steps run before the first frame: a formed flock
+    bool formedStart = false; // no flock asked for: the formed flock of assets/ (app/formed_flock.h)
     bool exerciseWindow = false;    // testing: resize, minimize and restore during the run
     std::string inputScript;        // testing: input events at given frames (input_script.h)
     bool reportMemory = false;      // testing: the device memory vkboids holds, a line a second

@@ -14,12 +14,24 @@
 namespace app {
 namespace {
 
-// Ctrl-C or a request to end: the run ends as when the window closes (results written, validation
-// counted).
-std::atomic<bool> stopRequested{false};
+// Ctrl-C or a request to end: the run ends with what it has written (stopAtInterrupt), validation
+// counted; a second one ends it at once.
+std::atomic<int> stopRequests{0};
 
 void requestStop() {
-    stopRequested = true;
+    stopRequests++;
+}
+
+// The capture keeps the frames measured so far; a screenshot asked for is of one more frame, drawn
+// without a step (a naive step may take seconds). Returns whether the loop ends now.
+bool stopAtInterrupt(Demo& d) {
+    if (stopRequests == 0) return false;
+    if (d.interrupted) return stopRequests > 1;
+    d.interrupted = true;
+    if (d.capture && d.capture->measured > 0) d.capture->framesLeft = 0;
+    if (d.options.screenshot.empty() || d.frameNumber >= d.totalFrames) return true;
+    d.totalFrames = d.frameNumber + 1;
+    return false;
 }
 
 void exerciseWindow(Demo& d) {
@@ -140,8 +152,7 @@ void finishCaptureIfDone(Demo& d) {
     for (const FrameSlot& s : d.slots)
         if (s.captured) return;
     try {
-        writeCapture(d.ctx, d.profiler.probe, *d.capture);
-        d.panel.status = "wrote " + d.capture->csvPath + " and " + jsonPathFor(d.capture->csvPath);
+        d.panel.status = writeCaptureFiles(d.ctx, d.profiler.probe, *d.capture);
     } catch (const io::InputError& e) {
         d.panel.status = e.what();
         if (!d.options.capture.empty()) throw;
@@ -314,7 +325,7 @@ bool applyPanelRequests(Demo& d) {
     }
     if (st.captureRequested && !d.capture) {
         try {
-            checkCaptureWritable(st.capturePath);
+            checkCaptureFiles(st.capturePath);
             d.capture = Capture{.csvPath = st.capturePath, .framesLeft = uint64_t(st.captureFrames)};
             st.status = "capturing " + std::to_string(st.captureFrames) + " frames";
         } catch (const io::InputError& e) {
@@ -475,12 +486,12 @@ bool finishRun(Demo& d) {
     for (uint32_t i = 0; i < framesInFlight; ++i) harvest(d, d.slots[(d.frameNumber + i) % framesInFlight]);
     finishCaptureIfDone(d);
     collectPngWrites(d, true);
-    const std::string closed = "the window closed after " + std::to_string(d.frameNumber) + " of " +
-                               std::to_string(d.totalFrames) + " frames";
-    bool complete = true;
+    const std::string ended = d.interrupted ? "interrupted after " + countOf(d.frameNumber, "frame")
+                                            : "the window closed after " + std::to_string(d.frameNumber) +
+                                                  " of " + std::to_string(d.totalFrames) + " frames";
+    std::string missing; // what the command line asked for and the run did not write
     if (d.capture && !d.options.capture.empty()) {
-        std::fprintf(stderr, "vkboids: error: %s: no capture written\n", closed.c_str());
-        complete = false;
+        missing = "no capture";
     } else if (d.capture) { // started in the panel
         std::fprintf(stderr, "vkboids: note: the run ended before the capture finished; nothing written\n");
     }
@@ -490,14 +501,19 @@ bool finishRun(Demo& d) {
         std::fprintf(stderr, "vkboids: wrote %s\n", screenshot.c_str());
         destroyScreenshot(d.ctx, d.shot);
     } else if (!screenshot.empty() && d.frameNumber < d.totalFrames) {
-        std::fprintf(stderr, "vkboids: error: %s: no screenshot written\n", closed.c_str());
-        complete = false;
+        missing += missing.empty() ? "no screenshot" : " and no screenshot";
     } else if (!screenshot.empty()) {
         std::fprintf(stderr,
                      "vkboids: note: no screenshot: the swapchain images cannot be copied to RGBA here\n");
     }
-    std::printf("%llu frames rendered, swapchain recreated %u times, minimized %u times\n",
-                (unsigned long long)d.frameNumber, d.recreations, d.minimizations);
+    const bool complete = missing.empty();
+    if (!complete) std::fprintf(stderr, "vkboids: error: %s: %s written\n", ended.c_str(), missing.c_str());
+    if (complete && d.interrupted && !d.options.capture.empty())
+        std::fprintf(stderr, "vkboids: note: %s: the capture holds the frames measured until then\n",
+                     ended.c_str());
+    std::printf("%s rendered, swapchain recreated %s, minimized %s\n",
+                countOf(d.frameNumber, "frame").c_str(), countOf(d.recreations, "time").c_str(),
+                countOf(d.minimizations, "time").c_str());
     reportInputScript(d);
     return complete;
 }
@@ -525,13 +541,16 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     startRun(d);
     io::os::onInterrupt(requestStop);
 
-    while (!glfwWindowShouldClose(d.window) && !stopRequested) {
+    while (!glfwWindowShouldClose(d.window) && !stopAtInterrupt(d)) {
         glfwPollEvents();
         playInputScript(d);
         exerciseWindow(d);
         int width = 0, height = 0;
         glfwGetFramebufferSize(d.window, &width, &height);
-        if (waitIfMinimized(d, width, height)) continue;
+        if (waitIfMinimized(d, width, height)) {
+            if (d.interrupted) break;
+            continue;
+        }
         updateSwapchain(d, width, height);
 
         FrameSlot& slot = d.slots[d.frameNumber % framesInFlight];
@@ -546,7 +565,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         handleInput(d);
         buildPanel(d);
         confirmNaive(d, modeBefore);
-        const bool simulate = applyPanelRequests(d);
+        const bool simulate = applyPanelRequests(d) && !d.interrupted;
         // After the requests, which may change the mode, the cells, the order or the flock.
         d.panel.grid = currentGrid(d);
 

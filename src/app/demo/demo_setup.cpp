@@ -1,7 +1,6 @@
 // Creating the demo's window-side objects, flock, renderer, swapchain and frame slots.
 
 #include "app/demo/demo_state.h"
-#include "app/headless/headless.h"
 
 #include <imgui_impl_glfw.h>
 
@@ -13,16 +12,36 @@ void onScroll(GLFWwindow* window, double, double dy) {
 
 // Output paths fail before a window opens.
 void checkOutputs(const DemoOptions& o) {
-    if (!o.capture.empty()) checkCaptureWritable(o.capture);
+    if (!o.capture.empty()) checkCaptureFiles(o.capture);
     if (!o.screenshot.empty()) {
         if (o.frames == 0)
             throw io::InputError("--screenshot needs --frames N (the shot is of the last frame)");
         io::checkOutputPath(o.screenshot, ".png");
-        if (!o.capture.empty()) io::checkDistinctOutputs({o.capture, jsonPathFor(o.capture), o.screenshot});
+        if (!o.capture.empty()) {
+            std::vector<std::string> files = captureFiles(o.capture);
+            files.push_back(o.screenshot);
+            io::checkDistinctOutputs(files);
+        }
     }
 }
 
-// The panel's settings from the command line, and the flock they start with: loaded or random.
+namespace {
+
+// Naive from the command line where a step takes a second or more: one line says so, and an
+// interactive demo (no --frames) opens paused, as the panel asks before switching to naive.
+void noteSlowNaiveStart(Demo& d) {
+    if (d.panel.sim.mode != sim::Mode::Naive) return;
+    const double seconds = estimateNaiveStepSeconds(d.flock.count, std::nullopt, d.ctx.isCpu);
+    if (seconds <= slowNaiveStepSeconds) return;
+    const bool pause = d.options.frames == 0 && !d.panel.paused;
+    d.panel.paused = d.panel.paused || pause;
+    std::fprintf(stderr, "vkboids: note: %s\n", naiveStartNote(d.flock.count, seconds, pause).c_str());
+}
+
+} // namespace
+
+// The panel's settings from the command line, and the flock they start with: loaded, the formed
+// flock of assets/, or random.
 void createDemoFlock(Demo& d) {
     const DemoOptions& o = d.options;
     PanelState& st = d.panel;
@@ -43,13 +62,16 @@ void createDemoFlock(Demo& d) {
     st.deviceName = d.ctx.properties.deviceName;
     st.cpuDevice = d.ctx.isCpu;
     sim::checkFlockFits(d.ctx, o.loadState.empty() ? o.boids : d.initial.count());
-    if (o.loadState.empty())
+    if (o.formedStart)
+        d.initial = formedFlock();
+    else if (o.loadState.empty())
         d.initial = sim::randomState(o.boids, o.seed, st.sim.params.domainHalf, st.sim.params.maxSpeed);
     sim::wrapPositions(d.initial, st.sim.params.domainHalf);
     d.flock = sim::createFlock(d.ctx, d.initial.count());
     sim::uploadState(d.ctx, d.flock, d.initial);
     st.boids = d.flock.count;
     st.boidInput = int(std::min<uint32_t>(d.flock.count, 0x7fffffff));
+    noteSlowNaiveStart(d);
 }
 
 // The renderer, the window's swapchain, and the drawing path the two allow.
@@ -168,7 +190,7 @@ void runStepsBefore(Demo& d) {
         });
     }
     if (shown) endProgress();
-    std::printf("%llu steps before the first frame in %.2f s\n", (unsigned long long)s,
+    std::printf("%s before the first frame in %.2f s\n", countOf(s, "step").c_str(),
                 std::chrono::duration<double>(Clock::now() - start).count());
     destroyHeadless(d.ctx, headless);
 }

@@ -2,14 +2,16 @@
 // The demo's state and the steps that create it (demo_setup.cpp); the frame loop is in demo.cpp.
 
 #include "app/camera.h"
-#include "app/capture.h"
+#include "app/capture_files.h"
+#include "app/cli/cli.h"
 #include "app/demo/help.h"
 #include "app/demo/input_script.h"
 #include "app/demo/panel.h"
 #include "app/demo/screenshot.h"
 #include "app/demo/window.h"
-#include "app/headless/commands.h"
+#include "app/formed_flock.h"
 #include "app/naive_guard.h"
+#include "app/run.h"
 #include "gpu/swapchain.h"
 #include "render/imgui_renderer.h"
 #include "render/renderer.h"
@@ -89,6 +91,7 @@ struct Demo {
     std::vector<std::string> shotPaths;              // F12's, in this run
     std::vector<std::future<std::string>> pngWrites; // F12's PNGs being written; each says how it went
     uint64_t totalFrames = 0;                        // 0: until the window closes
+    bool interrupted = false;                        // Ctrl-C: at most one more frame, not stepped
     uint64_t frameNumber = 0;                        // frames rendered
     bool swapchainDirty = false;
     uint32_t recreations = 0, minimizations = 0;

@@ -1,7 +1,7 @@
 #include "app/headless/commands.h"
 
-#include "app/headless/headless.h"
 #include "app/naive_guard.h"
+#include "app/run.h"
 #include "app/stats.h"
 #include "io/platform.h"
 #include "sim/flock.h"
@@ -12,79 +12,18 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <map>
 
 namespace app {
+namespace {
 
-Headless createHeadless(const gpu::Context& ctx) {
-    Headless h;
-    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    poolInfo.queueFamilyIndex = ctx.queueFamily;
-    VK_CHECK(vkCreateCommandPool(ctx.device, &poolInfo, nullptr, &h.pool));
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = h.pool;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    VK_CHECK(vkAllocateCommandBuffers(ctx.device, &alloc, &h.cmd));
-    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VK_CHECK(vkCreateFence(ctx.device, &fenceInfo, nullptr, &h.fence));
-    h.profiler = gpu::createProfiler(ctx, 1);
-    return h;
+std::vector<double>& timesOf(std::vector<std::pair<std::string, std::vector<double>>>& passes,
+                             const std::string& name) {
+    for (auto& [pass, times] : passes)
+        if (pass == name) return times;
+    return passes.emplace_back(name, std::vector<double>{}).second;
 }
 
-void destroyHeadless(const gpu::Context& ctx, Headless& h) {
-    if (ctx.device) vkDeviceWaitIdle(ctx.device);
-    gpu::destroyProfiler(ctx, h.profiler);
-    if (h.fence) vkDestroyFence(ctx.device, h.fence, nullptr);
-    if (h.pool) vkDestroyCommandPool(ctx.device, h.pool, nullptr);
-    h = Headless{};
-}
-
-std::vector<gpu::ScopeTime>
-runHeadlessFrame(const gpu::Context& ctx, Headless& h,
-                 const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record) {
-    VK_CHECK(vkResetCommandBuffer(h.cmd, 0));
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VK_CHECK(vkBeginCommandBuffer(h.cmd, &begin));
-    gpu::beginProfilerFrame(h.profiler, h.cmd, 0);
-    {
-        gpu::Scope frame(&h.profiler, h.cmd, "frame");
-        record(h.cmd, &h.profiler);
-    }
-    gpu::submitAndWait(ctx, h.cmd, h.fence);
-    return gpu::readProfilerFrame(ctx, h.profiler, 0);
-}
-
-void progress(const std::string& text) {
-    if (io::os::isTerminal(stderr)) std::fprintf(stderr, "\r%-72s", text.c_str());
-}
-
-void endProgress() {
-    if (io::os::isTerminal(stderr)) std::fprintf(stderr, "\r%-72s\r", "");
-}
-
-void printTimestampNote(const gpu::TimestampProbe& p) {
-    if (p.trust == gpu::TimestampTrust::Barriers)
-        std::printf(
-            "timestamps: each behind a barrier (after drawing, this driver writes them before the work "
-            "recorded ahead of them has run: probe %.3f ms direct, %.3f behind barriers)\n",
-            p.directMs, p.barriersMs);
-    if (p.trust == gpu::TimestampTrust::Untrusted)
-        std::printf(
-            "timestamps: untrusted on this driver, GPU times not reported (probe %.3f ms direct, %.3f "
-            "behind barriers, %.3f for a quarter of the work)\n",
-            p.directMs, p.barriersMs, p.oneFillMs);
-}
-
-int finish(int code) {
-    const uint32_t errors = gpu::validationErrorCount();
-    if (errors == 0) return code;
-    std::fprintf(stderr, "vkboids: error: %u Vulkan validation error%s reported\n", errors,
-                 errors == 1 ? "" : "s");
-    return code == exitOk ? exitValidation : code;
-}
+} // namespace
 
 int runListDevices() {
     std::vector<gpu::DeviceSummary> devices = gpu::listDevices();
@@ -122,8 +61,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     sim::prepareGrid(ctx, flock, grid, o.sim.mode, o.sim.gridBuild);
 
     if (!o.quiet) {
-        std::printf("%s: %llu step%s of %u boids on %s (%s %s), vkboids %s", sim::modeName(o.sim.mode),
-                    (unsigned long long)o.steps, o.steps == 1 ? "" : "s", flock.count,
+        std::printf("%s: %s of %s on %s (%s %s), vkboids %s", sim::modeName(o.sim.mode),
+                    countOf(o.steps, "step").c_str(), countOf(flock.count, "boid").c_str(),
                     ctx.properties.deviceName, ctx.driverName.c_str(), ctx.driverInfo.c_str(),
                     VKBOIDS_COMMIT);
         if (o.sim.mode != sim::Mode::Naive)
@@ -136,7 +75,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     Headless headless = createHeadless(ctx);
     if (!o.quiet) printTimestampNote(headless.profiler.probe);
     std::vector<double> stepMs;
-    std::map<std::string, std::vector<double>> passMs;
+    std::vector<std::pair<std::string, std::vector<double>>> passMs; // in the order the passes run
     // Progress on a terminal for a run a user waits on: from the start where naive steps are expected
     // to take seconds, else once the run has taken 2 s.
     const double naiveSeconds =
@@ -164,7 +103,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
             if (t.name == "frame")
                 stepMs.push_back(t.ms);
             else
-                passMs[t.name].push_back(t.ms);
+                timesOf(passMs, t.name).push_back(t.ms);
         }
     }
     if (!o.quiet) endProgress();
@@ -184,8 +123,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
                 return v;
             };
             const Summary s = summarize(settled(stepMs));
-            std::printf("GPU time per step: median %.4f ms, p95 %.4f ms, min %.4f ms (%zu steps)\n", s.median,
-                        s.p95, s.min, s.count);
+            std::printf("GPU time per step: median %.4f ms, p95 %.4f ms, min %.4f ms (%s)\n", s.median, s.p95,
+                        s.min, countOf(s.count, "step").c_str());
             for (const auto& [name, v] : passMs)
                 std::printf("  %-24s median %.4f ms\n", name.c_str(), summarize(settled(v)).median);
         }

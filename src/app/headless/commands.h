@@ -1,7 +1,8 @@
 #pragma once
-// The headless commands: --list-devices, step, sort-bench, bench; and the exit code every command ends with.
+// The headless commands: --list-devices, step, sort-bench, bench.
 
 #include "app/cli/cli.h"
+#include "app/run.h"
 
 namespace app {
 
@@ -9,8 +10,5 @@ int runListDevices();
 int runStep(const GlobalOptions& global, const StepOptions& options);
 int runSortBench(const GlobalOptions& global, const SortBenchOptions& options);
 int runBench(const GlobalOptions& global, const BenchOptions& options);
-
-// Exit code at the end of a run: validation errors turn success into exitValidation.
-int finish(int code);
 
 } // namespace app

@@ -1,32 +1,4 @@
 #pragma once
-// Headless frames: record, submit, wait, read the frame's GPU timestamps. One frame in flight.
+// Moved to app/run.h, below both the demo and the headless commands; kept while bench.cpp names it.
 
-#include "gpu/profiler.h"
-
-#include <functional>
-#include <string>
-
-namespace app {
-
-struct Headless {
-    VkCommandPool pool = VK_NULL_HANDLE;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
-    gpu::Profiler profiler;
-};
-
-Headless createHeadless(const gpu::Context& context);
-void destroyHeadless(const gpu::Context& context, Headless& headless);
-
-// Records `record` inside a "frame" scope, submits, waits, and returns the frame's scope times.
-std::vector<gpu::ScopeTime>
-runHeadlessFrame(const gpu::Context& context, Headless& headless,
-                 const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record);
-
-// One line on stderr that each call overwrites, and its clearing: only where stderr is a terminal.
-void progress(const std::string& text);
-void endProgress();
-// One line on how the profiler takes timestamps, where it is not directly (gpu::TimestampTrust).
-void printTimestampNote(const gpu::TimestampProbe& probe);
-
-} // namespace app
+#include "app/run.h"

@@ -1,0 +1,85 @@
+#include "app/run.h"
+
+#include "app/cli/cli.h"
+#include "gpu/context.h"
+#include "io/platform.h"
+
+#include <cstdio>
+
+namespace app {
+
+Headless createHeadless(const gpu::Context& ctx) {
+    Headless h;
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    poolInfo.queueFamilyIndex = ctx.queueFamily;
+    VK_CHECK(vkCreateCommandPool(ctx.device, &poolInfo, nullptr, &h.pool));
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = h.pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    VK_CHECK(vkAllocateCommandBuffers(ctx.device, &alloc, &h.cmd));
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VK_CHECK(vkCreateFence(ctx.device, &fenceInfo, nullptr, &h.fence));
+    h.profiler = gpu::createProfiler(ctx, 1);
+    return h;
+}
+
+void destroyHeadless(const gpu::Context& ctx, Headless& h) {
+    if (ctx.device) vkDeviceWaitIdle(ctx.device);
+    gpu::destroyProfiler(ctx, h.profiler);
+    if (h.fence) vkDestroyFence(ctx.device, h.fence, nullptr);
+    if (h.pool) vkDestroyCommandPool(ctx.device, h.pool, nullptr);
+    h = Headless{};
+}
+
+std::vector<gpu::ScopeTime>
+runHeadlessFrame(const gpu::Context& ctx, Headless& h,
+                 const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record) {
+    VK_CHECK(vkResetCommandBuffer(h.cmd, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(h.cmd, &begin));
+    gpu::beginProfilerFrame(h.profiler, h.cmd, 0);
+    {
+        gpu::Scope frame(&h.profiler, h.cmd, "frame");
+        record(h.cmd, &h.profiler);
+    }
+    gpu::submitAndWait(ctx, h.cmd, h.fence);
+    return gpu::readProfilerFrame(ctx, h.profiler, 0);
+}
+
+void progress(const std::string& text) {
+    if (io::os::isTerminal(stderr)) std::fprintf(stderr, "\r%-72s", text.c_str());
+}
+
+void endProgress() {
+    if (io::os::isTerminal(stderr)) std::fprintf(stderr, "\r%-72s\r", "");
+}
+
+void printTimestampNote(const gpu::TimestampProbe& p) {
+    if (p.trust == gpu::TimestampTrust::Barriers)
+        std::printf(
+            "timestamps: each behind a barrier (after drawing, this driver writes them before the work "
+            "recorded ahead of them has run: probe %.3f ms direct, %.3f behind barriers)\n",
+            p.directMs, p.barriersMs);
+    if (p.trust == gpu::TimestampTrust::Untrusted)
+        std::printf(
+            "timestamps: untrusted on this driver, GPU times not reported (probe %.3f ms direct, %.3f "
+            "behind barriers, %.3f for a quarter of the work)\n",
+            p.directMs, p.barriersMs, p.oneFillMs);
+}
+
+std::string countOf(uint64_t count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+int finish(int code) {
+    const uint32_t errors = gpu::validationErrorCount();
+    if (errors == 0) return code;
+    std::fprintf(stderr, "vkboids: error: %u Vulkan validation error%s reported\n", errors,
+                 errors == 1 ? "" : "s");
+    return code == exitOk ? exitValidation : code;
+}
+
+} // namespace app

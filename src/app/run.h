@@ -1,0 +1,40 @@
+#pragma once
+// What the demo and the headless commands share: frames without a window (record, submit, wait,
+// read the frame's GPU timestamps; one in flight), progress on a terminal, and the exit code.
+
+#include "gpu/profiler.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace app {
+
+struct Headless {
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    gpu::Profiler profiler;
+};
+
+Headless createHeadless(const gpu::Context& context);
+void destroyHeadless(const gpu::Context& context, Headless& headless);
+
+// Records `record` inside a "frame" scope, submits, waits, and returns the frame's scope times.
+std::vector<gpu::ScopeTime>
+runHeadlessFrame(const gpu::Context& context, Headless& headless,
+                 const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record);
+
+// One line on stderr that each call overwrites, and its clearing: only where stderr is a terminal.
+void progress(const std::string& text);
+void endProgress();
+// One line on how the profiler takes timestamps, where it is not directly (gpu::TimestampTrust).
+void printTimestampNote(const gpu::TimestampProbe& probe);
+
+// "1 frame", "3 frames": a count and its noun, for what is printed.
+std::string countOf(uint64_t count, const std::string& noun);
+
+// Exit code at the end of a run: validation errors turn success into exitValidation.
+int finish(int code);
+
+} // namespace app
