@@ -2,6 +2,7 @@
 
 #include "app/capture.h"
 #include "app/stats.h"
+#include "io/output.h"
 
 #include <gtest/gtest.h>
 
@@ -134,9 +135,9 @@ TEST(Capture, FloatsAreWrittenAsGiven) {
 }
 
 TEST(Capture, JsonSummarySitsBesideTheCsv) {
-    EXPECT_EQ(app::jsonPathFor("out/run.csv"), "out/run.json");
-    EXPECT_EQ(app::jsonPathFor("run"), "run.json");
-    EXPECT_EQ(app::jsonPathFor("out.d/run"), "out.d/run.json");
+    EXPECT_EQ(io::besidePath("out/run.csv", ".json"), "out/run.json");
+    EXPECT_EQ(io::besidePath("run", ".json"), "run.json");
+    EXPECT_EQ(io::besidePath("out.d/run", ".json"), "out.d/run.json");
 }
 
 TEST(Capture, FramesAfterTheWarmupAreMeasured) {

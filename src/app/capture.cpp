@@ -172,27 +172,4 @@ bool measureFrame(Capture& c, std::chrono::steady_clock::time_point start, Frame
     return true;
 }
 
-std::string jsonPathFor(const std::string& csvPath) {
-    const size_t dot = csvPath.rfind('.');
-    const size_t slash = csvPath.rfind('/');
-    const std::string stem = dot != std::string::npos && (slash == std::string::npos || dot > slash)
-                                 ? csvPath.substr(0, dot)
-                                 : csvPath;
-    return stem + ".json";
-}
-
-void checkCaptureWritable(const std::string& csvPath) {
-    io::checkOutputPath(csvPath, ".csv");
-    io::checkWritable(jsonPathFor(csvPath));
-    io::checkDistinctOutputs({csvPath, jsonPathFor(csvPath)});
-}
-
-void writeCapture(const gpu::Context& ctx, const gpu::TimestampProbe& probe, const Capture& c) {
-    std::string csv = csvHeader();
-    for (const FrameRow& r : c.rows) csv += csvRow(r);
-    io::writeFilesAtomically(
-        {{c.csvPath, csv},
-         {jsonPathFor(c.csvPath), captureJson(ctx, probe, {summarizeRun(c.info, c.rows)}).dump(2) + "\n"}});
-}
-
 } // namespace app

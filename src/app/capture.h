@@ -92,14 +92,4 @@ struct Capture {
 // frames, `row` gets its number and its time since the first measured frame. Returns whether it did.
 bool measureFrame(Capture& capture, std::chrono::steady_clock::time_point start, FrameRow& row);
 
-// "out/run.csv" -> "out/run.json": the summary beside the rows.
-std::string jsonPathFor(const std::string& csvPath);
-
-// A capture writes its CSV and, beside it, a JSON summary: both must be writable before it starts.
-// Throws io::InputError.
-void checkCaptureWritable(const std::string& csvPath);
-
-// The rows as CSV and their summary as JSON, both or neither. Throws io::InputError.
-void writeCapture(const gpu::Context& context, const gpu::TimestampProbe& probe, const Capture& capture);
-
 } // namespace app

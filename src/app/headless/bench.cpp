@@ -1,7 +1,7 @@
 #include "app/camera.h"
 #include "app/capture.h"
 #include "app/headless/commands.h"
-#include "app/headless/headless.h"
+#include "app/run.h"
 #include "app/stats.h"
 #include "render/renderer.h"
 #include "sim/flock.h"
