@@ -97,7 +97,7 @@ for run in json.load(open(sys.argv[4]))["runs"]:
         assert "lane_efficiency" not in run and "rule_lanes" not in run, run
     else:
         assert abs(run["lane_efficiency"] - float(efficiency)) < 1e-6 and abs(run["rule_lanes"] - float(rule)) < 1e-6, run
-        assert run["subgroup_size"] >= 1, run
+        assert run["lane_subgroup_size"] >= 1, run
 print("counted files check out:", len(counted), "rows,", len(means), "runs")
 PY
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/bench.csv" --out "$out/charts" --title lavapipe

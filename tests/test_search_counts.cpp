@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <tuple>
 #include <numbers>
 #include <numeric>
+#include <tuple>
 
 namespace {
 
@@ -45,8 +45,8 @@ struct Visit {
     float origin[3];
 };
 
-float periodShift(int x, int wx, int n, float halfDomain) {
-    return float(x - wx) / float(n) * (2.0f * halfDomain);
+float periodShift(int x, int wx, float halfDomain) {
+    return x < wx ? -2.0f * halfDomain : (x > wx ? 2.0f * halfDomain : 0.0f);
 }
 
 // Each boid's ranges as grid_search.comp walks them: every row within reach, over its x window in
@@ -91,8 +91,8 @@ std::vector<std::vector<Visit>> cpuWalks(const State& s, const Params& p, const 
                 int hi = int(std::floor((f[0] + rho) * slicesF));
                 clampSpan(f[0] * slicesF, slices, lo, hi);
                 const uint32_t rowKey = uint32_t(wz * rows + wy) * uint32_t(dim) * uint32_t(S);
-                const float shiftY = periodShift(hy, wy, rows, c.halfDomain);
-                const float shiftZ = periodShift(hz, wz, rows, c.halfDomain);
+                const float shiftY = periodShift(hy, wy, c.halfDomain);
+                const float shiftZ = periodShift(hz, wz, c.halfDomain);
                 for (int run = 0; lo <= hi; ++run) {
                     const int wrapped = wrapIndex(lo, slices);
                     int end = std::min(hi, lo - wrapped + slices - 1);
@@ -101,8 +101,12 @@ std::vector<std::vector<Visit>> cpuWalks(const State& s, const Params& p, const 
                         morton ? sim::mortonIndex(uint32_t(wrapped / S), uint32_t(wy), uint32_t(wz)) * S +
                                      uint32_t(wrapped % S)
                                : rowKey + uint32_t(wrapped);
-                    const float shiftX = periodShift(lo, wrapped, slices, c.halfDomain);
-                    walks[i].push_back({hz - zLo, hy - yLo, run, starts[first], starts[first + uint32_t(end - lo) + 1],
+                    const float shiftX = periodShift(lo, wrapped, c.halfDomain);
+                    walks[i].push_back({hz - zLo,
+                                        hy - yLo,
+                                        run,
+                                        starts[first],
+                                        starts[first + uint32_t(end - lo) + 1],
                                         {pos[0] - shiftX, pos[1] - shiftY, pos[2] - shiftZ}});
                     lo = end + 1;
                 }
@@ -137,8 +141,8 @@ struct SubgroupSteps {
 };
 
 SubgroupSteps cpuSubgroupSteps(const State& s, const Params& p, const sim::Grid& grid,
-                               const std::vector<std::vector<Visit>>& walks, const std::vector<uint32_t>& sorted,
-                               const std::vector<uint32_t>& lanes) {
+                               const std::vector<std::vector<Visit>>& walks,
+                               const std::vector<uint32_t>& sorted, const std::vector<uint32_t>& lanes) {
     const gpudata::StepConstants c = sim::stepConstants(p, grid, s.count());
     const float reach2 = std::max({c.cohesionRadiusSq, c.separationRadiusSq, c.alignmentRadiusSq});
     std::map<std::tuple<int, int, int>, std::vector<const Visit*>> together;
@@ -213,7 +217,8 @@ class SearchCountTest : public test::GpuTest {
         const std::vector<uint32_t> sorted = sortedSlots(s, p, grid);
         uint64_t steps = 0, ruleSteps = 0;
         for (uint32_t first = 0; first < n; first += size) {
-            const std::vector<uint32_t> lanes(sorted.begin() + first, sorted.begin() + std::min(n, first + size));
+            const std::vector<uint32_t> lanes(sorted.begin() + first,
+                                              sorted.begin() + std::min(n, first + size));
             uint64_t gotSteps = 0, gotRuleSteps = 0;
             for (uint32_t slot : lanes) {
                 gotSteps += got[4 * slot + 2];
@@ -221,7 +226,8 @@ class SearchCountTest : public test::GpuTest {
             }
             const SubgroupSteps want = cpuSubgroupSteps(s, p, grid, walks, sorted, lanes);
             ASSERT_EQ(gotSteps, want.steps) << "steps of the subgroup from sorted position " << first;
-            ASSERT_EQ(gotRuleSteps, want.ruleSteps) << "rule steps of the subgroup from sorted position " << first;
+            ASSERT_EQ(gotRuleSteps, want.ruleSteps)
+                << "rule steps of the subgroup from sorted position " << first;
             steps += want.steps;
             ruleSteps += want.ruleSteps;
         }

@@ -47,9 +47,9 @@ class SimTest : public GpuTest {
         sim::prepareGrid(ctx(), f, grid, mode); // compiles the mode's search pipelines
         if (maxGroupsX) {
             std::vector<gpu::Program*> programs = sim::flockPrograms(f);
-            programs.push_back(&f.sorter.histogram);
-            programs.push_back(&f.sorter.onesweep);
-            programs.push_back(&f.sorter.onesweepHalf);
+            programs.push_back(&f.radix.sorter.histogram);
+            programs.push_back(&f.radix.sorter.onesweep);
+            programs.push_back(&f.radix.sorter.onesweepHalf);
             for (gpu::Program* program : programs) program->maxGroupsX = maxGroupsX;
         }
         for (int s = 0; s < steps; ++s)
@@ -249,14 +249,14 @@ TEST_F(SimTest, TheScatteredSearchGathersTheVelocitiesInSortedOrder) {
         sim::uploadState(ctx(), f, in);
         sim::prepareGrid(ctx(), f, grid, Mode::Scattered, build);
         gpu::fillBuffer(ctx(), f.velSorted, 0xabababab);
-        test::runCommands([&](VkCommandBuffer cmd) {
-            sim::recordStep(cmd, f, p, Mode::Scattered, grid, build, nullptr);
-        });
+        test::runCommands(
+            [&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, Mode::Scattered, grid, build, nullptr); });
         const std::vector<float> velSorted = test::readBuffer<float>(f.velSorted, 4 * size_t(in.count()));
         const std::vector<uint32_t> slots = test::readBuffer<uint32_t>(f.sortedSlots, in.count());
         for (uint32_t k = 0; k < in.count(); ++k)
             for (int a = 0; a < 3; ++a)
-                ASSERT_EQ(velSorted[4 * k + a], in.data[size_t(slots[k]) * 6 + 3 + a]) << "sorted position " << k;
+                ASSERT_EQ(velSorted[4 * k + a], in.data[size_t(slots[k]) * 6 + 3 + a])
+                    << "sorted position " << k;
         sim::destroyFlock(ctx(), f);
     }
 }

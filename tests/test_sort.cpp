@@ -145,11 +145,14 @@ TEST_F(SortTest, LookbackWindowsWithAndWithoutWaiting) {
 // Each shape sorts.
 // OneSorterSortsAgainAndAgain sorts just below and at the threshold with one sorter.
 TEST_P(SortAlgorithmTest, HalfWideGroupsFromTheirThreshold) {
-    const sort::SortOptions options{.halfGroupsFrom = 10007};
+    const sort::SortOptions options{.halfGroupsFrom = 10007, .algorithm = algorithm};
     sort::Sorter probe = sort::createSorter(ctx(), 30011, options);
     ASSERT_NE(probe.onesweepHalf.pipeline, VK_NULL_HANDLE) << "two half-wide groups fit this device";
-    ASSERT_NE(probe.upsweepHalf.pipeline, VK_NULL_HANDLE);
-    ASSERT_NE(probe.downsweepHalf.pipeline, VK_NULL_HANDLE);
+    // Reduce-then-scan's pipelines only where its sorts may take it (SortOptions::reduceThenScan).
+    const bool reduceThenScan = algorithm == sort::SortAlgorithm::ReduceThenScan;
+    ASSERT_EQ(probe.upsweepHalf.pipeline != VK_NULL_HANDLE, reduceThenScan);
+    ASSERT_EQ(probe.downsweepHalf.pipeline != VK_NULL_HANDLE, reduceThenScan);
+    ASSERT_EQ(probe.upsweep.pipeline != VK_NULL_HANDLE, reduceThenScan);
     EXPECT_EQ(probe.halfFrom, 10007u);
     EXPECT_EQ(sort::tileSizeFor(probe, 10006), probe.tileSize);
     EXPECT_EQ(sort::tileSizeFor(probe, 10007), probe.tileSize / 2);
@@ -187,7 +190,8 @@ TEST_P(SortAlgorithmTest, OneSorterSortsAgainAndAgain) {
                                                          {1, 1},      {10006, 21}, {10007, 8},
                                                          {30011, 13}, {777, 21},   {30011, 32}};
     for (const sort::SortOptions& options :
-         {sort::SortOptions{.keysPerThread = 1}, sort::SortOptions{.halfGroupsFrom = 10007}})
+         {sort::SortOptions{.keysPerThread = 1, .algorithm = algorithm},
+          sort::SortOptions{.halfGroupsFrom = 10007, .algorithm = algorithm}})
         for (uint32_t groupsX : {0u, 7u})
             for (bool oneBuffer : {true, false}) {
                 SCOPED_TRACE(testing::Message()

@@ -73,11 +73,28 @@ TEST_F(SortReduceThenScanTest, SpineWithFiveSubgroupsAGroup) {
     check(30011, 21, Layout::AllEqual, 3, options);
 }
 
+// Auto never takes reduce-then-scan (tuning::reduceThenScanFrom), so a sorter for Auto builds none of
+// it; asked for, it does.
+TEST_F(SortTest, ReduceThenScanIsBuiltOnlyWhereASortCanTakeIt) {
+    sort::Sorter automatic = sort::createSorter(ctx(), 100000);
+    EXPECT_EQ(automatic.upsweep.pipeline, VK_NULL_HANDLE);
+    EXPECT_EQ(automatic.tileCounts.buffer, VK_NULL_HANDLE);
+    sort::destroySorter(ctx(), automatic);
+    for (const sort::SortOptions& options : {sort::SortOptions{.algorithm = SortAlgorithm::ReduceThenScan},
+                                             sort::SortOptions{.reduceThenScan = true}}) {
+        sort::Sorter asked = sort::createSorter(ctx(), 100000, options);
+        EXPECT_NE(asked.upsweep.pipeline, VK_NULL_HANDLE);
+        EXPECT_NE(asked.spine.pipeline, VK_NULL_HANDLE);
+        EXPECT_NE(asked.tileCounts.buffer, VK_NULL_HANDLE);
+        sort::destroySorter(ctx(), asked);
+    }
+}
+
 // One sorter, the two algorithms in turn in one command buffer: each sort leaves the scratch the
 // other relies on as it found it.
 TEST_F(SortTest, AlgorithmsTakeTurnsOnOneSorter) {
     const uint32_t n = 20011;
-    sort::Sorter sorter = sort::createSorter(ctx(), n, {.keysPerThread = 2});
+    sort::Sorter sorter = sort::createSorter(ctx(), n, {.keysPerThread = 2, .reduceThenScan = true});
     const std::pair<SortAlgorithm, uint32_t> turns[] = {
         {SortAlgorithm::ReduceThenScan, 21}, {SortAlgorithm::Onesweep, 32},
         {SortAlgorithm::ReduceThenScan, 8},  {SortAlgorithm::Onesweep, 21},

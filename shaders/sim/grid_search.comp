@@ -152,9 +152,9 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbo
 // An index at most one period of n outside [0, n), wrapped into it.
 int wrapIndex(int x, int n) { return x < 0 ? x + n : (x >= n ? x - n : x); }
 
-// The shift of the periodic image in which the row or slice stored at wrapped index wx (of n across
-// the domain) is seen at x.
-float periodShift(int x, int wx, int n) { return float(x - wx) / float(n) * (2.0 * c.halfDomain); }
+// The shift of the periodic image in which the row or slice stored at wrapped index wx is seen at x:
+// x - wx is -n, 0 or n (of n across the domain), so the shift is exactly -2L, 0 or 2L.
+float periodShift(int x, int wx) { return x < wx ? -2.0 * c.halfDomain : (x > wx ? 2.0 * c.halfDomain : 0.0); }
 
 // Distance, in cells, from f (a coordinate in cells) to row h, which covers [h, h + 1) / rowsPerCell.
 float rowGap(float f, int h, float rowsPerCell) {
@@ -176,7 +176,7 @@ void scanWindow(vec3 p, int lo, int hi, uint rowKey, uint y, uint z, float shift
         const uint first = c.cellOrder == CELL_ORDER_MORTON
                                ? mortonIndex(uvec3(uint(wrapped / S), y, z)) * uint(S) + uint(wrapped % S)
                                : rowKey + uint(wrapped);
-        const float shiftX = periodShift(lo, wrapped, slices);
+        const float shiftX = periodShift(lo, wrapped);
         visitRange(p - vec3(shiftX, shiftY, shiftZ), keyStarts[first], keyStarts[first + uint(end - lo) + 1],
                    false, sums);
         lo = end + 1;
@@ -212,7 +212,7 @@ void scanRows(vec3 p, inout Sums sums) {
     for (int hz = zLo; hz <= zHi; ++hz) {
         const float gapZ = rowGap(f.z, hz, perCell);
         const int wz = wrapIndex(hz, rows);
-        const float shiftZ = periodShift(hz, wz, rows);
+        const float shiftZ = periodShift(hz, wz);
         for (int hy = yLo; hy <= yHi; ++hy) {
             const float gapY = rowGap(f.y, hy, perCell);
             precise const float rowGap2 = gapY * gapY + gapZ * gapZ;
@@ -224,7 +224,7 @@ void scanRows(vec3 p, inout Sums sums) {
             int lo = int(window.x), hi = int(window.y);
             clampSpan(f.x * S, int(c.slicesPerCell) * dim, lo, hi);
             const uint rowKey = uint(wz * rows + wy) * uint(dim) * c.slicesPerCell;
-            scanWindow(p, lo, hi, rowKey, uint(wy), uint(wz), periodShift(hy, wy, rows), shiftZ, sums);
+            scanWindow(p, lo, hi, rowKey, uint(wy), uint(wz), periodShift(hy, wy), shiftZ, sums);
         }
     }
 }

@@ -133,4 +133,11 @@ void fillBuffer(const Context& ctx, const Buffer& dst, uint32_t value) {
     endOneShot(ctx, cmd);
 }
 
+void growStorage(const Context& ctx, Buffer& buffer, uint64_t words, MemoryUse use) {
+    if (buffer.buffer && buffer.size >= 4 * words) return;
+    VK_CHECK(vkDeviceWaitIdle(ctx.device));
+    destroyBuffer(ctx, buffer);
+    buffer = createBuffer(ctx, 4 * words, storageUsage, use);
+}
+
 } // namespace gpu

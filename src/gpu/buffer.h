@@ -47,6 +47,10 @@ void downloadBuffer(const Context& context, const Buffer& src, void* data, VkDev
                     VkDeviceSize offset = 0);
 void fillBuffer(const Context& context, const Buffer& dst, uint32_t value);
 
+// Makes `buffer` a storage buffer of at least `words` 32-bit words, or leaves it as it is where it
+// already holds them; to grow, waits for the device first (frames in flight may still read the old one).
+void growStorage(const Context& context, Buffer& buffer, uint64_t words, MemoryUse use);
+
 // Storage buffers that the passes read and write, and that transfers may fill and copy.
 constexpr VkBufferUsageFlags storageUsage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;

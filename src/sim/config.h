@@ -19,7 +19,11 @@ struct Config {
     double density = 0;                      // boids per unit^3 that set L from the count; 0: L as given
 };
 
-// The grid a step of `config` uses for `boidCount` boids (makeGrid).
+// `config` for a flock of `boidCount` boids: its L set by the density where one is given (the one place
+// a density becomes L), as given otherwise. Throws io::InputError where that L fails a check.
+Config configFor(const Config& config, uint64_t boidCount);
+
+// The grid a step of `config` (its L already set: configFor) uses for `boidCount` boids (makeGrid).
 inline Grid gridFor(const Config& config, uint32_t boidCount) {
     return makeGrid(config.params, config.cells, boidCount, config.rows, config.cellOrder);
 }

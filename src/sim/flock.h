@@ -11,21 +11,15 @@
 #include "sim/counting.h"
 #include "sim/grid.h"
 #include "sim/params.h"
+#include "sim/radix_build.h"
+#include "sim/search.h"
+#include "sim/search_count.h"
 #include "sim/state.h"
-#include "sort/radix_sort.h"
 
 #include <string>
 #include <vector>
 
 namespace sim {
-
-// countSearch's buffers and programs: each boid's candidates, neighbours, and its subgroup's steps and
-// rule steps where it kept them (uvec4, by slot; grid_search.comp, COUNT), their totals and the
-// subgroup size they were counted at, and the passes that count and sum them.
-struct SearchCounter {
-    gpu::Buffer perBoid, totals;
-    gpu::Program count, sum;
-};
 
 struct Flock {
     uint32_t count = 0;
@@ -42,30 +36,14 @@ struct Flock {
     // grid-index pass; a naive step or an upload clears this.
     bool keysCurrent = false;
     gpudata::StepConstants keysFor{};
-    sort::Sorter sorter;    // the radix build's sort of the pairs
-    CountingBuild counting; // the counting build's own (GridBuild::Counting), made when first used
+    // Each technique's own resources (in the file of its name).
+    RadixBuild radix;       // the radix build: the sort of the pairs and the key starts
+    CountingBuild counting; // the counting build (GridBuild::Counting), made when first used
+    Search search;          // the grid search's pipelines, compiled when a step first needs them
     SearchCounter counter;  // countSearch's own, made when first asked for
-    gpu::Program naive, gridIndex, keyStartsOnly, keyStartsReorder, gatherVelocities, gridStats;
-    // The grid search's pipelines, one for each of searchVariants() (same index), compiled by
-    // prepareGrid when a step first needs one: until then VK_NULL_HANDLE.
-    std::vector<gpu::Program> search;
+    gpu::Program naive, gridIndex, gridStats;
     uint32_t workgroupSize = 0;
 };
-
-// What a grid search pipeline is compiled for: the mode (scattered reads the state through the
-// sorted slots, coherent reads it reordered) and whether r1 == r3, so that cohesion and alignment
-// share one test and one count (a specialization constant).
-struct SearchVariant {
-    Mode mode = Mode::Coherent;
-    bool sharedRadii = false;
-    auto operator<=>(const SearchVariant&) const = default;
-};
-
-// The pipeline a grid step of `mode` with these parameters runs.
-SearchVariant searchVariant(Mode mode, const Params& params);
-// Every search pipeline, in a fixed order (Flock::search).
-const std::vector<SearchVariant>& searchVariants();
-std::string searchVariantName(const SearchVariant& variant);
 
 struct FlockOptions {
     bool halfFilter = true; // the naive cube test in float16 where the device has it (tests turn it off)
@@ -78,13 +56,16 @@ uint64_t flockBytes(uint32_t count);
 void checkFlockFits(const gpu::Context& context, uint32_t count);
 
 Flock createFlock(const gpu::Context& context, uint32_t count, const FlockOptions& options = {});
-// Every compute program of the flock's own passes (the sorter's are in flock.sorter).
+// Every compute program of the flock's own passes (the sorter's are in flock.radix.sorter).
 std::vector<gpu::Program*> flockPrograms(Flock& flock);
 void destroyFlock(const gpu::Context& context, Flock& flock);
 
 // Blocking transfers of the whole state, in original boid order.
 void uploadState(const gpu::Context& context, Flock& flock, const State& state);
 State downloadState(const gpu::Context& context, const Flock& flock);
+
+// Makes flock.keyStarts hold every key of `grid` and one more; waits for the device only to grow it.
+void growKeyStarts(const gpu::Context& context, Flock& flock, const Grid& grid);
 
 // Makes the grid buffers fit `grid` (and the counting build's, with `build` Counting), and compiles
 // the search pipelines of `mode` (both radius cases) if not yet done; waits for the device only when
@@ -100,13 +81,6 @@ void recordNaiveStep(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConst
                      gpu::Profiler* profiler);
 void recordGridIndex(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
                      gpu::Profiler* profiler);
-void recordSortPairs(VkCommandBuffer cmd, Flock& flock, const Grid& grid, gpu::Profiler* profiler);
-void recordKeyStarts(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c, const Grid& grid,
-                     bool reorder, gpu::Profiler* profiler);
-// Also writes the new state's (key, slot) pairs for this grid, as recordGridIndex would. The scattered
-// search first copies the velocities into sorted order (Flock::velSorted), inside the same scope.
-void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
-                      const SearchVariant& variant, gpu::Profiler* profiler);
 
 // Occupied cells and the largest cell of the current key starts into `stats` (a GridStats, host-visible,
 // read after the command buffer completes). Call after a grid step.
@@ -120,24 +94,5 @@ void recordGridStats(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConst
 // vertex shaders and to transfers.
 void recordStep(VkCommandBuffer cmd, Flock& flock, const Params& params, Mode mode, const Grid& grid,
                 GridBuild build, gpu::Profiler* profiler);
-
-// What a grid's search does, per boid: candidates, the boids whose distance it computes (the boid
-// itself among them), and neighbours, the other boids within max(r) (means over the flock). And how
-// busy its lanes are: a subgroup's lanes walk their boids' rows together, each row's range as long as
-// its longest lane's, one candidate a lane a step. Lane efficiency: candidates / (the steps the
-// subgroups ran x subgroup size). Rule lanes: of the lanes in steps where some lane met a boid within
-// max(r) (where the rules' work runs, in every lane), the share that did.
-struct SearchCounts {
-    double candidates = 0;
-    double neighbours = 0;
-    double laneEfficiency = 0;
-    double ruleLanes = 0;
-    uint32_t subgroupSize = 0; // that the search was counted at
-};
-
-// Counts the current state's candidates and neighbours on `grid` (the same rows and windows in
-// either grid mode) and the lanes' work, leaving the state as it is; blocks until done. Each boid's
-// counts stay in flock.counter.perBoid.
-SearchCounts countSearch(const gpu::Context& context, Flock& flock, const Params& params, const Grid& grid);
 
 } // namespace sim

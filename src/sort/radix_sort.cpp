@@ -162,6 +162,18 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
     s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{gpu::localSizeX, s.workgroupSize}});
     const uint32_t smallestTile = tileSizeFor(s, capacity);
 
+    const VkBufferUsageFlags usage = gpu::storageUsage;
+    s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
+    s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
+    s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, smallestTile), usage, gpu::MemoryUse::Device);
+    gpu::fillBuffer(ctx, s.scratch, 0);
+    const bool autoMayTakeIt =
+        std::any_of(std::begin(tuning::reduceThenScanFrom), std::end(tuning::reduceThenScanFrom),
+                    [&](uint32_t from) { return from <= capacity; });
+    if (!options.reduceThenScan && options.algorithm != SortAlgorithm::ReduceThenScan &&
+        !(options.algorithm == SortAlgorithm::Auto && autoMayTakeIt))
+        return s;
+
     // Reduce-then-scan takes Onesweep's shapes (full-width groups and, from halfFrom pairs, half-wide
     // ones), which leave it shared memory to spare: it keeps no look-back state. The upsweep reads
     // tiles 16 bytes at a time from their start.
@@ -186,13 +198,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         ctx, "sort_spine",
         {{gpu::localSizeX, s.workgroupSize}, {"MAX_SUBGROUPS", s.workgroupSize / s.subgroupSize}},
         s.subgroupSize);
-
-    const VkBufferUsageFlags usage = gpu::storageUsage;
-    s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
-    s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
-    s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, smallestTile), usage, gpu::MemoryUse::Device);
     s.tileCounts = gpu::createBuffer(ctx, tileCountsBytes(s.tileRowStride), usage, gpu::MemoryUse::Device);
-    gpu::fillBuffer(ctx, s.scratch, 0);
     return s;
 }
 
@@ -224,10 +230,12 @@ void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn,
     // The sort before this one and the caller's work before it (which may read the outputs, or
     // write the input) are done.
     gpu::computeBarrier(cmd);
-    if (resolveAlgorithm(algorithm, count, keyBits) == SortAlgorithm::ReduceThenScan)
+    if (resolveAlgorithm(algorithm, count, keyBits) == SortAlgorithm::ReduceThenScan) {
+        CHECK(s.upsweep.pipeline != VK_NULL_HANDLE); // made only where asked for (SortOptions)
         recordReduceThenScan(cmd, s, keysIn, valuesIn, keysOut, valuesOut, count, keyBits, detail);
-    else
+    } else {
         recordOnesweep(cmd, s, keysIn, valuesIn, keysOut, valuesOut, count, keyBits, detail);
+    }
 }
 
 void recordSort(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& keysIn, const gpu::Buffer& valuesIn,

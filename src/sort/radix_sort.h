@@ -44,6 +44,9 @@ struct SortOptions {
     // a proxy for two sharing an SM. Above the capacity: never.
     uint32_t halfGroupsFrom = tuning::halfGroupsFrom;
     SortAlgorithm algorithm = SortAlgorithm::Auto; // what recordSort uses where not told
+    // Reduce-then-scan's programs and buffer are made only where a sort may take it: `algorithm` is
+    // ReduceThenScan, Auto would take it at some count up to the capacity, or this asks for them.
+    bool reduceThenScan = false;
 };
 
 struct Sorter {

@@ -429,7 +429,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_flag("--render", bo.render, "also draw every frame into an offscreen 1280x800 image");
     bench->add_flag("--count-candidates", bo.countCandidates,
                     "after each run, count the boids each boid's search tests (candidates) and finds within "
-                    "max(r) (neighbours), means into the CSV and JSON (outside the timings)");
+                    "max(r) (neighbours), and its lane efficiency and rule lanes, into the CSV and JSON "
+                    "(outside the timings)");
     std::string bDraw = "auto";
     bench
         ->add_option(
@@ -532,7 +533,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
             throw InputError(std::string(predatorRadius->count() ? "--predator-radius" : "--predator-scale") +
                              " needs --predator X,Y,Z (without a predator it has no effect)");
         // With a state file the count is known once it is read (commands.cpp checks L then).
-        if (so.loadState.empty()) applyDensity(so.sim.params, so.sim.density, so.boids);
+        if (so.loadState.empty()) so.sim = sim::configFor(so.sim, so.boids);
         checkParams(so.sim.params);
     } else if (sortBench->parsed()) {
         cl.command = Command::SortBench;
@@ -562,11 +563,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         if (bColorOption->count() && !bo.render)
             throw InputError("--color needs --render (without it nothing is drawn)");
         bo.color = colorModeFromText(bColor);
-        for (uint32_t n : bo.boids) {
-            sim::Params p = benchBase.params;
-            applyDensity(p, bo.configs.front().density, n);
-            checkParams(p);
-        }
+        for (uint32_t n : bo.boids) checkParams(sim::configFor(bo.configs.front(), n).params);
     } else {
         cl.command = Command::Demo;
         demo.boids = uint32_t(parseCount(demoBoids, "--boids", maxBoids));
@@ -587,7 +584,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                              "after --warmup)");
         demo.drawPath = drawPathFromText(demoDraw, "--draw");
         demo.color = colorModeFromText(demoColor);
-        if (demo.loadState.empty()) applyDensity(demo.sim.params, demo.sim.density, demo.boids);
+        if (demo.loadState.empty()) demo.sim = sim::configFor(demo.sim, demo.boids);
         checkParams(demo.sim.params);
         if (randomStart && !demo.loadState.empty())
             throw InputError("--random-start has no effect with --load-state");

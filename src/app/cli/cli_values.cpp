@@ -11,18 +11,6 @@ namespace app {
 
 using io::InputError;
 
-void applyDensity(sim::Params& p, double density, uint64_t boids) {
-    if (density <= 0) return;
-    p.domainHalf = sim::domainHalfForDensity(boids, density);
-    const std::string e = sim::validateParams(p);
-    if (e.rfind("--domain-half", 0) == 0) {
-        std::ostringstream text;
-        text << "--density " << density << " with " << boids << " boids gives L = " << p.domainHalf
-             << ", but " << e;
-        throw InputError(text.str());
-    }
-}
-
 render::DrawPath drawPathFromText(const std::string& text, const std::string& flag) {
     std::optional<render::DrawPath> path = render::drawPathFromName(text);
     if (!path) throw InputError(flag + ": '" + text + "' must be compute, points, glyphs or auto");

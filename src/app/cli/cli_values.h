@@ -27,7 +27,6 @@ void parseWindowSize(const std::string& text, int& width, int& height);
 void parsePredator(const std::string& text, sim::Params& p);
 
 // L for `boids` at `density` (when given, else L stays), checked with the other parameters.
-void applyDensity(sim::Params& p, double density, uint64_t boids);
 void checkParams(const sim::Params& p);
 void refuseMortonThinRows(const std::vector<sim::CellOrder>& orders, sim::Rows rows);
 

@@ -45,16 +45,7 @@ void noteSlowNaiveStart(Demo& d) {
 void createDemoFlock(Demo& d) {
     const DemoOptions& o = d.options;
     PanelState& st = d.panel;
-    st.sim.params = o.sim.params;
-    if (o.sim.density > 0 && !o.loadState.empty()) {
-        st.sim.params.domainHalf = sim::domainHalfForDensity(d.initial.count(), o.sim.density);
-        if (const std::string e = sim::validateParams(st.sim.params); !e.empty()) throw io::InputError(e);
-    }
-    st.sim.mode = o.sim.mode;
-    st.sim.cells = o.sim.cells;
-    st.sim.rows = o.sim.rows;
-    st.sim.gridBuild = o.sim.gridBuild;
-    st.sim.cellOrder = o.sim.cellOrder;
+    st.sim = sim::configFor(o.sim, o.loadState.empty() ? o.boids : d.initial.count());
     st.seedInput = o.seed;
     st.paused = o.paused;
     st.keepDensity = o.keepDensity;
@@ -158,8 +149,7 @@ void beginImGuiFrame() {
 }
 
 sim::Grid currentGrid(const Demo& d) {
-    return sim::makeGrid(d.panel.sim.params, d.panel.sim.cells, d.flock.count, d.panel.sim.rows,
-                         d.panel.sim.cellOrder);
+    return sim::gridFor(d.panel.sim, d.flock.count);
 }
 
 // --steps-before: the flock steps before the first frame, one step a submission as step runs them,

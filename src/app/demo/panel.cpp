@@ -242,14 +242,16 @@ void drawPanel(PanelState& st) {
         else
             ImGui::TextDisabled("candidates and neighbours a boid");
         if (st.counted && st.counted->laneEfficiency > 0) {
-            ImGui::Text("lanes busy %.0f%%, rule lanes %.0f%%", 100 * st.counted->laneEfficiency,
+            ImGui::Text("lane efficiency %.0f%%, rule lanes %.0f%%", 100 * st.counted->laneEfficiency,
                         100 * st.counted->ruleLanes);
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("The lanes of a subgroup (%u here) walk their boids' rows together, each row as\n"
-                                  "long as its longest lane's: lanes busy is the share of lane steps that test a\n"
-                                  "candidate. Rule lanes: of the lanes in steps where some lane meets a boid within\n"
-                                  "reach (so that the rules' work runs in all of them), the share that do.",
-                                  st.counted->subgroupSize);
+                ImGui::SetTooltip(
+                    "The lanes of a subgroup (%u here) walk their boids' ranges of keys together, each\n"
+                    "as long as its longest lane's: lane efficiency is the share of lane steps that\n"
+                    "test a candidate. Rule lanes: of the lanes in steps where some lane meets a boid\n"
+                    "within max(r), itself included (so that the rules' work runs in all of them),\n"
+                    "the share that do.",
+                    st.counted->subgroupSize);
         }
         if (st.haveGridStats && st.sim.mode != sim::Mode::Naive)
             ImGui::Text("a cell: mean %.1f, largest %u; %u occupied", double(st.boids) / st.grid.cellCount,

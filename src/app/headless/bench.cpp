@@ -214,7 +214,9 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
             valuesIn = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
             keysOut = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
             valuesOut = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
-            sorter = sort::createSorter(ctx, n);
+            const bool reduceThenScan = std::find(o.algorithms.begin(), o.algorithms.end(),
+                                                  sort::SortAlgorithm::ReduceThenScan) != o.algorithms.end();
+            sorter = sort::createSorter(ctx, n, {.reduceThenScan = reduceThenScan});
         } catch (const gpu::OutOfMemory& e) {
             throw io::InputError("--n " + std::to_string(n) + " does not fit in GPU memory (" + e.what() +
                                  ")");
@@ -300,10 +302,8 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
         : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::DrawPath::Auto}
                               : o.drawPaths;
     // The rules, the domain and the density are the same in every configuration.
-    const sim::Config& first = o.configs.front();
     for (uint32_t n : o.boids) {
-        sim::Params params = first.params;
-        if (first.density > 0) params.domainHalf = sim::domainHalfForDensity(n, first.density);
+        const sim::Params params = sim::configFor(o.configs.front(), n).params;
         const sim::State start = sim::randomState(n, o.seed, params.domainHalf, params.maxSpeed);
         sim::Flock flock = sim::createFlock(ctx, n);
         for (const sim::Config& config : o.configs) {
@@ -314,12 +314,15 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
             }
             // A naive step builds no grid: its rows have no cells, order or build.
             const int cells = mode == sim::Mode::Naive ? 0 : config.cells;
+            // Naive's neighbours are counted on the 27-cell grid.
+            sim::Config gridConfig = sim::configFor(config, n);
+            if (!cells) gridConfig.cells = 27;
             const sim::CellOrder order = config.cellOrder;
             const sim::GridBuild build = config.gridBuild;
             for (render::DrawPath chosen : paths) {
                 const render::DrawPath path =
                     render::resolveDrawPath(chosen, n, render::computePathAvailable(ctx), ctx.isCpu);
-                const sim::Grid grid = sim::makeGrid(params, cells ? cells : 27, n, config.rows, order);
+                const sim::Grid grid = sim::gridFor(gridConfig, n);
                 const std::string orderName = cells ? sim::cellOrderName(order) : "";
                 sim::prepareGrid(ctx, flock, grid, mode, build);
                 // Steps until the GPU's clock has risen from idle (or from a light load), then the
@@ -377,8 +380,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 // Naive steps test every boid; their neighbours are counted on the 27-cell grid.
                 std::optional<sim::SearchCounts> counted;
                 if (o.countCandidates) {
-                    counted =
-                        sim::countSearch(ctx, flock, params, cells ? grid : sim::makeGrid(params, 27, n));
+                    counted = sim::countSearch(ctx, flock, params, grid);
                     if (!cells) counted->candidates = n;
                     for (FrameRow& row : rows) {
                         row.candidates = counted->candidates;
@@ -416,7 +418,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     if (cells) {
                         run["lane_efficiency"] = counted->laneEfficiency;
                         run["rule_lanes"] = counted->ruleLanes;
-                        run["subgroup_size"] = counted->subgroupSize;
+                        run["lane_subgroup_size"] = counted->subgroupSize;
                     }
                 }
                 runs.push_back(run);
@@ -443,7 +445,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                                   counted->neighbours);
                     line += text;
                     if (cells) {
-                        std::snprintf(text, sizeof text, " lanes %.0f%% rule lanes %.0f%%",
+                        std::snprintf(text, sizeof text, " lane efficiency %.0f%% rule lanes %.0f%%",
                                       100 * counted->laneEfficiency, 100 * counted->ruleLanes);
                         line += text;
                     }

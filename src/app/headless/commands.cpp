@@ -41,12 +41,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     if (!o.saveState.empty()) io::checkOutputPath(o.saveState, ".npy");
     sim::State state;
     if (!o.loadState.empty()) state = sim::loadNpy(o.loadState);
-    sim::Params params = o.sim.params;
-    if (o.sim.density > 0) {
-        params.domainHalf =
-            sim::domainHalfForDensity(o.loadState.empty() ? o.boids : state.count(), o.sim.density);
-        if (const std::string e = sim::validateParams(params); !e.empty()) throw io::InputError(e);
-    }
+    const sim::Config config = sim::configFor(o.sim, o.loadState.empty() ? o.boids : state.count());
+    const sim::Params& params = config.params;
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
                                            .deviceIndex = global.device,
                                            .quietDeviceNote = o.quiet,
@@ -57,7 +53,7 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     sim::wrapPositions(state, params.domainHalf);
     sim::Flock flock = sim::createFlock(ctx, state.count());
     sim::uploadState(ctx, flock, state);
-    const sim::Grid grid = sim::makeGrid(params, o.sim.cells, flock.count, o.sim.rows, o.sim.cellOrder);
+    const sim::Grid grid = sim::gridFor(config, flock.count);
     sim::prepareGrid(ctx, flock, grid, o.sim.mode, o.sim.gridBuild);
 
     if (!o.quiet) {

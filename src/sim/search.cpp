@@ -1,0 +1,94 @@
+#include "sim/search.h"
+
+#include "sim/flock.h"
+
+#include <algorithm>
+
+namespace sim {
+
+using gpudata::StepConstants;
+
+SearchVariant searchVariant(Mode mode, const Params& params) {
+    return {mode, params.cohesionRadius == params.alignmentRadius};
+}
+
+const std::vector<SearchVariant>& searchVariants() {
+    static const std::vector<SearchVariant> variants = {
+        {Mode::Scattered, false}, {Mode::Scattered, true}, {Mode::Coherent, false}, {Mode::Coherent, true}};
+    return variants;
+}
+
+std::string searchVariantName(const SearchVariant& v) {
+    return std::string(modeName(v.mode)) + (v.sharedRadii ? ", r1 = r3" : "");
+}
+
+namespace {
+
+size_t variantIndex(const SearchVariant& v) {
+    const std::vector<SearchVariant>& all = searchVariants();
+    const auto it = std::find(all.begin(), all.end(), v);
+    CHECK(it != all.end());
+    return size_t(it - all.begin());
+}
+
+} // namespace
+
+Search createSearch(const gpu::Context& ctx, uint32_t workgroupSize) {
+    Search s;
+    s.pipelines.resize(searchVariants().size());
+    s.gatherVelocities =
+        gpu::createComputeProgram(ctx, "gather_velocities", {{gpu::localSizeX, workgroupSize}});
+    return s;
+}
+
+void prepareSearch(const gpu::Context& ctx, Search& s, Mode mode, uint32_t workgroupSize) {
+    // The mode's pipelines on first use: all of them would take seconds to compile on a CPU driver,
+    // and a flock needs a few. At the subgroup size its counting twin runs at (countSearch), so that
+    // the lanes counted are the lanes that run.
+    for (bool shared : {false, true}) {
+        gpu::Program& program = s.pipelines[variantIndex({mode, shared})];
+        if (program.pipeline) continue;
+        program = gpu::createComputeProgram(
+            ctx, mode == Mode::Coherent ? "grid_search_coherent" : "grid_search_scattered",
+            {{gpu::localSizeX, workgroupSize}, {"COHESION_IS_ALIGNMENT", shared ? 1u : 0u}},
+            gpu::preferredSubgroupSize(ctx));
+    }
+}
+
+std::vector<gpu::Program*> searchPrograms(Search& s) {
+    std::vector<gpu::Program*> programs = {&s.gatherVelocities};
+    for (gpu::Program& p : s.pipelines) programs.push_back(&p);
+    return programs;
+}
+
+void destroySearch(const gpu::Context& ctx, Search& s) {
+    for (gpu::Program* p : searchPrograms(s)) gpu::destroyProgram(ctx, *p);
+    s = Search{};
+}
+
+void recordGridSearch(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const SearchVariant& v,
+                      gpu::Profiler* profiler) {
+    gpu::Scope scope(profiler, cmd, "flock");
+    const uint32_t next = 1 - f.current;
+    const gpu::Program& program = f.search.pipelines[variantIndex(v)];
+    CHECK(program.pipeline != VK_NULL_HANDLE); // prepareGrid compiles the mode's pipelines
+    if (v.mode == Mode::Coherent) {
+        gpu::bindProgram(cmd, program,
+                         {f.pos[f.current], f.vel[f.current], f.keyStarts, f.pos[next], f.vel[next],
+                          f.cellKeys, f.slotValues});
+    } else {
+        // The rules read the velocities in sorted order rather than gather each neighbour's. The last
+        // step's search, which read velSorted, is behind the barrier that ends every step.
+        gpu::bindProgram(cmd, f.search.gatherVelocities, {f.sortedSlots, f.vel[f.current], f.velSorted});
+        gpu::dispatch(cmd, f.search.gatherVelocities, f.count, c);
+        gpu::computeBarrier(cmd); // velSorted is the search's input
+        gpu::bindProgram(cmd, program,
+                         {f.pos[f.current], f.velSorted, f.sortedSlots, f.keyStarts, f.pos[next], f.vel[next],
+                          f.cellKeys, f.slotValues});
+    }
+    gpu::dispatch(cmd, program, f.count, c);
+    f.current = next;
+    f.keysCurrent = true; // the new state's pairs for this grid
+    f.keysFor = c;
+}
+} // namespace sim

@@ -1,0 +1,52 @@
+#pragma once
+// The grid search (grid_search.comp): each boid scans the rows within reach of it and applies the
+// rules, in one pipeline for each mode and radius case; and the scattered mode's velocities gathered
+// into sorted order before it.
+
+#include "gpu/commands.h"
+#include "gpu/profiler.h"
+#include "sim/grid.h"
+#include "sim/params.h"
+#include "sim/sim_types.h"
+
+#include <string>
+#include <vector>
+
+namespace sim {
+
+struct Flock;
+
+// What a grid search pipeline is compiled for: the mode (scattered reads the state through the
+// sorted slots, coherent reads it reordered) and whether r1 == r3, so that cohesion and alignment
+// share one test and one count (a specialization constant).
+struct SearchVariant {
+    Mode mode = Mode::Coherent;
+    bool sharedRadii = false;
+    auto operator<=>(const SearchVariant&) const = default;
+};
+
+// The pipeline a grid step of `mode` with these parameters runs.
+SearchVariant searchVariant(Mode mode, const Params& params);
+// Every search pipeline, in a fixed order (Flock::search).
+const std::vector<SearchVariant>& searchVariants();
+std::string searchVariantName(const SearchVariant& variant);
+
+struct Search {
+    // One for each of searchVariants() (same index), compiled by prepareSearch when a step first
+    // needs it: until then VK_NULL_HANDLE.
+    std::vector<gpu::Program> pipelines;
+    gpu::Program gatherVelocities;
+};
+
+Search createSearch(const gpu::Context& context, uint32_t workgroupSize);
+// Compiles the pipelines of `mode` (both radius cases) if not yet done.
+void prepareSearch(const gpu::Context& context, Search& search, Mode mode, uint32_t workgroupSize);
+std::vector<gpu::Program*> searchPrograms(Search& search);
+void destroySearch(const gpu::Context& context, Search& search);
+
+// Also writes the new state's (key, slot) pairs for this grid, as recordGridIndex would. The scattered
+// search first copies the velocities into sorted order (Flock::velSorted), inside the same scope.
+void recordGridSearch(VkCommandBuffer cmd, Flock& flock, const gpudata::StepConstants& c,
+                      const SearchVariant& variant, gpu::Profiler* profiler);
+
+} // namespace sim
