@@ -46,7 +46,7 @@ struct Visit {
 };
 
 float periodShift(int x, int wx, float halfDomain) {
-    return x < wx ? -2.0f * halfDomain : (x > wx ? 2.0f * halfDomain : 0.0f);
+    return float((x > wx) - (x < wx)) * (2.0f * halfDomain);
 }
 
 // Each boid's ranges as grid_search.comp walks them: every row within reach, over its x window in

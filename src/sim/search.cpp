@@ -43,15 +43,14 @@ Search createSearch(const gpu::Context& ctx, uint32_t workgroupSize) {
 
 void prepareSearch(const gpu::Context& ctx, Search& s, Mode mode, uint32_t workgroupSize) {
     // The mode's pipelines on first use: all of them would take seconds to compile on a CPU driver,
-    // and a flock needs a few. At the subgroup size its counting twin runs at (countSearch), so that
-    // the lanes counted are the lanes that run.
+    // and a flock needs a few. At the driver's subgroup size: on NVIDIA and lavapipe the device's
+    // default, which the counting twin is pinned to (countSearch).
     for (bool shared : {false, true}) {
         gpu::Program& program = s.pipelines[variantIndex({mode, shared})];
         if (program.pipeline) continue;
         program = gpu::createComputeProgram(
             ctx, mode == Mode::Coherent ? "grid_search_coherent" : "grid_search_scattered",
-            {{gpu::localSizeX, workgroupSize}, {"COHESION_IS_ALIGNMENT", shared ? 1u : 0u}},
-            gpu::preferredSubgroupSize(ctx));
+            {{gpu::localSizeX, workgroupSize}, {"COHESION_IS_ALIGNMENT", shared ? 1u : 0u}});
     }
 }
 

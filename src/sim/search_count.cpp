@@ -17,7 +17,7 @@ void destroySearchCounter(const gpu::Context& ctx, SearchCounter& counter) {
 SearchCounts countSearch(const gpu::Context& ctx, Flock& f, const Params& params, const Grid& grid) {
     SearchCounter& counter = f.counter;
     if (!counter.count.pipeline) {
-        // The search's subgroup size (prepareSearch).
+        // The device's default subgroup size, which the search runs at on NVIDIA and lavapipe.
         counter.count = gpu::createComputeProgram(ctx, "grid_count", {{gpu::localSizeX, f.workgroupSize}},
                                                   gpu::preferredSubgroupSize(ctx));
         counter.sum = gpu::createComputeProgram(ctx, "count_sum", {{gpu::localSizeX, f.workgroupSize}});
