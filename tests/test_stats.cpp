@@ -1,6 +1,7 @@
 // Statistics and the capture files' formats, on known inputs.
 
 #include "app/capture.h"
+#include "app/run.h"
 #include "app/stats.h"
 #include "io/output.h"
 
@@ -156,4 +157,14 @@ TEST(Capture, FramesAfterTheWarmupAreMeasured) {
     EXPECT_DOUBLE_EQ(rows[0].tMs, 0);
     EXPECT_DOUBLE_EQ(rows[2].tMs, 20);
     EXPECT_EQ(capture.framesLeft, 0u);
+}
+
+TEST(Progress, TimeLeftFromTheShareDone) {
+    EXPECT_EQ(app::timeLeft(10, 0), "");  // nothing done: no estimate
+    EXPECT_EQ(app::timeLeft(0, 0.5), ""); // no time yet
+    EXPECT_EQ(app::timeLeft(10, 0.5), "about 10 s left");
+    EXPECT_EQ(app::timeLeft(60, 0.25), "about 3 min left");
+    EXPECT_EQ(app::timeLeft(3600, 0.4), "about 1.5 h left");
+    EXPECT_EQ(app::timeLeft(10, 1.0), "about 0 s left");
+    EXPECT_EQ(app::timeLeft(10, 2.0), "about 0 s left"); // past the end counts as done
 }

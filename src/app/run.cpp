@@ -4,6 +4,7 @@
 #include "gpu/context.h"
 #include "io/platform.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace app {
@@ -68,6 +69,19 @@ void printTimestampNote(const gpu::TimestampProbe& p) {
             "timestamps: untrusted on this driver, GPU times not reported (probe %.3f ms direct, %.3f "
             "behind barriers, %.3f for a quarter of the work)\n",
             p.directMs, p.barriersMs, p.oneFillMs);
+}
+
+std::string timeLeft(double elapsedSeconds, double doneShare) {
+    if (!(doneShare > 0) || !(elapsedSeconds > 0)) return "";
+    const double left = elapsedSeconds * (1 - std::min(doneShare, 1.0)) / std::min(doneShare, 1.0);
+    char text[48];
+    if (left < 90)
+        std::snprintf(text, sizeof text, "about %.0f s left", left);
+    else if (left < 90 * 60)
+        std::snprintf(text, sizeof text, "about %.0f min left", left / 60);
+    else
+        std::snprintf(text, sizeof text, "about %.1f h left", left / 3600);
+    return text;
 }
 
 std::string countOf(uint64_t count, const std::string& noun) {

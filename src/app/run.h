@@ -31,6 +31,10 @@ void endProgress();
 // One line on how the profiler takes timestamps, where it is not directly (gpu::TimestampTrust).
 void printTimestampNote(const gpu::TimestampProbe& probe);
 
+// How long a run has left, from its time so far and the share of it done: "about 40 s left",
+// "about 12 min left", "about 2.5 h left"; empty before anything is done.
+std::string timeLeft(double elapsedSeconds, double doneShare);
+
 // "1 frame", "3 frames": a count and its noun, for what is printed.
 std::string countOf(uint64_t count, const std::string& noun);
 

@@ -135,7 +135,8 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
     // pairs, and one histogram read.
     const double gbytes = (16.0 * passes + 4.0) * n * 1e-9;
     char row[512];
-    std::snprintf(row, sizeof row, "%12u %5u %-30s %6u %11.2f %11.2f %11.2f %10.2f %9.1f  ", n, bits,
+    // Rates to three significant digits: a CPU driver's are thousandths of a GPU's.
+    std::snprintf(row, sizeof row, "%12u %5u %-30s %6u %11.2f %11.2f %11.2f %10.3g %9.3g  ", n, bits,
                   name.c_str(), passes, s.median, s.p95, s.min, seconds > 0 ? n / seconds * 1e-9 : 0,
                   seconds > 0 ? gbytes / seconds : 0);
     std::string line = row;
@@ -301,6 +302,17 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
         !o.render             ? std::vector<render::DrawPath>{render::DrawPath::Points}
         : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::DrawPath::Auto}
                               : o.drawPaths;
+    // Every configuration, counted first for the progress line.
+    uint64_t configurations = 0;
+    for (uint32_t n : o.boids)
+        for (const sim::Config& config : o.configs)
+            if (config.mode != sim::Mode::Naive || n <= naiveLimit) configurations += paths.size();
+    std::printf("%s of %s (%llu warm-up)\n", countOf(configurations, "configuration").c_str(),
+                countOf(o.warmup + o.frames, "frame").c_str(), (unsigned long long)o.warmup);
+    std::printf("%-10s %10s %5s %6s %8s %8s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells",
+                "order", "build", "draw", "median ms", "p95 ms");
+    const Clock::time_point benchStart = Clock::now();
+    uint64_t configurationsDone = 0;
     // The rules, the domain and the density are the same in every configuration.
     for (uint32_t n : o.boids) {
         const sim::Params params = sim::configFor(o.configs.front(), n).params;
@@ -343,9 +355,16 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     (o.render ? std::string(" draw ") + render::drawPathName(path) : "");
                 Clock::time_point first{};
                 for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
-                    if (f % 10 == 0)
-                        progress(label + ": frame " + std::to_string(f) + "/" +
-                                 std::to_string(o.warmup + o.frames));
+                    if (f % 10 == 0) {
+                        const double done =
+                            (double(configurationsDone) + double(f) / double(o.warmup + o.frames)) /
+                            double(configurations);
+                        const std::string left = timeLeft(msSince(benchStart) / 1000, done);
+                        progress("configuration " + std::to_string(configurationsDone + 1) + "/" +
+                                 std::to_string(configurations) + ", " + label + ": frame " +
+                                 std::to_string(f) + "/" + std::to_string(o.warmup + o.frames) +
+                                 (left.empty() ? "" : ", " + left));
+                    }
                     const Clock::time_point t0 = Clock::now();
                     if (f == o.warmup) first = t0;
                     std::vector<gpu::ScopeTime> times =
@@ -452,6 +471,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 }
                 table.push_back(line);
                 std::printf("%s\n", line.c_str());
+                ++configurationsDone;
             }
         }
         sim::destroyFlock(ctx, flock);
