@@ -47,9 +47,8 @@ constexpr uint32_t scanItemsPerInvocation = 4;
 
 // ---- The flock (src/sim) ----
 
-// The grid passes' groups (or as many as the device allows). 128 rather than 256: the flock pass
-// is slightly faster at 1M boids and in every scattered grid, slightly slower in crowded coherent
-// ones; groups of 64, 256 and 512 were slower in the coherent mode.
+// The grid passes' groups (or as many as the device allows): with groups of 64, 256 or 512 the
+// flocking pass was slower in the coherent mode (up to 11%), and with 512 in the scattered mode too.
 constexpr uint32_t flockWorkgroupSize = 128;
 // The naive pass's groups: 128 keep 100k boids spread over all SMs of a big GPU.
 constexpr uint32_t naiveWorkgroupSize = 128;

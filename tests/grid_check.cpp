@@ -11,13 +11,13 @@ uint32_t cpuGridKey(const float* position, const sim::Grid& grid, const gpudata:
                     uint32_t& cell) {
     uint32_t xyz[3];
     for (int a = 0; a < 3; ++a)
-        xyz[a] = sim::cellCoordinate(position[a], c.halfDomain, c.invCellWidth, grid.dim);
+        xyz[a] = sim::cellCoordinate(position[a], c.domainHalf, c.invCellWidth, grid.dim);
     cell = sim::cellKey(xyz[0], xyz[1], xyz[2], grid.dim, grid.cellOrder);
     const uint32_t S = grid.slicesPerCell, R = grid.rowsPerCell;
-    const uint32_t slice = sim::partOf(position[0], c.halfDomain, c.invCellWidth, xyz[0], S);
+    const uint32_t slice = sim::partOf(position[0], c.domainHalf, c.invCellWidth, xyz[0], S);
     if (grid.cellOrder == sim::CellOrder::Morton) return cell * S + slice;
-    const uint32_t rowY = R * xyz[1] + sim::partOf(position[1], c.halfDomain, c.invCellWidth, xyz[1], R);
-    const uint32_t rowZ = R * xyz[2] + sim::partOf(position[2], c.halfDomain, c.invCellWidth, xyz[2], R);
+    const uint32_t rowY = R * xyz[1] + sim::partOf(position[1], c.domainHalf, c.invCellWidth, xyz[1], R);
+    const uint32_t rowZ = R * xyz[2] + sim::partOf(position[2], c.domainHalf, c.invCellWidth, xyz[2], R);
     return ((rowZ * R * grid.dim + rowY) * grid.dim + xyz[0]) * S + slice;
 }
 

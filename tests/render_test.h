@@ -44,7 +44,7 @@ struct Scene {
     }
 };
 
-inline render::DrawSettings settings(DrawPath path, float pointSize, float halfDomain = 1e-3f) {
+inline render::DrawSettings settings(DrawPath path, float pointSize, float domainHalf = 1e-3f) {
     render::DrawSettings s;
     s.style.path = path;
     s.style.pointSize = pointSize;
@@ -54,7 +54,7 @@ inline render::DrawSettings settings(DrawPath path, float pointSize, float halfD
     s.width = width;
     s.height = height;
     s.maxSpeed = 1.0f;
-    s.halfDomain = halfDomain; // by default the box lies inside the near plane: clipped away
+    s.domainHalf = domainHalf; // by default the box lies inside the near plane: clipped away
     s.cueNear = 1.0f;
     s.cueFar = 50.0f;
     return s;
@@ -97,9 +97,9 @@ class DrawTest : public test::GpuTest {
     }
 
     // The finished frame through a path, with the test's settings.
-    std::vector<uint8_t> draw(const Scene& scene, DrawPath path, float pointSize, float halfDomain = 1e-3f,
+    std::vector<uint8_t> draw(const Scene& scene, DrawPath path, float pointSize, float domainHalf = 1e-3f,
                               const glm::mat4* viewProj = nullptr) {
-        render::DrawSettings s = settings(path, pointSize, halfDomain);
+        render::DrawSettings s = settings(path, pointSize, domainHalf);
         if (viewProj) s.viewProj = *viewProj;
         return draw(scene, s);
     }

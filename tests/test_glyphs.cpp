@@ -93,8 +93,8 @@ bool hasColor(const std::vector<uint8_t>& rgba, size_t pixel, glm::vec3 color) {
 class GlyphTest : public DrawTest {
   protected:
     std::vector<uint8_t> drawGlyphs(const Scene& scene, const glm::mat4& viewProj = projection(),
-                                    float halfDomain = 1e-3f) {
-        render::DrawSettings s = settings(DrawPath::Glyphs, 2.0f, halfDomain);
+                                    float domainHalf = 1e-3f) {
+        render::DrawSettings s = settings(DrawPath::Glyphs, 2.0f, domainHalf);
         s.style.glyphSize = glyphSize;
         s.viewProj = viewProj;
         return draw(scene, s);

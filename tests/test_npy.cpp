@@ -174,8 +174,8 @@ TEST_F(TempDir, SaveReplacesAtomicallyAndFailuresLoseNothing) {
 namespace {
 
 // Neighbours within `radius` (minimum image) of every 50th boid, on average.
-double meanNeighbours(const sim::State& s, float halfDomain, float radius) {
-    const float side = 2 * halfDomain;
+double meanNeighbours(const sim::State& s, float domainHalf, float radius) {
+    const float side = 2 * domainHalf;
     uint64_t found = 0, sampled = 0;
     for (uint32_t i = 0; i < s.count(); i += 50, ++sampled)
         for (uint32_t j = 0; j < s.count(); ++j) {

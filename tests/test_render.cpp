@@ -145,9 +145,9 @@ TEST_F(RenderTest, BothPathsDrawTheSameScene) {
         scene.add(atPixel(32 + 36 * u(rng), 24 + 26 * u(rng), 12 + 6 * u(rng)), {u(rng), u(rng), u(rng)});
     // Without the box, and with the camera inside a box whose far edges run behind some boids and
     // in front of others: each path hides them behind nearer boids.
-    for (auto [size, halfDomain] : {std::pair{1.0f, 1e-3f}, {2.0f, 1e-3f}, {4.0f, 1e-3f}, {2.0f, 14.0f}}) {
-        const std::vector<uint8_t> compute = draw(scene, DrawPath::Compute, size, halfDomain);
-        const std::vector<uint8_t> points = draw(scene, DrawPath::Points, size, halfDomain);
+    for (auto [size, domainHalf] : {std::pair{1.0f, 1e-3f}, {2.0f, 1e-3f}, {4.0f, 1e-3f}, {2.0f, 14.0f}}) {
+        const std::vector<uint8_t> compute = draw(scene, DrawPath::Compute, size, domainHalf);
+        const std::vector<uint8_t> points = draw(scene, DrawPath::Points, size, domainHalf);
         // Both cover the same footprint, but a point whose centre lies within rounding of a pixel
         // edge, or two at nearly one depth, may land differently: at most 2% of the covered pixels.
         size_t differing = 0, coveredCompute = 0, coveredPoints = 0;

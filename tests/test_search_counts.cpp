@@ -45,8 +45,8 @@ struct Visit {
     float origin[3];
 };
 
-float periodShift(int x, int wx, float halfDomain) {
-    return float((x > wx) - (x < wx)) * (2.0f * halfDomain);
+float periodShift(int x, int wx, float domainHalf) {
+    return float((x > wx) - (x < wx)) * (2.0f * domainHalf);
 }
 
 // Each boid's ranges as grid_search.comp walks them: every row within reach, over its x window in
@@ -73,7 +73,7 @@ std::vector<std::vector<Visit>> cpuWalks(const State& s, const Params& p, const 
             continue;
         }
         float f[3];
-        for (int a = 0; a < 3; ++a) f[a] = (pos[a] + c.halfDomain) * c.invCellWidth;
+        for (int a = 0; a < 3; ++a) f[a] = (pos[a] + c.domainHalf) * c.invCellWidth;
         const float reach = c.reach * c.invCellWidth, reach2 = reach * reach;
         const float perCell = float(grid.rowsPerCell), slicesF = float(S);
         int zLo = int(std::floor(perCell * (f[2] + -reach))), zHi = int(std::floor(perCell * (f[2] + reach)));
@@ -91,8 +91,8 @@ std::vector<std::vector<Visit>> cpuWalks(const State& s, const Params& p, const 
                 int hi = int(std::floor((f[0] + rho) * slicesF));
                 clampSpan(f[0] * slicesF, slices, lo, hi);
                 const uint32_t rowKey = uint32_t(wz * rows + wy) * uint32_t(dim) * uint32_t(S);
-                const float shiftY = periodShift(hy, wy, c.halfDomain);
-                const float shiftZ = periodShift(hz, wz, c.halfDomain);
+                const float shiftY = periodShift(hy, wy, c.domainHalf);
+                const float shiftZ = periodShift(hz, wz, c.domainHalf);
                 for (int run = 0; lo <= hi; ++run) {
                     const int wrapped = wrapIndex(lo, slices);
                     int end = std::min(hi, lo - wrapped + slices - 1);
@@ -101,7 +101,7 @@ std::vector<std::vector<Visit>> cpuWalks(const State& s, const Params& p, const 
                         morton ? sim::mortonIndex(uint32_t(wrapped / S), uint32_t(wy), uint32_t(wz)) * S +
                                      uint32_t(wrapped % S)
                                : rowKey + uint32_t(wrapped);
-                    const float shiftX = periodShift(lo, wrapped, c.halfDomain);
+                    const float shiftX = periodShift(lo, wrapped, c.domainHalf);
                     walks[i].push_back({hz - zLo,
                                         hy - yLo,
                                         run,
@@ -161,7 +161,7 @@ SubgroupSteps cpuSubgroupSteps(const State& s, const Params& p, const sim::Grid&
                 float d[3];
                 for (int a = 0; a < 3; ++a) {
                     d[a] = q[a] - v->origin[a];
-                    if (grid.dim < 3) d[a] = minImage(d[a], c.halfDomain);
+                    if (grid.dim < 3) d[a] = minImage(d[a], c.domainHalf);
                 }
                 const float dist2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
                 any = any || dist2 < reach2;

@@ -15,5 +15,5 @@ const ivec3 ends[24] = ivec3[](
     ivec3(-1, 1, -1), ivec3(-1, 1, 1), ivec3(1, 1, -1), ivec3(1, 1, 1));
 
 void main() {
-    gl_Position = viewProjection(c) * vec4(vec3(ends[gl_VertexIndex]) * c.halfDomain, 1.0);
+    gl_Position = viewProjection(c) * vec4(vec3(ends[gl_VertexIndex]) * c.domainHalf, 1.0);
 }

@@ -25,7 +25,7 @@ uint lowbias32(uint x) {
 // The cell coordinate along one axis: the simulation's cellCoordinate (shaders/sim/common.glsl), written
 // again because drawing does not depend on the simulation.
 uint drawCellCoordinate(float x, DrawConstants c) {
-    const float f = floor((x + c.halfDomain) * c.invCellWidth);
+    const float f = floor((x + c.domainHalf) * c.invCellWidth);
     return f > 0.0 ? min(uint(f), c.gridDim - 1u) : 0u;
 }
 

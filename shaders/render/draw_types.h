@@ -17,7 +17,7 @@ struct DrawConstants {
     f32 viewProj[16]; // column-major
     f32 pointSize;    // diameter in pixels
     f32 maxSpeed;     // the speed ramp's top
-    f32 halfDomain;
+    f32 domainHalf;
     u32 colorMode; // DRAW_COLOR_*
     u32 width;     // the target's size in pixels
     u32 height;

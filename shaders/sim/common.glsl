@@ -37,9 +37,9 @@ uint cellCoordinate(float x, float L, float invCellWidth, uint dim) {
 }
 
 uvec3 cellOf(vec3 p, StepConstants c) {
-    return uvec3(cellCoordinate(p.x, c.halfDomain, c.invCellWidth, c.gridDim),
-                 cellCoordinate(p.y, c.halfDomain, c.invCellWidth, c.gridDim),
-                 cellCoordinate(p.z, c.halfDomain, c.invCellWidth, c.gridDim));
+    return uvec3(cellCoordinate(p.x, c.domainHalf, c.invCellWidth, c.gridDim),
+                 cellCoordinate(p.y, c.domainHalf, c.invCellWidth, c.gridDim),
+                 cellCoordinate(p.z, c.domainHalf, c.invCellWidth, c.gridDim));
 }
 
 // Linear cell index, x fastest (sim::cellIndex).
@@ -75,11 +75,11 @@ uint partOf(float x, float L, float invCellWidth, uint cell, uint parts) {
 // The grid's sort key of a position (sim_types.h): its row and x slice, in the grid's cell order.
 uint gridKey(vec3 p, StepConstants c) {
     const uvec3 cell = cellOf(p, c);
-    const uint slices = c.slicesPerCell, slice = partOf(p.x, c.halfDomain, c.invCellWidth, cell.x, slices);
+    const uint slices = c.slicesPerCell, slice = partOf(p.x, c.domainHalf, c.invCellWidth, cell.x, slices);
     if (c.cellOrder == CELL_ORDER_MORTON) return mortonIndex(cell) * slices + slice;
     const uint R = c.rowsPerCell, dim = c.gridDim;
-    const uint rowY = R * cell.y + partOf(p.y, c.halfDomain, c.invCellWidth, cell.y, R);
-    const uint rowZ = R * cell.z + partOf(p.z, c.halfDomain, c.invCellWidth, cell.z, R);
+    const uint rowY = R * cell.y + partOf(p.y, c.domainHalf, c.invCellWidth, cell.y, R);
+    const uint rowZ = R * cell.z + partOf(p.z, c.domainHalf, c.invCellWidth, cell.z, R);
     return ((rowZ * R * dim + rowY) * dim + cell.x) * slices + slice;
 }
 

@@ -98,7 +98,7 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Counted
         bool reached = false;
         if (s < length) {
             precise vec3 d = posIn[SLOT(start + s)].xyz - origin;
-            if (wrapPairs) d = minImage(d, c.halfDomain);
+            if (wrapPairs) d = minImage(d, c.domainHalf);
             precise const float dist2 = d.x * d.x + d.y * d.y + d.z * d.z;
             reached = dist2 < reach2;
         }
@@ -117,7 +117,7 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Counted
 // The candidate in sorted position k at displacement d (minimum-imaged per pair where the grid is
 // too small for fixed image shifts).
 void visitOne(uint k, vec3 d, bool wrapPairs, inout Neighbours sums) {
-    if (wrapPairs) d = minImage(d, c.halfDomain);
+    if (wrapPairs) d = minImage(d, c.domainHalf);
     addNeighbour(sums, d, k, c);
 }
 
@@ -155,7 +155,7 @@ int wrapIndex(int x, int n) { return x < 0 ? x + n : (x >= n ? x - n : x); }
 // The shift of the periodic image in which the row or slice stored at wrapped index wx is seen at x:
 // x - wx is -n, 0 or n (of n across the domain), so the shift is exactly -2L, 0 or 2L. (Written as a
 // select, NVIDIA's compiler spilled registers in the scattered search.)
-float periodShift(int x, int wx) { return float(sign(x - wx)) * (2.0 * c.halfDomain); }
+float periodShift(int x, int wx) { return float(sign(x - wx)) * (2.0 * c.domainHalf); }
 
 // Distance, in cells, from f (a coordinate in cells) to row h, which covers [h, h + 1) / rowsPerCell.
 float rowGap(float f, int h, float rowsPerCell) {
@@ -184,9 +184,6 @@ void scanWindow(vec3 p, int lo, int hi, uint rowKey, uint y, uint z, float shift
     }
 }
 
-// The rows within reach of the boid at p, each over its x window. Rows, gaps and windows are in
-// cells, from the products the keys were made from; the reach's margin covers their rounding. They
-// are `precise`, so that a CPU count of the same rows and windows (tests) meets the same slices.
 // A span [lo, hi] of rows or slices reached along one axis, at most `n` (one period) long: the reach's
 // rounding margin can take in one more on a grid of exactly 3 cells of max(r), the far image of the
 // span's other end, which holds nothing within max(r). The end farther from f (in the same units)
@@ -197,13 +194,16 @@ void clampSpan(float f, int n, inout int lo, inout int hi) {
     else --hi;
 }
 
+// The rows within reach of the boid at p, each over its x window. Rows, gaps and windows are in
+// cells, from the products the keys were made from; the reach's margin covers their rounding. They
+// are `precise`, so that a CPU count of the same rows and windows (tests) meets the same slices.
 void scanRows(vec3 p, inout Sums sums) {
     const int dim = int(c.gridDim), rows = int(c.rowsPerCell) * dim;
     if (dim < 3) {
         visitRange(p, 0, c.boidCount, true, sums);  // every boid, each pair minimum-imaged
         return;
     }
-    precise const vec3 f = (p + c.halfDomain) * c.invCellWidth;
+    precise const vec3 f = (p + c.domainHalf) * c.invCellWidth;
     precise const float reach = c.reach * c.invCellWidth, reach2 = reach * reach;
     const float perCell = float(c.rowsPerCell), S = float(c.slicesPerCell);
     precise const vec4 rowsReached = floor(perCell * (f.zzyy + vec4(-reach, reach, -reach, reach)));

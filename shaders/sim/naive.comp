@@ -46,7 +46,7 @@ Neighbours sums[BOIDS];
 
 // The cube test's margin: positive when q may be a neighbour of p.
 float cubeMargin(vec3 q, vec3 p) {
-    const vec3 h = abs(abs(q - p) - c.halfDomain);
+    const vec3 h = abs(abs(q - p) - c.domainHalf);
     return min(min(h.x, h.y), h.z) - c.filterThreshold;
 }
 
@@ -63,7 +63,7 @@ vec3 neighbourVelocity(uint j) { return velIn[j].xyz; }
 
 void exactPair(uint b, vec3 q, uint j) {
     if (j == self[b]) return;
-    addNeighbour(sums[b], minImage(q - p[b], c.halfDomain), j, c);
+    addNeighbour(sums[b], minImage(q - p[b], c.domainHalf), j, c);
 }
 
 void main() {
@@ -76,7 +76,7 @@ void main() {
     }
 
 #ifdef HALF_FILTER
-    const float invL = 1.0 / c.halfDomain;
+    const float invL = 1.0 / c.domainHalf;
     f16vec2 px[BOIDS], py[BOIDS], pz[BOIDS];
     [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
         px[b] = f16vec2(float16_t(p[b].x * invL));

@@ -47,7 +47,7 @@ void removeSelf(inout Neighbours n, vec3 v) {
 // Rule 4, the predator: a boid at minimum-image displacement d from it, 0 < |d| < R, flees along d
 // with strength S (1 - |d| / R): S near the predator, fading to 0 at R, so no jump at the radius.
 vec3 flee(vec3 p, StepConstants c) {
-    const vec3 d = minImage(p - vec3(c.predatorX, c.predatorY, c.predatorZ), c.halfDomain);
+    const vec3 d = minImage(p - vec3(c.predatorX, c.predatorY, c.predatorZ), c.domainHalf);
     const float dist2 = dot(d, d);
     if (!(dist2 < c.predatorRadiusSq) || dist2 == 0.0) return vec3(0);
     const float dist = sqrt(dist2);
@@ -74,7 +74,7 @@ void integrate(vec3 p, vec3 v, Neighbours n, StepConstants c, out vec3 pNew, out
         }
         vNew *= c.maxSpeed / speed;
     }
-    pNew = wrapPosition(p + vNew * c.dt, c.halfDomain);
+    pNew = wrapPosition(p + vNew * c.dt, c.domainHalf);
 }
 
 #endif

@@ -25,13 +25,13 @@ struct StepConstants {
     f32 alignmentScale;
     f32 maxSpeed;
     f32 dt;
-    f32 halfDomain; // L: the domain is the periodic cube [-L, L)^3
+    f32 domainHalf; // L: the domain is the periodic cube [-L, L)^3
     f32 cellWidth;  // 2L / gridDim
     f32 invCellWidth;
     u32 boidCount;
-    u32 gridDim;       // cells per axis
-    u32 rowsPerCell;   // rows a cell along y and along z: the row height is cellWidth / rowsPerCell
-    f32 reach;         // max(r) with a rounding margin: rows and slices farther away are not scanned
+    u32 gridDim;             // cells per axis
+    u32 rowsPerCell;         // rows a cell along y and along z: the row height is cellWidth / rowsPerCell
+    f32 reach;               // max(r) with a rounding margin: rows and slices farther away are not scanned
     f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
     u32 slicesPerCell;       // x slices a cell in the sort key: 1 (whole cells) or 8
     u32 cellOrder;           // CELL_ORDER_*: how the key numbers cells (sim::CellOrder)

@@ -8,9 +8,9 @@
 
 namespace app {
 
-OrbitCamera defaultCamera(float halfDomain) {
+OrbitCamera defaultCamera(float domainHalf) {
     OrbitCamera c;
-    c.distance = 4.2f * halfDomain;
+    c.distance = 4.2f * domainHalf;
     return c;
 }
 
@@ -19,8 +19,8 @@ void orbit(OrbitCamera& c, float dx, float dy) {
     c.pitch = std::clamp(c.pitch + dy * 0.005f, -1.5f, 1.5f);
 }
 
-void zoom(OrbitCamera& c, float steps, float halfDomain) {
-    c.distance = std::clamp(c.distance * std::pow(0.9f, steps), 0.2f * halfDomain, 20.0f * halfDomain);
+void zoom(OrbitCamera& c, float steps, float domainHalf) {
+    c.distance = std::clamp(c.distance * std::pow(0.9f, steps), 0.2f * domainHalf, 20.0f * domainHalf);
 }
 
 namespace {
@@ -29,13 +29,13 @@ bool empty(const PixelRect& r) {
     return r.x1 <= r.x0 || r.y1 <= r.y0;
 }
 
-glm::mat4 unframedViewProjection(const OrbitCamera& c, uint32_t width, uint32_t height, float halfDomain) {
+glm::mat4 unframedViewProjection(const OrbitCamera& c, uint32_t width, uint32_t height, float domainHalf) {
     const glm::vec3 eye = c.distance * glm::vec3(std::cos(c.pitch) * std::sin(c.yaw), std::sin(c.pitch),
                                                  std::cos(c.pitch) * std::cos(c.yaw));
     const glm::mat4 view = glm::lookAt(eye, glm::vec3(0), glm::vec3(0, 1, 0));
     const float aspect = float(std::max(width, 1u)) / float(std::max(height, 1u));
-    const float nearPlane = std::max(0.01f, c.distance - 2.0f * halfDomain) * 0.5f;
-    const float farPlane = c.distance + 2.0f * halfDomain;
+    const float nearPlane = std::max(0.01f, c.distance - 2.0f * domainHalf) * 0.5f;
+    const float farPlane = c.distance + 2.0f * domainHalf;
     glm::mat4 proj = glm::perspectiveRH_ZO(c.fovY, aspect, nearPlane, farPlane);
     proj[1][1] *= -1.0f; // Vulkan's y points down
     return proj * view;
@@ -77,8 +77,8 @@ PixelRect freeFrame(uint32_t width, uint32_t height, const PixelRect& left, cons
     return fitScale(beside, height) >= fitScale(below, height) ? beside : below;
 }
 
-glm::mat4 viewProjection(const OrbitCamera& c, uint32_t width, uint32_t height, float halfDomain) {
-    const glm::mat4 unframed = unframedViewProjection(c, width, height, halfDomain);
+glm::mat4 viewProjection(const OrbitCamera& c, uint32_t width, uint32_t height, float domainHalf) {
+    const glm::mat4 unframed = unframedViewProjection(c, width, height, domainHalf);
     if (empty(c.frame)) return unframed;
     // Scaled about the window's centre, then moved so that the default view's domain is centred in
     // the frame; in clip space (x' = s x + t w).
@@ -107,7 +107,7 @@ render::DrawSettings drawSettings(const OrbitCamera& c, uint32_t width, uint32_t
     s.width = width;
     s.height = height;
     s.maxSpeed = p.maxSpeed;
-    s.halfDomain = p.domainHalf;
+    s.domainHalf = p.domainHalf;
     // The domain's corners are sqrt(3) L from its centre: the cue spans the cube's depth.
     const float reach = std::sqrt(3.0f) * p.domainHalf;
     s.cueNear = std::max(0.0f, c.distance - reach);

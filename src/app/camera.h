@@ -29,12 +29,12 @@ PixelRect freeFrame(uint32_t width, uint32_t height, const PixelRect& left, cons
 // an empty frame (the whole window).
 float frameScale(const PixelRect& frame, uint32_t height);
 
-OrbitCamera defaultCamera(float halfDomain);
+OrbitCamera defaultCamera(float domainHalf);
 void orbit(OrbitCamera& camera, float dxPixels, float dyPixels);
-void zoom(OrbitCamera& camera, float scrollSteps, float halfDomain);
+void zoom(OrbitCamera& camera, float scrollSteps, float domainHalf);
 
 // View and projection (Vulkan clip space: y down, depth in [0, 1]) for a viewport.
-glm::mat4 viewProjection(const OrbitCamera& camera, uint32_t width, uint32_t height, float halfDomain);
+glm::mat4 viewProjection(const OrbitCamera& camera, uint32_t width, uint32_t height, float domainHalf);
 
 // The grid of the step constants, for colouring by cell.
 void showGrid(render::DrawSettings& settings, const gpudata::StepConstants& step);

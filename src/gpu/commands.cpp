@@ -4,19 +4,19 @@
 
 namespace gpu {
 
-void bindProgram(VkCommandBuffer cmd, const Program& p, std::initializer_list<BufferRange> buffers) {
-    if (buffers.size() != p.bindings.size())
+void bindProgram(VkCommandBuffer cmd, const Program& p, std::initializer_list<Resource> resources) {
+    if (resources.size() != p.bindings.size())
         throw Error(p.name + " has " + std::to_string(p.bindings.size()) + " bindings, " +
-                    std::to_string(buffers.size()) + " buffers given");
+                    std::to_string(resources.size()) + " resources given");
     vkCmdBindPipeline(cmd, p.bindPoint, p.pipeline);
-    if (buffers.size() == 0) return;
+    if (resources.size() == 0) return;
     std::vector<VkDescriptorBufferInfo> infos;
     std::vector<VkDescriptorImageInfo> images;
     std::vector<VkWriteDescriptorSet> writes;
-    infos.reserve(buffers.size());
-    images.reserve(buffers.size());
+    infos.reserve(resources.size());
+    images.reserve(resources.size());
     uint32_t binding = 0;
-    for (const BufferRange& b : buffers) {
+    for (const Resource& b : resources) {
         VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         w.dstBinding = binding;
         w.descriptorCount = 1;

@@ -20,21 +20,21 @@ struct SampledImage {
 };
 
 // A buffer, or a byte range of one, or an image, bound to the next binding of a program.
-struct BufferRange {
+struct Resource {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0;
     VkDeviceSize range = VK_WHOLE_SIZE;
     VkImageView image = VK_NULL_HANDLE;
     VkSampler sampler = VK_NULL_HANDLE; // set for a sampled image
-    BufferRange(const Buffer& b) : buffer(b.buffer) {}
-    BufferRange(const Buffer& b, VkDeviceSize offset, VkDeviceSize range)
+    Resource(const Buffer& b) : buffer(b.buffer) {}
+    Resource(const Buffer& b, VkDeviceSize offset, VkDeviceSize range)
         : buffer(b.buffer), offset(offset), range(range) {}
-    BufferRange(StorageImage i) : image(i.view) {}
-    BufferRange(SampledImage i) : image(i.view), sampler(i.sampler) {}
+    Resource(StorageImage i) : image(i.view) {}
+    Resource(SampledImage i) : image(i.view), sampler(i.sampler) {}
 };
 
-// Binds the pipeline and pushes one buffer per reflected binding, in binding order.
-void bindProgram(VkCommandBuffer cmd, const Program& program, std::initializer_list<BufferRange> buffers);
+// Binds the pipeline and pushes one resource per reflected binding, in binding order.
+void bindProgram(VkCommandBuffer cmd, const Program& program, std::initializer_list<Resource> resources);
 
 // Work groups needed for `count` items at `perGroup` items each, rounded up.
 constexpr uint32_t groupCount(uint64_t count, uint32_t perGroup) {

@@ -105,7 +105,7 @@ gpudata::DrawConstants drawConstants(const gpu::Context& ctx, const DrawSettings
     const float* range = ctx.properties.limits.pointSizeRange;
     c.pointSize = compute ? size : ctx.largePoints ? std::clamp(size, range[0], range[1]) : 1.0f;
     c.maxSpeed = s.maxSpeed;
-    c.halfDomain = s.halfDomain;
+    c.domainHalf = s.domainHalf;
     c.colorMode = uint32_t(s.style.colorMode);
     c.glyphSize = std::clamp(s.style.glyphSize, minGlyphSize, maxGlyphSize);
     c.gridDim = std::max(s.gridDim, 1u);

@@ -49,7 +49,7 @@ struct DrawSettings {
     glm::mat4 viewProj{1.0f};
     uint32_t width = 1, height = 1; // the frame's size in pixels
     float maxSpeed = 1.0f;          // colour scale of the speed ramp
-    float halfDomain = 100.0f;
+    float domainHalf = 100.0f;
     float cueNear = 0.0f; // view distance where darkening starts
     float cueFar = 1.0f;  // and where it is strongest
     // ColorMode::Cell: the simulation's grid, as its step constants hold it (gridDim, invCellWidth).

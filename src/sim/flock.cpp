@@ -36,7 +36,7 @@ uint32_t chooseWorkgroupSize(const gpu::Context& ctx) {
 
 // Whether two steps' constants give every position the same grid key (common.glsl: gridKey).
 bool sameGridKeys(const StepConstants& a, const StepConstants& b) {
-    return a.halfDomain == b.halfDomain && a.invCellWidth == b.invCellWidth && a.gridDim == b.gridDim &&
+    return a.domainHalf == b.domainHalf && a.invCellWidth == b.invCellWidth && a.gridDim == b.gridDim &&
            a.rowsPerCell == b.rowsPerCell && a.slicesPerCell == b.slicesPerCell &&
            a.boidCount == b.boidCount && a.cellOrder == b.cellOrder;
 }
@@ -204,7 +204,7 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     c.alignmentScale = p.alignmentScale;
     c.maxSpeed = p.maxSpeed;
     c.dt = p.dt;
-    c.halfDomain = p.domainHalf;
+    c.domainHalf = p.domainHalf;
     c.cellWidth = grid.cellWidth;
     c.invCellWidth = float(grid.dim) / (2.0f * p.domainHalf);
     c.boidCount = count;

@@ -132,8 +132,8 @@ Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, Rows rows, C
     return g;
 }
 
-uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t dim) {
-    const float c = std::floor((x + halfDomain) * invCellWidth);
+uint32_t cellCoordinate(float x, float domainHalf, float invCellWidth, uint32_t dim) {
+    const float c = std::floor((x + domainHalf) * invCellWidth);
     if (!(c > 0)) return 0;
     return std::min(uint32_t(c), dim - 1);
 }
@@ -146,8 +146,8 @@ std::string describeRows(const Grid& g) {
     return text;
 }
 
-uint32_t partOf(float x, float halfDomain, float invCellWidth, uint32_t cell, uint32_t parts) {
-    const float f = (x + halfDomain) * invCellWidth;
+uint32_t partOf(float x, float domainHalf, float invCellWidth, uint32_t cell, uint32_t parts) {
+    const float f = (x + domainHalf) * invCellWidth;
     const float s = std::floor((f - float(cell)) * float(parts));
     if (!(s > 0)) return 0; // NaN too
     return std::min(uint32_t(s), parts - 1);

@@ -81,12 +81,12 @@ Grid makeGrid(const Params& params, int searchCells, uint32_t boidCount, Rows ro
               CellOrder cellOrder = CellOrder::Linear);
 
 // Cell coordinate of a position in [-L, L) along one axis; positions that round up to dim go to dim-1.
-uint32_t cellCoordinate(float x, float halfDomain, float invCellWidth, uint32_t dim);
+uint32_t cellCoordinate(float x, float domainHalf, float invCellWidth, uint32_t dim);
 
 // Which of `parts` equal parts of its cell a coordinate lies in: its slice (parts: slicesPerCell) or
 // its row within the cell (parts: rowsPerCell). The same float product as cellCoordinate(), then
 // exact steps, so that GPU and CPU agree exactly (common.glsl: partOf).
-uint32_t partOf(float x, float halfDomain, float invCellWidth, uint32_t cell, uint32_t parts);
+uint32_t partOf(float x, float domainHalf, float invCellWidth, uint32_t cell, uint32_t parts);
 
 // Linear cell index, x fastest: cells of one row are contiguous in sorted order.
 inline uint32_t cellIndex(uint32_t x, uint32_t y, uint32_t z, uint32_t dim) {

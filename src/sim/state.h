@@ -13,13 +13,13 @@ struct State {
 
 // Positions uniform in [-L, L)^3; velocities with uniformly random directions and speeds up to
 // maxSpeed. The generator is our own (splitmix64), so a seed means the same flock everywhere.
-State randomState(uint32_t count, uint64_t seed, float halfDomain, float maxSpeed);
+State randomState(uint32_t count, uint64_t seed, float domainHalf, float maxSpeed);
 
 // Wraps every position into [-L, L) (loaded files may hold positions outside the domain).
-void wrapPositions(State& state, float halfDomain);
+void wrapPositions(State& state, float domainHalf);
 
 // x wrapped into [-L, L), as the GPU passes do it (shaders/sim/common.glsl).
-float wrapCoordinate(float x, float halfDomain);
+float wrapCoordinate(float x, float domainHalf);
 
 // A small deterministic generator, shared by the state and the tests.
 struct Random {

@@ -273,14 +273,14 @@ void recordOnesweep(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& key
     const uint32_t keyMask = sortKeyMask(keyBits);
     const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
 
-    const gpu::BufferRange histogram(s.scratch, 0, histogramWords * 4);
-    const gpu::BufferRange counters(s.scratch, countersOffsetWords * 4, SORT_COUNTER_WORDS * 4);
+    const gpu::Resource histogram(s.scratch, 0, histogramWords * 4);
+    const gpu::Resource counters(s.scratch, countersOffsetWords * 4, SORT_COUNTER_WORDS * 4);
     {
         gpu::Scope scope(detail, cmd, "sort/histogram");
         gpu::bindProgram(cmd, s.histogram,
                          {keysIn, histogram, keysIn, counters,
-                          gpu::BufferRange(s.scratch, 4ull * statusOffsetWords, passes * statusBytes),
-                          gpu::BufferRange(s.scratch, accumulatorOffsetWords * 4, histogramWords * 4)});
+                          gpu::Resource(s.scratch, 4ull * statusOffsetWords, passes * statusBytes),
+                          gpu::Resource(s.scratch, accumulatorOffsetWords * 4, histogramWords * 4)});
         const uint32_t keysPerGroup = histogramKeysPerGroup(count);
         const uint32_t groups = gpu::groupCount(count, keysPerGroup);
         SortHistogramConstants push{count, passes, keysPerGroup, keyMask, passes * tiles * SORT_RADIX, groups,
@@ -292,7 +292,7 @@ void recordOnesweep(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& key
     for (uint32_t p = 0; p < passes; ++p) {
         gpu::Scope scope(detail, cmd, passNames[p]);
         const PassBuffers b = passBuffers(s, keysIn, valuesIn, keysOut, valuesOut, p, passes);
-        const gpu::BufferRange status(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes);
+        const gpu::Resource status(s.scratch, 4ull * statusOffsetWords + p * statusBytes, statusBytes);
         gpu::bindProgram(cmd, onesweep,
                          {b.srcKeys, b.srcValues, b.dstKeys, b.dstValues, histogram, counters, status});
         SortPassConstants push{count, p * radixBits, p, tiles, keyMask, 0, 0, 0};
@@ -305,7 +305,7 @@ void recordOnesweep(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& key
 // Reduce-then-scan's buffers of one sort: per digit and tile a count, then an offset, and each
 // digit's total.
 struct Sweep {
-    gpu::BufferRange offsets, digitTotals;
+    gpu::Resource offsets, digitTotals;
     SortSweepConstants push;
 };
 
@@ -355,8 +355,8 @@ void recordReduceThenScan(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffe
     const gpu::Program& upsweep = half ? s.upsweepHalf : s.upsweep;
     const gpu::Program& downsweep = half ? s.downsweepHalf : s.downsweep;
     CHECK(upsweep.pipeline != VK_NULL_HANDLE && downsweep.pipeline != VK_NULL_HANDLE);
-    Sweep w{gpu::BufferRange(s.tileCounts, 0, 4ull * SORT_RADIX * stride),
-            gpu::BufferRange(s.tileCounts, 4ull * SORT_RADIX * s.tileRowStride, 4ull * SORT_RADIX),
+    Sweep w{gpu::Resource(s.tileCounts, 0, 4ull * SORT_RADIX * stride),
+            gpu::Resource(s.tileCounts, 4ull * SORT_RADIX * s.tileRowStride, 4ull * SORT_RADIX),
             {count, 0, tiles, sortKeyMask(keyBits), stride, 0, 0, 0}};
     for (uint32_t p = 0; p < passes; ++p) {
         gpu::Scope pass(detail, cmd, passNames[p]);

@@ -30,7 +30,7 @@ uint64_t levelOffsetWords(const std::vector<uint32_t>& levels, size_t level) {
     return words;
 }
 
-void scanLevel(VkCommandBuffer cmd, const Scanner& s, const gpu::BufferRange& in, const gpu::BufferRange& out,
+void scanLevel(VkCommandBuffer cmd, const Scanner& s, const gpu::Resource& in, const gpu::Resource& out,
                uint32_t count, uint32_t outStride, const std::vector<uint32_t>& levels, size_t level) {
     using gpudata::ScanConstants;
     if (count <= s.chunk) {
@@ -41,7 +41,7 @@ void scanLevel(VkCommandBuffer cmd, const Scanner& s, const gpu::BufferRange& in
         return;
     }
     const uint32_t groups = levels[level];
-    const gpu::BufferRange sums(s.sums, 4 * levelOffsetWords(levels, level), 4ull * groups);
+    const gpu::Resource sums(s.sums, 4 * levelOffsetWords(levels, level), 4ull * groups);
     gpu::bindProgram(cmd, s.program, {in, in, sums});
     gpu::dispatchGroups(cmd, s.program, groups, ScanConstants{count, 1, 1, 0});
     // The chunk totals are the next level's input.
@@ -94,8 +94,8 @@ void destroyScanner(const gpu::Context& ctx, Scanner& s) {
     s = Scanner{};
 }
 
-void recordExclusiveScan(VkCommandBuffer cmd, const Scanner& s, const gpu::BufferRange& in,
-                         const gpu::BufferRange& out, uint32_t count, uint32_t outStride) {
+void recordExclusiveScan(VkCommandBuffer cmd, const Scanner& s, const gpu::Resource& in,
+                         const gpu::Resource& out, uint32_t count, uint32_t outStride) {
     CHECK(count <= s.capacity && outStride >= 1);
     if (count == 0) return;
     // The caller's writes of the input, and the previous scan's use of the sums, are done.

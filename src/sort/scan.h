@@ -29,7 +29,7 @@ void destroyScanner(const gpu::Context& context, Scanner& scanner);
 // out[i * outStride] = in[0] + ... + in[i - 1] for i < count (count <= capacity): outStride 2 writes
 // the first word of each of `count` uvec2s. `in` may be `out` when outStride is 1. Begins with a
 // compute-to-compute barrier (the caller's writes of `in`, the previous scan's reads of the sums).
-void recordExclusiveScan(VkCommandBuffer cmd, const Scanner& scanner, const gpu::BufferRange& in,
-                         const gpu::BufferRange& out, uint32_t count, uint32_t outStride = 1);
+void recordExclusiveScan(VkCommandBuffer cmd, const Scanner& scanner, const gpu::Resource& in,
+                         const gpu::Resource& out, uint32_t count, uint32_t outStride = 1);
 
 } // namespace sort

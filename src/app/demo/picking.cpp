@@ -30,8 +30,8 @@ std::optional<glm::vec3> pickOnPlane(const glm::mat4& viewProj, float x, float y
     return hit;
 }
 
-glm::vec3 clampToDomain(const glm::vec3& p, float halfDomain) {
-    return glm::clamp(p, glm::vec3(-halfDomain), glm::vec3(halfDomain));
+glm::vec3 clampToDomain(const glm::vec3& p, float domainHalf) {
+    return glm::clamp(p, glm::vec3(-domainHalf), glm::vec3(domainHalf));
 }
 
 } // namespace app

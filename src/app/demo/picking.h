@@ -16,6 +16,6 @@ std::optional<glm::vec3> pickOnPlane(const glm::mat4& viewProj, float x, float y
                                      uint32_t height, const glm::vec3& centre);
 
 // p clamped into the cube [-L, L]^3.
-glm::vec3 clampToDomain(const glm::vec3& p, float halfDomain);
+glm::vec3 clampToDomain(const glm::vec3& p, float domainHalf);
 
 } // namespace app
