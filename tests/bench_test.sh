@@ -106,6 +106,11 @@ test ! -e "$out/charts/candidates.png"  # nothing counted, no chart
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/counted.csv" --out "$out/counted" --title lavapipe
 test -s "$out/counted/candidates.png"
 test ! -e "$out/counted/frames.png"  # nothing drawn, no chart
+# A sort-bench CSV gives the sort's chart.
+"$vkboids" sort-bench --n 1000,3000 --bits 8 --csv "$out/sort.csv" >/dev/null
+/usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/sort.csv" --out "$out/sort"
+test -s "$out/sort/sort.png"
+test ! -e "$out/sort/scaling.png"  # no bench rows, no step charts
 # Two files at once, as docs/PERFORMANCE.md draws its charts: the steps' charts from the undrawn rows,
 # frames.png from the drawn ones.
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/counted.csv" "$out/bench.csv" --out "$out/both"

@@ -11,7 +11,10 @@ simulation and draw, per drawing path, one panel per boid count) and, for a --co
 bench, candidates.png (the flocking pass's time per boid against the candidates each boid's search
 tests, per grid configuration). Medians are over the measured frames of each configuration. Where
 the files hold steps without a draw, the step charts take only those, and frames.png the drawn rows.
-The charts of a demo's --capture, frame by frame, are tools/plot_capture.py's.
+A `sort-bench --csv` file (and cub_sort_bench's output) gives sort.png instead: median µs per sort
+against pairs, per algorithm and key width. Titles name the GPU of the JSON beside a bench CSV
+unless --title says otherwise. The charts of a demo's --capture, frame by frame, are
+tools/plot_capture.py's.
 """
 import argparse
 import csv
@@ -21,10 +24,13 @@ import statistics
 import sys
 from collections import defaultdict, namedtuple
 
+import json
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 
 # The names of the passes' columns; a file's other gpu_*_ms columns are passes too, named from the
 # column. Files list their passes in the order they run.
@@ -135,18 +141,53 @@ def steps(medians):
     return out
 
 
+def plain_log_axis(axis, values):
+    """A log axis labelled in plain numbers ("200", "1.5"), not powers of ten; where the values span
+    less than two decades the minor ticks are labelled too, since few major ones fall inside."""
+    plain = ticker.FuncFormatter(lambda v, _: f"{v:g}")
+    axis.set_major_formatter(plain)
+    low, high = min(values), max(values)
+    axis.set_minor_formatter(plain if high < 100 * low else ticker.NullFormatter())
+
+
 def save_log_log(fig, ax, xlabel, ylabel, title, path):
-    """Log axes, labels, grid and legend on a chart of points or series, written to path."""
+    """Log axes in plain numbers, labels, grid and legend on a chart of points or series, written to
+    path."""
     ax.set_xscale("log")
     ax.set_yscale("log")
+    xs = [x for line in ax.get_lines() for x in line.get_xdata()]
+    ys = [y for line in ax.get_lines() for y in line.get_ydata()]
+    if xs and ys:
+        plain_log_axis(ax.xaxis, xs)
+        plain_log_axis(ax.yaxis, ys)
+        ax.tick_params(which="minor", labelsize=7)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
+    if path is None:  # the caller finishes the chart
+        return
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def save_sizes_log_log(fig, ax, xlabel, ylabel, title, path):
+    """save_log_log, with a tick at every size measured (the last included), in words."""
+    sizes = sorted({x for line in ax.get_lines() for x in line.get_xdata()})
+    save_log_log(fig, ax, xlabel, ylabel, title, None)
+    ax.xaxis.set_major_locator(ticker.FixedLocator(sizes))
+    ax.xaxis.set_major_formatter(ticker.FixedFormatter([count_text(x) for x in sizes]))
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def count_text(n):
+    """A boid or pair count as the tables write it in words: 100k, 1M, 5.12M."""
+    return f"{n / 1e6:g}M" if n >= 1e6 else f"{n / 1e3:g}k" if n >= 1e3 else f"{n:g}"
 
 
 def scaling(medians, out, title):
@@ -166,14 +207,14 @@ def scaling(medians, out, title):
                 marker="s" if "counting" in s.variant else "o",
                 fillstyle="full" if flocks.index(s.flock) == 0 else "none", label=text,
                 color=(MORTON_COLORS if "morton" in s.variant else MODE_COLORS).get(s.mode))
-    save_log_log(fig, ax, "boids", "median GPU ms per step (the draw left out)", title or "Time per step",
-                 os.path.join(out, "scaling.png"))
+    save_sizes_log_log(fig, ax, "boids", "median GPU ms per step (the draw left out)", title or "Time per step",
+                       os.path.join(out, "scaling.png"))
 
 
 def breakdown(medians, out, title):
     """Each pass's share of the step (or, for drawn frames, of the frame), stacked to 100% on a linear
     axis: one bar per configuration, its median ms written beside it. The share not in any pass
-    (barriers, gaps between passes) is left blank."""
+    (barriers and the gaps between passes) is a grey bar of its own."""
     keys = sorted(medians, key=by_size, reverse=True)
     columns = [c for c in all_pass_columns(medians) if any(medians[k].get(c) for k in keys)]
     fig, ax = plt.subplots(figsize=(9, 0.32 * len(keys) + 1.8))
@@ -185,6 +226,8 @@ def breakdown(medians, out, title):
         shares = [100 * medians[k].get(column, 0.0) / t if t else 0.0 for k, t in zip(keys, totals)]
         ax.barh(range(len(keys)), shares, left=lefts, label=pass_name(column), color=colors[i % len(colors)])
         lefts = [a + b for a, b in zip(lefts, shares)]
+    ax.barh(range(len(keys)), [max(0.0, 100 - left) for left in lefts], left=lefts,
+            label="between passes", color="#d9d9d9")
     for i, k in enumerate(keys):
         ax.text(101, i, f"{ms(medians[k].get('gpu_total_ms', math.nan))} ms", va="center", fontsize=8)
     ax.set_yticks(range(len(keys)))
@@ -195,7 +238,7 @@ def breakdown(medians, out, title):
     ax.set_title(title or "Where the time goes")
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.12 if len(keys) > 8 else -0.25),
-              ncol=min(len(columns), 6))
+              ncol=min(len(columns) + 1, 6))
     fig.tight_layout()
     fig.savefig(os.path.join(out, "breakdown.png"), dpi=120)
     plt.close(fig)
@@ -273,9 +316,11 @@ def frames(medians, out, title):
         ax.grid(True, axis="y", alpha=0.3)
     for ax in list(axes.flat)[len(flocks):]:
         ax.axis("off")
-    axes.flat[0].legend(fontsize=8, loc="upper left")
+    # One legend above the panels, where it covers no bar.
+    handles, names = axes.flat[0].get_legend_handles_labels()
     fig.suptitle(title or "Whole frames")
-    fig.tight_layout()
+    fig.legend(handles, names, fontsize=8, loc="upper right", ncol=2)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     fig.savefig(os.path.join(out, "frames.png"), dpi=120)
     plt.close(fig)
     return True
@@ -302,19 +347,73 @@ def candidates(medians, out, title):
     return True
 
 
+def sort_rows(path):
+    """The rows of a sort-bench CSV (or of cub_sort_bench's, whose algorithm is CUB), or None where
+    the file is not one."""
+    with open(path, newline="") as f:
+        lines = [line for line in f if not line.startswith("#")]
+    reader = csv.DictReader(lines)
+    if not {"pairs", "key_bits", "median_us"} <= set(reader.fieldnames or []):
+        return None
+    return [dict(row, algorithm=row.get("algorithm") or "CUB") for row in reader]
+
+
+def sort_chart(rows, out, title):
+    """Median µs per sort against pairs, per algorithm and key width, log-log."""
+    series = defaultdict(list)
+    for row in rows:
+        algorithm = row["algorithm"].removeprefix("auto:")
+        series[(algorithm, int(row["key_bits"]))].append((int(row["pairs"]), float(row["median_us"])))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    colors = {"onesweep": "#1f77b4", "reduce-then-scan": "#ff7f0e", "CUB": "#2ca02c"}
+    for (algorithm, bits), points in sorted(series.items()):
+        points.sort()
+        ax.plot([p[0] for p in points], [p[1] for p in points], "-" if bits <= 24 else "--", marker="o",
+                label=f"{algorithm}, {bits}-bit keys", color=colors.get(algorithm))
+    save_sizes_log_log(fig, ax, "pairs", "median µs per sort", title or "Radix sort", os.path.join(out, "sort.png"))
+
+
+def device_name(path):
+    """The GPU named by the JSON beside a bench CSV (bench --json), where there is one."""
+    beside = os.path.splitext(path)[0] + ".json"
+    try:
+        with open(beside) as f:
+            return json.load(f)["device"]["name"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("csv", nargs="+", help="vkboids bench --csv files")
+    parser.add_argument("csv", nargs="+", help="vkboids bench --csv or sort-bench --csv files")
     parser.add_argument("--out", default=".", help="folder for the PNG charts")
-    parser.add_argument("--title", default="", help="a prefix for the chart titles (GPU, driver)")
+    parser.add_argument("--title", default="",
+                        help="a prefix for the chart titles (GPU, driver); default: the GPU the JSON "
+                             "beside a CSV names")
     args = parser.parse_args()
     medians = {}
+    sorts = []
+    devices = set()
     for path in args.csv:
+        if not os.path.isfile(path):
+            sys.exit(f"plot_bench.py: cannot read {path}")
+        rows = sort_rows(path)
+        if rows is not None:
+            sorts += rows
+            continue
         loaded = load(path)
         if not loaded:
             sys.exit(f"plot_bench.py: {path} has no rows")
         medians.update(loaded)
+        devices.add(device_name(path))
+    if not args.title and len(devices - {""}) == 1:
+        args.title = next(iter(devices - {""}))
     os.makedirs(args.out, exist_ok=True)
+    if sorts:
+        sort_chart(sorts, args.out, (args.title + ": " if args.title else "") + "radix sort")
+    if not medians:
+        print(f"wrote sort.png to {args.out}")
+        return
     # Steps without a draw where the files hold any; else the drawn frames' steps.
     undrawn = {k: v for k, v in medians.items() if not k.draw} or medians
     prefix = args.title + ": " if args.title else ""
@@ -323,8 +422,8 @@ def main():
     cells(undrawn, args.out, prefix + "27 against 8 cells")
     drawn = frames(medians, args.out, prefix + "whole frames")
     counted = candidates(undrawn, args.out, prefix + "flock pass against candidates")
-    print(f"wrote scaling.png, breakdown.png, cells.png{', frames.png' if drawn else ''}"
-          f"{', candidates.png' if counted else ''} to {args.out}")
+    print(f"wrote {'sort.png, ' if sorts else ''}scaling.png, breakdown.png, cells.png"
+          f"{', frames.png' if drawn else ''}{', candidates.png' if counted else ''} to {args.out}")
 
 
 if __name__ == "__main__":
