@@ -290,6 +290,10 @@ TEST(Cli, DensitySetsTheDomainFromTheCount) {
     // With a state file the count comes from the file: L is set once it is read.
     cl = parse({"step", "--load-state", "x.npy", "--density", "1"});
     EXPECT_DOUBLE_EQ(cl.step.sim.density, 1.0);
+    // So are the checks that depend on L: dt x max speed = 200 fits a large flock's L, not L = 100's.
+    EXPECT_NO_THROW(
+        parse({"step", "--load-state", "x.npy", "--density", "1e-4", "--dt", "10", "--max-speed", "20"}));
+    EXPECT_THROW(parse({"step", "--load-state", "x.npy", "--dt", "10", "--max-speed", "20"}), io::InputError);
     cl = parse({"bench", "--boids", "1e6,16e6", "--density", "0.125"});
     EXPECT_DOUBLE_EQ(cl.bench.configs.front().density, 0.125);
     EXPECT_FLOAT_EQ(cl.bench.configs.front().params.domainHalf, 100.0f); // per count when it runs

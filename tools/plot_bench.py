@@ -12,8 +12,8 @@ bench, candidates.png (the flocking pass's time per boid against the candidates 
 tests, per grid configuration). Medians are over the measured frames of each configuration. Where
 the files hold steps without a draw, the step charts take only those, and frames.png the drawn rows.
 A `sort-bench --csv` file (and cub_sort_bench's output) gives sort.png instead: median µs per sort
-against pairs, per algorithm and key width. Titles name the GPU of the JSON beside a bench CSV
-unless --title says otherwise. The charts of a demo's --capture, frame by frame, are
+against pairs, per algorithm and key width. The bench charts' titles name the GPU of the JSON
+beside a bench CSV unless --title says otherwise. The charts of a demo's --capture, frame by frame, are
 tools/plot_capture.py's.
 """
 import argparse
@@ -319,8 +319,8 @@ def frames(medians, out, title):
     # One legend above the panels, where it covers no bar.
     handles, names = axes.flat[0].get_legend_handles_labels()
     fig.suptitle(title or "Whole frames")
-    fig.legend(handles, names, fontsize=8, loc="upper right", ncol=2)
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.legend(handles, names, fontsize=8, loc="upper right", bbox_to_anchor=(1, 0.99), ncol=2)
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
     fig.savefig(os.path.join(out, "frames.png"), dpi=120)
     plt.close(fig)
     return True
@@ -352,6 +352,9 @@ def sort_rows(path):
     the file is not one."""
     with open(path, newline="") as f:
         lines = [line for line in f if not line.startswith("#")]
+    if not lines:  # a header comment alone: cub_sort_bench that failed
+        print(f"plot_bench.py: {path} holds no rows, left out", file=sys.stderr)
+        return []
     reader = csv.DictReader(lines)
     if not {"pairs", "key_bits", "median_us"} <= set(reader.fieldnames or []):
         return None
@@ -362,14 +365,14 @@ def sort_chart(rows, out, title):
     """Median µs per sort against pairs, per algorithm and key width, log-log."""
     series = defaultdict(list)
     for row in rows:
-        algorithm = row["algorithm"].removeprefix("auto:")
+        algorithm = row["algorithm"]
         series[(algorithm, int(row["key_bits"]))].append((int(row["pairs"]), float(row["median_us"])))
     fig, ax = plt.subplots(figsize=(7, 4.5))
     colors = {"onesweep": "#1f77b4", "reduce-then-scan": "#ff7f0e", "CUB": "#2ca02c"}
     for (algorithm, bits), points in sorted(series.items()):
         points.sort()
         ax.plot([p[0] for p in points], [p[1] for p in points], "-" if bits <= 24 else "--", marker="o",
-                label=f"{algorithm}, {bits}-bit keys", color=colors.get(algorithm))
+                label=f"{algorithm}, {bits}-bit keys", color=colors.get(algorithm.removeprefix("auto:")))
     save_sizes_log_log(fig, ax, "pairs", "median µs per sort", title or "Radix sort", os.path.join(out, "sort.png"))
 
 
@@ -406,11 +409,12 @@ def main():
             sys.exit(f"plot_bench.py: {path} has no rows")
         medians.update(loaded)
         devices.add(device_name(path))
-    if not args.title and len(devices - {""}) == 1:
-        args.title = next(iter(devices - {""}))
     os.makedirs(args.out, exist_ok=True)
+    # The sort's files name no GPU: its title has --title alone.
     if sorts:
         sort_chart(sorts, args.out, (args.title + ": " if args.title else "") + "radix sort")
+    if not args.title and len(devices - {""}) == 1:
+        args.title = next(iter(devices - {""}))
     if not medians:
         print(f"wrote sort.png to {args.out}")
         return

@@ -153,8 +153,8 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbo
 int wrapIndex(int x, int n) { return x < 0 ? x + n : (x >= n ? x - n : x); }
 
 // The shift of the periodic image in which the row or slice stored at wrapped index wx is seen at x:
-// x - wx is -n, 0 or n (of n across the domain), so the shift is exactly -2L, 0 or 2L. (Written as a
-// select, NVIDIA's compiler spilled registers in the scattered search.)
+// x - wx is -n, 0 or n (of n across the domain), so the shift is exactly -2L, 0 or 2L. A select
+// (x < wx ? -2L : ...) made NVIDIA's compiler spill registers in the scattered search.
 float periodShift(int x, int wx) { return float(sign(x - wx)) * (2.0 * c.domainHalf); }
 
 // Distance, in cells, from f (a coordinate in cells) to row h, which covers [h, h + 1) / rowsPerCell.

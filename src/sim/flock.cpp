@@ -47,9 +47,8 @@ uint64_t flockBytes(uint32_t count) {
     const uint64_t n = count;
     const uint64_t state = 2 * (2 * vec4Bytes + 4) * n + vec4Bytes * n; // pos, vel, ids, twice; velSorted
     const uint64_t pairs = 4 * 4 * n;                                   // keys and slots, unsorted and sorted
-    const uint64_t sorter =
-        2 * 4 * n + 8 * n + 4 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of >= 512
-                                          // keys; reduce-then-scan's tile counts, 1 KB per tile
+    const uint64_t sorter = 2 * 4 * n + 8 * n + 8192; // ping-pong pair; status: 4 passes x 1 KB per tile of
+                                                      // >= 512 keys (Auto builds no reduce-then-scan)
     // With x windows keys stay within maxGridKeys; whole cells within maxGridCells.
     const uint64_t keys = std::max<uint64_t>(maxGridKeys(count), maxGridCells(count)) + 1;
     const uint64_t starts = 4 * keys;

@@ -9,9 +9,14 @@ using gpudata::StepConstants;
 RadixBuild createRadixBuild(const gpu::Context& ctx, uint32_t count, uint32_t workgroupSize) {
     RadixBuild b;
     b.sorter = sort::createSorter(ctx, count);
-    const std::vector<gpu::SpecConstant> wg = {{gpu::localSizeX, workgroupSize}};
-    b.keyStartsOnly = gpu::createComputeProgram(ctx, "key_starts", wg);
-    b.keyStartsReorder = gpu::createComputeProgram(ctx, "key_starts_reorder", wg);
+    try {
+        const std::vector<gpu::SpecConstant> wg = {{gpu::localSizeX, workgroupSize}};
+        b.keyStartsOnly = gpu::createComputeProgram(ctx, "key_starts", wg);
+        b.keyStartsReorder = gpu::createComputeProgram(ctx, "key_starts_reorder", wg);
+    } catch (...) {
+        destroyRadixBuild(ctx, b);
+        throw;
+    }
     return b;
 }
 

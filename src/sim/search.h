@@ -27,7 +27,7 @@ struct SearchVariant {
 
 // The pipeline a grid step of `mode` with these parameters runs.
 SearchVariant searchVariant(Mode mode, const Params& params);
-// Every search pipeline, in a fixed order (Flock::search).
+// Every search pipeline, in a fixed order (Search::pipelines).
 const std::vector<SearchVariant>& searchVariants();
 std::string searchVariantName(const SearchVariant& variant);
 

@@ -147,59 +147,68 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         statusFits(s.tileSize / 2))
         s.halfFrom = options.halfGroupsFrom;
 
-    const auto createPass = [&](uint32_t workgroupSize) {
-        return gpu::createComputeProgram(ctx, "sort_onesweep",
-                                         {{gpu::localSizeX, workgroupSize},
-                                          {"KEYS_PER_THREAD", s.keysPerThread},
-                                          {"MAX_SUBGROUPS", workgroupSize / s.subgroupSize},
-                                          {"SPIN_LIMIT", options.spinLimit},
-                                          {"SUBGROUP_SIZE", s.subgroupSize},
-                                          {"LOOKBACK_WINDOW", options.lookbackWindow}},
-                                         s.subgroupSize);
-    };
-    s.onesweep = createPass(s.workgroupSize);
-    if (s.halfFrom != UINT32_MAX) s.onesweepHalf = createPass(half);
-    s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{gpu::localSizeX, s.workgroupSize}});
-    const uint32_t smallestTile = tileSizeFor(s, capacity);
+    // What is made before something fails (out of memory) is freed before the error goes on.
+    try {
+        const auto createPass = [&](uint32_t workgroupSize) {
+            return gpu::createComputeProgram(ctx, "sort_onesweep",
+                                             {{gpu::localSizeX, workgroupSize},
+                                              {"KEYS_PER_THREAD", s.keysPerThread},
+                                              {"MAX_SUBGROUPS", workgroupSize / s.subgroupSize},
+                                              {"SPIN_LIMIT", options.spinLimit},
+                                              {"SUBGROUP_SIZE", s.subgroupSize},
+                                              {"LOOKBACK_WINDOW", options.lookbackWindow}},
+                                             s.subgroupSize);
+        };
+        s.onesweep = createPass(s.workgroupSize);
+        if (s.halfFrom != UINT32_MAX) s.onesweepHalf = createPass(half);
+        s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{gpu::localSizeX, s.workgroupSize}});
+        const uint32_t smallestTile = tileSizeFor(s, capacity);
 
-    const VkBufferUsageFlags usage = gpu::storageUsage;
-    s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
-    s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
-    s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, smallestTile), usage, gpu::MemoryUse::Device);
-    gpu::fillBuffer(ctx, s.scratch, 0);
-    const bool autoMayTakeIt =
-        std::any_of(std::begin(tuning::reduceThenScanFrom), std::end(tuning::reduceThenScanFrom),
-                    [&](uint32_t from) { return from <= capacity; });
-    if (!options.reduceThenScan && options.algorithm != SortAlgorithm::ReduceThenScan &&
-        !(options.algorithm == SortAlgorithm::Auto && autoMayTakeIt))
-        return s;
+        const VkBufferUsageFlags usage = gpu::storageUsage;
+        s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
+        s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
+        s.scratch =
+            gpu::createBuffer(ctx, scratchBytes(capacity, smallestTile), usage, gpu::MemoryUse::Device);
+        gpu::fillBuffer(ctx, s.scratch, 0);
+        const bool autoMayTakeIt =
+            std::any_of(std::begin(tuning::reduceThenScanFrom), std::end(tuning::reduceThenScanFrom),
+                        [&](uint32_t from) { return from <= capacity; });
+        if (!options.reduceThenScan && options.algorithm != SortAlgorithm::ReduceThenScan &&
+            !(options.algorithm == SortAlgorithm::Auto && autoMayTakeIt))
+            return s;
 
-    // Reduce-then-scan takes Onesweep's shapes (full-width groups and, from halfFrom pairs, half-wide
-    // ones), which leave it shared memory to spare: it keeps no look-back state. The upsweep reads
-    // tiles 16 bytes at a time from their start.
-    CHECK(smallestTile % 4 == 0);
-    s.tileRowStride = tileRowStride(tileCountFor(capacity, smallestTile));
-    // A word a tile and digit: a quarter of the status words statusFits bounds, and 4 KB more.
-    CHECK(tileCountsBytes(s.tileRowStride) <= limits.maxStorageBufferRange);
-    const auto createSweeps = [&](uint32_t workgroupSize, gpu::Program& upsweep, gpu::Program& downsweep) {
-        upsweep = gpu::createComputeProgram(
-            ctx, "sort_upsweep", {{gpu::localSizeX, workgroupSize}, {"KEYS_PER_THREAD", s.keysPerThread}},
+        // Reduce-then-scan takes Onesweep's shapes (full-width groups and, from halfFrom pairs, half-wide
+        // ones), which leave it shared memory to spare: it keeps no look-back state. The upsweep reads
+        // tiles 16 bytes at a time from their start.
+        CHECK(smallestTile % 4 == 0);
+        s.tileRowStride = tileRowStride(tileCountFor(capacity, smallestTile));
+        // A word a tile and digit: a quarter of the status words statusFits bounds, and 4 KB more.
+        CHECK(tileCountsBytes(s.tileRowStride) <= limits.maxStorageBufferRange);
+        const auto createSweeps = [&](uint32_t workgroupSize, gpu::Program& upsweep,
+                                      gpu::Program& downsweep) {
+            upsweep = gpu::createComputeProgram(
+                ctx, "sort_upsweep", {{gpu::localSizeX, workgroupSize}, {"KEYS_PER_THREAD", s.keysPerThread}},
+                s.subgroupSize);
+            downsweep = gpu::createComputeProgram(ctx, "sort_downsweep",
+                                                  {{gpu::localSizeX, workgroupSize},
+                                                   {"KEYS_PER_THREAD", s.keysPerThread},
+                                                   {"MAX_SUBGROUPS", workgroupSize / s.subgroupSize},
+                                                   {"SUBGROUP_SIZE", s.subgroupSize}},
+                                                  s.subgroupSize);
+        };
+        createSweeps(s.workgroupSize, s.upsweep, s.downsweep);
+        if (s.halfFrom != UINT32_MAX) createSweeps(half, s.upsweepHalf, s.downsweepHalf);
+        s.spine = gpu::createComputeProgram(
+            ctx, "sort_spine",
+            {{gpu::localSizeX, s.workgroupSize}, {"MAX_SUBGROUPS", s.workgroupSize / s.subgroupSize}},
             s.subgroupSize);
-        downsweep = gpu::createComputeProgram(ctx, "sort_downsweep",
-                                              {{gpu::localSizeX, workgroupSize},
-                                               {"KEYS_PER_THREAD", s.keysPerThread},
-                                               {"MAX_SUBGROUPS", workgroupSize / s.subgroupSize},
-                                               {"SUBGROUP_SIZE", s.subgroupSize}},
-                                              s.subgroupSize);
-    };
-    createSweeps(s.workgroupSize, s.upsweep, s.downsweep);
-    if (s.halfFrom != UINT32_MAX) createSweeps(half, s.upsweepHalf, s.downsweepHalf);
-    s.spine = gpu::createComputeProgram(
-        ctx, "sort_spine",
-        {{gpu::localSizeX, s.workgroupSize}, {"MAX_SUBGROUPS", s.workgroupSize / s.subgroupSize}},
-        s.subgroupSize);
-    s.tileCounts = gpu::createBuffer(ctx, tileCountsBytes(s.tileRowStride), usage, gpu::MemoryUse::Device);
-    return s;
+        s.tileCounts =
+            gpu::createBuffer(ctx, tileCountsBytes(s.tileRowStride), usage, gpu::MemoryUse::Device);
+        return s;
+    } catch (...) {
+        destroySorter(ctx, s);
+        throw;
+    }
 }
 
 void destroySorter(const gpu::Context& ctx, Sorter& s) {

@@ -534,7 +534,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                              " needs --predator X,Y,Z (without a predator it has no effect)");
         // With a state file the count is known once it is read (commands.cpp checks L then).
         if (so.loadState.empty()) so.sim = sim::configFor(so.sim, so.boids);
-        checkParams(so.sim.params);
+        checkParamsBeforeTheCount(so.sim);
     } else if (sortBench->parsed()) {
         cl.command = Command::SortBench;
         cl.sortBench.sizes = parseCountList(sbSizes, "--n", 0xffffffffu);
@@ -585,7 +585,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         demo.drawPath = drawPathFromText(demoDraw, "--draw");
         demo.color = colorModeFromText(demoColor);
         if (demo.loadState.empty()) demo.sim = sim::configFor(demo.sim, demo.boids);
-        checkParams(demo.sim.params);
+        checkParamsBeforeTheCount(demo.sim);
         if (randomStart && !demo.loadState.empty())
             throw InputError("--random-start has no effect with --load-state");
         // The formed flock where no other flock is asked for and it fits: its count, its L.

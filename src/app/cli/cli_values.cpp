@@ -115,6 +115,12 @@ void checkParams(const sim::Params& p) {
     if (!e.empty()) throw InputError(e);
 }
 
+void checkParamsBeforeTheCount(const sim::Config& config) {
+    sim::Params p = config.params;
+    if (config.density > 0) p.domainHalf = sim::maxDomainHalf; // the largest L passes every L check
+    checkParams(p);
+}
+
 uint64_t parseCount(const std::string& text, const std::string& flag, uint64_t max) {
     char* end = nullptr;
     errno = 0;

@@ -28,6 +28,9 @@ void parsePredator(const std::string& text, sim::Params& p);
 
 // L for `boids` at `density` (when given, else L stays), checked with the other parameters.
 void checkParams(const sim::Params& p);
+// The same, for a configuration whose L a density sets only once a state file's count is read
+// (sim::configFor checks that L): the checks that depend on L wait for it.
+void checkParamsBeforeTheCount(const sim::Config& config);
 void refuseMortonThinRows(const std::vector<sim::CellOrder>& orders, sim::Rows rows);
 
 // The candidate a mistyped `text` most likely meant, or "" where none is near: the fewest edits

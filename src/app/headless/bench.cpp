@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -135,10 +136,15 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
     // pairs, and one histogram read.
     const double gbytes = (16.0 * passes + 4.0) * n * 1e-9;
     char row[512];
-    // Rates to three significant digits: a CPU driver's are thousandths of a GPU's.
-    std::snprintf(row, sizeof row, "%12u %5u %-30s %6u %11.2f %11.2f %11.2f %10.3g %9.3g  ", n, bits,
-                  name.c_str(), passes, s.median, s.p95, s.min, seconds > 0 ? n / seconds * 1e-9 : 0,
-                  seconds > 0 ? gbytes / seconds : 0);
+    // Rates to three significant digits in fixed notation: a CPU driver's are thousandths of a GPU's.
+    const auto digits = [](double v) {
+        return v > 0 ? std::clamp(2 - int(std::floor(std::log10(v))), 0, 6) : 2;
+    };
+    const double pairsRate = seconds > 0 ? n / seconds * 1e-9 : 0,
+                 bytesRate = seconds > 0 ? gbytes / seconds : 0;
+    std::snprintf(row, sizeof row, "%12u %5u %-30s %6u %11.2f %11.2f %11.2f %10.*f %9.*f  ", n, bits,
+                  name.c_str(), passes, s.median, s.p95, s.min, digits(pairsRate), pairsRate,
+                  digits(bytesRate), bytesRate);
     std::string line = row;
     std::string csvLine = std::to_string(n) + "," + std::to_string(bits) + "," + name + "," +
                           std::to_string(passes) + "," + std::to_string(o.runs) + "," +
