@@ -268,6 +268,130 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
     return finish(exitOk);
 }
 
+namespace {
+
+// One configuration of bench, as its rows, JSON and table line name it.
+struct BenchRun {
+    sim::Mode mode;
+    uint32_t boids;
+    int cells; // 0 for naive
+    std::string cellOrder;
+    sim::GridBuild build;
+    std::string draw; // empty where nothing is drawn
+    sim::Grid grid;
+};
+
+void printTableHeader() {
+    std::printf("%-10s %10s %5s %6s %8s %8s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells",
+                "order", "build", "draw", "median ms", "p95 ms");
+}
+
+// The warm-up and measured frames of one configuration, each recorded by `record`; progressText says
+// where the run is at frame f of the configuration `label` names.
+std::vector<FrameRow>
+measureFrames(const gpu::Context& ctx, Headless& headless, const BenchOptions& o, const BenchRun& r,
+              const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record, float domainHalf,
+              const std::function<std::string(uint64_t, const std::string&)>& progressText) {
+    const std::string label =
+        std::string(sim::modeName(r.mode)) + " " + std::to_string(r.boids) +
+        (r.cells ? " cells " + std::to_string(r.cells) + " " + r.cellOrder + " " + sim::gridBuildName(r.build)
+                 : "") +
+        (r.draw.empty() ? "" : " draw " + r.draw);
+    std::vector<FrameRow> rows;
+    Clock::time_point first{};
+    for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
+        if (f % 10 == 0) progress(progressText(f, label));
+        const Clock::time_point t0 = Clock::now();
+        if (f == o.warmup) first = t0;
+        std::vector<gpu::ScopeTime> times = runHeadlessFrame(ctx, headless, record);
+        if (f < o.warmup) continue;
+        FrameRow row;
+        row.frame = f - o.warmup;
+        row.tMs = std::chrono::duration<double, std::milli>(t0 - first).count();
+        row.mode = sim::modeName(r.mode);
+        row.boids = r.boids;
+        row.cells = r.cells;
+        if (r.cells) row.gridBuild = sim::gridBuildName(r.build);
+        row.cellOrder = r.cellOrder;
+        row.domainHalf = domainHalf;
+        row.presentMode = o.render ? "offscreen" : "none";
+        row.draw = r.draw;
+        row.cpuFrameMs = msSince(t0);
+        addScopeTimes(row, times);
+        rows.push_back(row);
+    }
+    endProgress();
+    return rows;
+}
+
+nlohmann::json runJson(const BenchRun& r, const BenchOptions& o, const sim::Params& params,
+                       const std::vector<FrameRow>& rows, const std::optional<sim::SearchCounts>& counted) {
+    RunInfo info{sim::modeName(r.mode),
+                 r.boids,
+                 r.cells,
+                 r.cells ? r.grid.dim : 0,
+                 o.render ? "offscreen" : "none",
+                 o.render,
+                 r.draw,
+                 o.seed,
+                 o.warmup,
+                 params};
+    info.cellOrder = r.cellOrder;
+    nlohmann::json run = summarizeRun(info, rows);
+    if (o.render) run["color"] = render::colorModeName(o.color);
+    if (r.mode != sim::Mode::Naive) {
+        run["rows_per_cell"] = r.grid.rowsPerCell;
+        run["row_height"] = sim::rowHeight(r.grid);
+        run["slices_per_cell"] = r.grid.slicesPerCell;
+        run["search"] = sim::searchVariantName(sim::searchVariant(r.mode, params));
+        run["grid_build"] = sim::gridBuildName(r.build);
+    }
+    if (counted) {
+        run["candidates_per_boid"] = counted->candidates;
+        run["neighbours_per_boid"] = counted->neighbours;
+        if (r.cells) {
+            run["lane_efficiency"] = counted->laneEfficiency;
+            run["rule_lanes"] = counted->ruleLanes;
+            run["lane_subgroup_size"] = counted->subgroupSize;
+        }
+    }
+    return run;
+}
+
+// The run's line of the table: medians, each pass, the rows and what the search counted.
+std::string tableLine(const BenchRun& r, const nlohmann::json& run,
+                      const std::optional<sim::SearchCounts>& counted) {
+    char text[512];
+    const auto& cols = run["columns"];
+    const double median = cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
+    const double p95 = cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
+    std::snprintf(text, sizeof text, "%-10s %10u %5s %6s %8s %8s %11.4f %11.4f ", sim::modeName(r.mode),
+                  r.boids, r.cells ? std::to_string(r.cells).c_str() : "-",
+                  r.cells ? r.cellOrder.c_str() : "-", r.cells ? sim::gridBuildName(r.build) : "-",
+                  r.draw.empty() ? "-" : r.draw.c_str(), median, p95);
+    std::string line = text;
+    for (const std::string& pass : passNames())
+        if (cols.contains(passColumn(pass))) {
+            std::snprintf(text, sizeof text, " %s %.4f", pass.c_str(),
+                          double(cols[passColumn(pass)]["median"]));
+            line += text;
+        }
+    if (r.mode != sim::Mode::Naive) line += "  (" + sim::describeRows(r.grid) + ")";
+    if (counted) {
+        std::snprintf(text, sizeof text, "  candidates %.1f neighbours %.1f", counted->candidates,
+                      counted->neighbours);
+        line += text;
+        if (r.cells) {
+            std::snprintf(text, sizeof text, " lane efficiency %.0f%% rule lanes %.0f%%",
+                          100 * counted->laneEfficiency, 100 * counted->ruleLanes);
+            line += text;
+        }
+    }
+    return line;
+}
+
+} // namespace
+
 int runBench(const GlobalOptions& global, const BenchOptions& o) {
     if (!o.csv.empty()) io::checkOutputPath(o.csv, ".csv");
     if (!o.json.empty()) io::checkOutputPath(o.json, ".json");
@@ -315,8 +439,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
             if (config.mode != sim::Mode::Naive || n <= naiveLimit) configurations += paths.size();
     std::printf("%s of %s (%llu warm-up)\n", countOf(configurations, "configuration").c_str(),
                 countOf(o.warmup + o.frames, "frame").c_str(), (unsigned long long)o.warmup);
-    std::printf("%-10s %10s %5s %6s %8s %8s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells",
-                "order", "build", "draw", "median ms", "p95 ms");
+    printTableHeader();
     const Clock::time_point benchStart = Clock::now();
     uint64_t configurationsDone = 0;
     // The rules, the domain and the density are the same in every configuration.
@@ -352,55 +475,28 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     });
                 });
                 sim::uploadState(ctx, flock, start);
-                std::vector<FrameRow> rows;
-                const std::string label =
-                    std::string(sim::modeName(mode)) + " " + std::to_string(n) +
-                    (cells ? " cells " + std::to_string(cells) + " " + orderName + " " +
-                                 sim::gridBuildName(build)
-                           : "") +
-                    (o.render ? std::string(" draw ") + render::drawPathName(path) : "");
-                Clock::time_point first{};
-                for (uint64_t f = 0; f < o.warmup + o.frames; ++f) {
-                    if (f % 10 == 0) {
-                        const double done =
-                            (double(configurationsDone) + double(f) / double(o.warmup + o.frames)) /
-                            double(configurations);
-                        const std::string left = timeLeft(msSince(benchStart) / 1000, done);
-                        progress("configuration " + std::to_string(configurationsDone + 1) + "/" +
-                                 std::to_string(configurations) + ", " + label + ": frame " +
-                                 std::to_string(f) + "/" + std::to_string(o.warmup + o.frames) +
-                                 (left.empty() ? "" : ", " + left));
+                const BenchRun r{mode, n, cells, orderName, build, o.render ? render::drawPathName(path) : "",
+                                 grid};
+                const auto record = [&](VkCommandBuffer cmd, gpu::Profiler* p) {
+                    sim::recordStep(cmd, flock, params, mode, grid, build, p);
+                    if (o.render) {
+                        gpu::Scope scope(p, cmd, "draw");
+                        render::recordOffscreenDraw(cmd, ctx, renderer, offscreen, flock.pos[flock.current],
+                                                    flock.vel[flock.current], flock.count,
+                                                    benchView(params, grid, n, offscreen, path, o.color));
                     }
-                    const Clock::time_point t0 = Clock::now();
-                    if (f == o.warmup) first = t0;
-                    std::vector<gpu::ScopeTime> times =
-                        runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-                            sim::recordStep(cmd, flock, params, mode, grid, build, p);
-                            if (o.render) {
-                                gpu::Scope scope(p, cmd, "draw");
-                                render::recordOffscreenDraw(
-                                    cmd, ctx, renderer, offscreen, flock.pos[flock.current],
-                                    flock.vel[flock.current], flock.count,
-                                    benchView(params, grid, n, offscreen, path, o.color));
-                            }
-                        });
-                    if (f < o.warmup) continue;
-                    FrameRow row;
-                    row.frame = f - o.warmup;
-                    row.tMs = std::chrono::duration<double, std::milli>(t0 - first).count();
-                    row.mode = sim::modeName(mode);
-                    row.boids = n;
-                    row.cells = cells;
-                    if (cells) row.gridBuild = sim::gridBuildName(build);
-                    row.cellOrder = orderName;
-                    row.domainHalf = params.domainHalf;
-                    row.presentMode = o.render ? "offscreen" : "none";
-                    if (o.render) row.draw = render::drawPathName(path);
-                    row.cpuFrameMs = msSince(t0);
-                    addScopeTimes(row, times);
-                    rows.push_back(row);
-                }
-                endProgress();
+                };
+                const auto progressText = [&](uint64_t f, const std::string& label) {
+                    const double done =
+                        (double(configurationsDone) + double(f) / double(o.warmup + o.frames)) /
+                        double(configurations);
+                    const std::string left = timeLeft(msSince(benchStart) / 1000, done);
+                    return "configuration " + std::to_string(configurationsDone + 1) + "/" +
+                           std::to_string(configurations) + ", " + label + ": frame " + std::to_string(f) +
+                           "/" + std::to_string(o.warmup + o.frames) + (left.empty() ? "" : ", " + left);
+                };
+                std::vector<FrameRow> rows =
+                    measureFrames(ctx, headless, o, r, record, params.domainHalf, progressText);
                 // What the search did, on the state the timed frames left, outside the timings.
                 // Naive steps test every boid; their neighbours are counted on the 27-cell grid.
                 std::optional<sim::SearchCounts> counted;
@@ -417,64 +513,9 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                     }
                 }
                 for (const FrameRow& row : rows) csv += csvRow(row);
-                RunInfo info{sim::modeName(mode),
-                             n,
-                             cells,
-                             cells ? grid.dim : 0,
-                             o.render ? "offscreen" : "none",
-                             o.render,
-                             o.render ? render::drawPathName(path) : "",
-                             o.seed,
-                             o.warmup,
-                             params};
-                info.cellOrder = orderName;
-                nlohmann::json run = summarizeRun(info, rows);
-                if (o.render) run["color"] = render::colorModeName(o.color);
-                if (mode != sim::Mode::Naive) {
-                    run["rows_per_cell"] = grid.rowsPerCell;
-                    run["row_height"] = sim::rowHeight(grid);
-                    run["slices_per_cell"] = grid.slicesPerCell;
-                    run["search"] = sim::searchVariantName(sim::searchVariant(mode, params));
-                    run["grid_build"] = sim::gridBuildName(build);
-                }
-                if (counted) {
-                    run["candidates_per_boid"] = counted->candidates;
-                    run["neighbours_per_boid"] = counted->neighbours;
-                    if (cells) {
-                        run["lane_efficiency"] = counted->laneEfficiency;
-                        run["rule_lanes"] = counted->ruleLanes;
-                        run["lane_subgroup_size"] = counted->subgroupSize;
-                    }
-                }
+                const nlohmann::json run = runJson(r, o, params, rows, counted);
                 runs.push_back(run);
-
-                char text[512];
-                const auto& cols = run["columns"];
-                const double median =
-                    cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["median"]) : -1;
-                const double p95 = cols.contains("gpu_total_ms") ? double(cols["gpu_total_ms"]["p95"]) : -1;
-                std::snprintf(text, sizeof text, "%-10s %10u %5s %6s %8s %8s %11.4f %11.4f ",
-                              sim::modeName(mode), n, cells ? std::to_string(cells).c_str() : "-",
-                              cells ? orderName.c_str() : "-", cells ? sim::gridBuildName(build) : "-",
-                              o.render ? render::drawPathName(path) : "-", median, p95);
-                std::string line = text;
-                for (const std::string& pass : passNames())
-                    if (cols.contains(passColumn(pass))) {
-                        std::snprintf(text, sizeof text, " %s %.4f", pass.c_str(),
-                                      double(cols[passColumn(pass)]["median"]));
-                        line += text;
-                    }
-                if (mode != sim::Mode::Naive) line += "  (" + sim::describeRows(grid) + ")";
-                if (counted) {
-                    std::snprintf(text, sizeof text, "  candidates %.1f neighbours %.1f", counted->candidates,
-                                  counted->neighbours);
-                    line += text;
-                    if (cells) {
-                        std::snprintf(text, sizeof text, " lane efficiency %.0f%% rule lanes %.0f%%",
-                                      100 * counted->laneEfficiency, 100 * counted->ruleLanes);
-                        line += text;
-                    }
-                }
+                const std::string line = tableLine(r, run, counted);
                 table.push_back(line);
                 std::printf("%s\n", line.c_str());
                 ++configurationsDone;
@@ -482,8 +523,8 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
         }
         sim::destroyFlock(ctx, flock);
     }
-    std::printf("\n%-10s %10s %5s %6s %8s %8s %11s %11s  per pass (median ms)\n", "mode", "boids", "cells",
-                "order", "build", "draw", "median ms", "p95 ms");
+    std::printf("\n");
+    printTableHeader();
     for (const std::string& line : table) std::printf("%s\n", line.c_str());
     std::vector<std::pair<std::string, std::string>> files;
     if (!o.csv.empty()) files.push_back({o.csv, csv});
