@@ -87,6 +87,51 @@ uint32_t maxSortPairs(const gpu::Context& ctx) {
     return uint32_t(std::min<uint64_t>(byRange, SORT_VALUE_MASK));
 }
 
+namespace {
+
+// Whether a sort of this sorter may take reduce-then-scan: asked for, or Auto's table from some count
+// up to the capacity.
+bool mayTakeReduceThenScan(const SortOptions& options, uint32_t capacity) {
+    const bool autoMayTakeIt =
+        std::any_of(std::begin(tuning::reduceThenScanFrom), std::end(tuning::reduceThenScanFrom),
+                    [&](uint32_t from) { return from <= capacity; });
+    return options.reduceThenScan || options.algorithm == SortAlgorithm::ReduceThenScan ||
+           (options.algorithm == SortAlgorithm::Auto && autoMayTakeIt);
+}
+
+// Reduce-then-scan's programs and tile counts, in the sorter's shapes.
+void createReduceThenScan(const gpu::Context& ctx, Sorter& s, uint32_t capacity, uint32_t smallestTile) {
+    const auto& limits = ctx.properties.limits;
+    // Reduce-then-scan takes Onesweep's shapes (full-width groups and, from halfFrom pairs, half-wide
+    // ones), which leave it shared memory to spare: it keeps no look-back state. The upsweep reads
+    // tiles 16 bytes at a time from their start.
+    CHECK(smallestTile % 4 == 0);
+    s.tileRowStride = tileRowStride(tileCountFor(capacity, smallestTile));
+    // A word a tile and digit: a quarter of the status words statusFits bounds, and 4 KB more.
+    CHECK(tileCountsBytes(s.tileRowStride) <= limits.maxStorageBufferRange);
+    const auto createSweeps = [&](uint32_t workgroupSize, gpu::Program& upsweep, gpu::Program& downsweep) {
+        upsweep = gpu::createComputeProgram(
+            ctx, "sort_upsweep", {{gpu::localSizeX, workgroupSize}, {"KEYS_PER_THREAD", s.keysPerThread}},
+            s.subgroupSize);
+        downsweep = gpu::createComputeProgram(ctx, "sort_downsweep",
+                                              {{gpu::localSizeX, workgroupSize},
+                                               {"KEYS_PER_THREAD", s.keysPerThread},
+                                               {"MAX_SUBGROUPS", workgroupSize / s.subgroupSize},
+                                               {"SUBGROUP_SIZE", s.subgroupSize}},
+                                              s.subgroupSize);
+    };
+    createSweeps(s.workgroupSize, s.upsweep, s.downsweep);
+    if (s.halfFrom != UINT32_MAX) createSweeps(s.workgroupSize / 2, s.upsweepHalf, s.downsweepHalf);
+    s.spine = gpu::createComputeProgram(
+        ctx, "sort_spine",
+        {{gpu::localSizeX, s.workgroupSize}, {"MAX_SUBGROUPS", s.workgroupSize / s.subgroupSize}},
+        s.subgroupSize);
+    s.tileCounts =
+        gpu::createBuffer(ctx, tileCountsBytes(s.tileRowStride), gpu::storageUsage, gpu::MemoryUse::Device);
+}
+
+} // namespace
+
 Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOptions& options) {
     if (capacity > maxSortPairs(ctx))
         throw gpu::OutOfMemory("sorting " + std::to_string(capacity) +
@@ -170,40 +215,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         s.scratch =
             gpu::createBuffer(ctx, scratchBytes(capacity, smallestTile), usage, gpu::MemoryUse::Device);
         gpu::fillBuffer(ctx, s.scratch, 0);
-        const bool autoMayTakeIt =
-            std::any_of(std::begin(tuning::reduceThenScanFrom), std::end(tuning::reduceThenScanFrom),
-                        [&](uint32_t from) { return from <= capacity; });
-        if (!options.reduceThenScan && options.algorithm != SortAlgorithm::ReduceThenScan &&
-            !(options.algorithm == SortAlgorithm::Auto && autoMayTakeIt))
-            return s;
-
-        // Reduce-then-scan takes Onesweep's shapes (full-width groups and, from halfFrom pairs, half-wide
-        // ones), which leave it shared memory to spare: it keeps no look-back state. The upsweep reads
-        // tiles 16 bytes at a time from their start.
-        CHECK(smallestTile % 4 == 0);
-        s.tileRowStride = tileRowStride(tileCountFor(capacity, smallestTile));
-        // A word a tile and digit: a quarter of the status words statusFits bounds, and 4 KB more.
-        CHECK(tileCountsBytes(s.tileRowStride) <= limits.maxStorageBufferRange);
-        const auto createSweeps = [&](uint32_t workgroupSize, gpu::Program& upsweep,
-                                      gpu::Program& downsweep) {
-            upsweep = gpu::createComputeProgram(
-                ctx, "sort_upsweep", {{gpu::localSizeX, workgroupSize}, {"KEYS_PER_THREAD", s.keysPerThread}},
-                s.subgroupSize);
-            downsweep = gpu::createComputeProgram(ctx, "sort_downsweep",
-                                                  {{gpu::localSizeX, workgroupSize},
-                                                   {"KEYS_PER_THREAD", s.keysPerThread},
-                                                   {"MAX_SUBGROUPS", workgroupSize / s.subgroupSize},
-                                                   {"SUBGROUP_SIZE", s.subgroupSize}},
-                                                  s.subgroupSize);
-        };
-        createSweeps(s.workgroupSize, s.upsweep, s.downsweep);
-        if (s.halfFrom != UINT32_MAX) createSweeps(half, s.upsweepHalf, s.downsweepHalf);
-        s.spine = gpu::createComputeProgram(
-            ctx, "sort_spine",
-            {{gpu::localSizeX, s.workgroupSize}, {"MAX_SUBGROUPS", s.workgroupSize / s.subgroupSize}},
-            s.subgroupSize);
-        s.tileCounts =
-            gpu::createBuffer(ctx, tileCountsBytes(s.tileRowStride), usage, gpu::MemoryUse::Device);
+        if (mayTakeReduceThenScan(options, capacity)) createReduceThenScan(ctx, s, capacity, smallestTile);
         return s;
     } catch (...) {
         destroySorter(ctx, s);
