@@ -1,6 +1,6 @@
 #include "app/run.h"
 
-#include "app/cli/cli.h"
+#include "app/exit_codes.h"
 #include "gpu/context.h"
 #include "io/platform.h"
 

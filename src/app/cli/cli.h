@@ -1,6 +1,7 @@
 #pragma once
 // The command line: what each command takes, parsed by CLI11 into plain structs.
 
+#include "app/exit_codes.h"
 #include "render/renderer.h"
 #include "sim/config.h"
 #include "sort/radix_sort.h"
@@ -11,13 +12,6 @@
 #include <vector>
 
 namespace app {
-
-// Exit codes (README "Exit codes").
-constexpr int exitOk = 0;
-constexpr int exitFailure = 1;    // a Vulkan or system failure, or an output not written
-constexpr int exitBadInput = 2;   // flags, files, sizes
-constexpr int exitValidation = 3; // validation errors were reported
-constexpr int exitMismatch = 4;   // a GPU result disagreed with its CPU reference
 
 struct GlobalOptions {
     bool validation = false;
