@@ -25,13 +25,14 @@ SECTIONS = {
 }
 # Named on the page but no option: the typo in its example of one, and a chart script's.
 NOT_OPTIONS = {"--boid", "--out"}
-HELP_OPTION = re.compile(r"^ {2}(?:-\w,)?(--[a-z][a-z0-9-]*)")
+HELP_OPTION = re.compile(r"^ {2}(?:-\w,)?(--[a-z][a-z0-9-]*(?:,--[a-z][a-z0-9-]*)*)")  # with its aliases
 DOC_OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
 
 
 def help_options(binary, args):
     text = subprocess.run([binary, *args, "--help"], capture_output=True, text=True, check=True).stdout
-    options = {m.group(1) for line in text.splitlines() if (m := HELP_OPTION.match(line))}
+    options = {name for line in text.splitlines() if (m := HELP_OPTION.match(line))
+               for name in m.group(1).split(",")}
     if len(options) < 5:
         sys.exit(f"cli_reference_test.py: '{' '.join(args)} --help' lists only {sorted(options)}")
     return options

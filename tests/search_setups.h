@@ -20,11 +20,11 @@ inline sim::Params distinctRadii(sim::Params p) {
 
 struct GridShape {
     float domainHalf = 20;
-    int cells = 27;
+    sim::CellWidth width = sim::CellWidth::Reach;
     sim::Rows rows = sim::Rows::Auto;
     sim::CellOrder cellOrder = sim::CellOrder::Linear;
     std::string name() const {
-        return std::string(sim::rowsName(rows)) + " rows, " + std::to_string(cells) + " cells, " +
+        return std::string(sim::rowsName(rows)) + " rows, " + sim::cellWidthName(width) + " wide, " +
                sim::cellOrderName(cellOrder) + ", L " + std::to_string(domainHalf);
     }
 };
@@ -34,15 +34,16 @@ struct GridShape {
 // clampSpan), and one of 2 (every pair minimum-imaged).
 inline std::vector<GridShape> gridShapes() {
     std::vector<GridShape> shapes;
-    for (int cells : {27, 8}) {
-        const float width = cells == 8 ? 11.0f : 5.5f; // 2 max(r) or max(r) with distinct radii
+    for (sim::CellWidth width : {sim::CellWidth::Reach, sim::CellWidth::TwoReach}) {
+        const float w =
+            width == sim::CellWidth::TwoReach ? 11.0f : 5.5f; // 2 max(r) or max(r), distinct radii
         for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
-            shapes.push_back({width * 7.5f / 2, cells, rows, sim::CellOrder::Linear});
+            shapes.push_back({w * 7.5f / 2, width, rows, sim::CellOrder::Linear});
         for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full})
-            shapes.push_back({width * 9.5f / 2, cells, rows, sim::CellOrder::Morton});
-        shapes.push_back({width * 3.0f / 2, cells, sim::Rows::Cells, sim::CellOrder::Linear});
-        shapes.push_back({width * 3.0f / 2, cells, sim::Rows::Full, sim::CellOrder::Linear});
-        shapes.push_back({width * 2.5f / 2, cells, sim::Rows::Auto, sim::CellOrder::Linear});
+            shapes.push_back({w * 9.5f / 2, width, rows, sim::CellOrder::Morton});
+        shapes.push_back({w * 3.0f / 2, width, sim::Rows::Cells, sim::CellOrder::Linear});
+        shapes.push_back({w * 3.0f / 2, width, sim::Rows::Full, sim::CellOrder::Linear});
+        shapes.push_back({w * 2.5f / 2, width, sim::Rows::Auto, sim::CellOrder::Linear});
     }
     return shapes;
 }

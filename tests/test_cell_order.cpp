@@ -83,13 +83,13 @@ TEST(CellOrder, NamesParseBack) {
 // Morton grids size their key starts and sort keys by the key range and have rows one cell high.
 TEST(CellOrder, MortonGridsHaveRowsOneCellHigh) {
     sim::Params lab; // L = 100: 40 cells of 5 per axis (27 cells), 20 of 10 (8 cells)
-    for (int cells : {8, 27})
+    for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach})
         for (sim::Rows rows :
              {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
             for (uint32_t n : {100000u, 1000000u, 10240000u}) {
-                const sim::Grid g = sim::makeGrid(lab, cells, n, rows, CellOrder::Morton);
-                SCOPED_TRACE(std::string(sim::rowsName(rows)) + " " + std::to_string(cells) + " cells, n " +
-                             std::to_string(n));
+                const sim::Grid g = sim::makeGrid(lab, width, n, rows, CellOrder::Morton);
+                SCOPED_TRACE(std::string(sim::rowsName(rows)) + " " + sim::cellWidthName(width) +
+                             " wide, n " + std::to_string(n));
                 EXPECT_EQ(g.cellOrder, CellOrder::Morton);
                 EXPECT_EQ(g.rowsPerCell, 1u);
                 EXPECT_EQ(g.keyCells, sim::cellKeyCount(g.dim, CellOrder::Morton));
@@ -100,12 +100,13 @@ TEST(CellOrder, MortonGridsHaveRowsOneCellHigh) {
                 if (rows != sim::Rows::Auto && rows != sim::Rows::Cells) {
                     EXPECT_EQ(g.slicesPerCell == 8, 8ull * g.keyCells <= sim::maxGridKeys(n));
                 }
-                const sim::Grid linear = sim::makeGrid(lab, cells, n, rows);
+                const sim::Grid linear = sim::makeGrid(lab, width, n, rows);
                 EXPECT_EQ(g.dim, linear.dim); // 20 and 40 per axis: within every cap here
                 EXPECT_EQ(linear.keyCells, linear.cellCount);
             }
     // 40 per axis: codes up to that of (39, 39, 39), 18 bits, and 3 more with slices.
-    const sim::Grid g40 = sim::makeGrid(lab, 27, 1000000, sim::Rows::Full, CellOrder::Morton);
+    const sim::Grid g40 =
+        sim::makeGrid(lab, sim::CellWidth::Reach, 1000000, sim::Rows::Full, CellOrder::Morton);
     EXPECT_EQ(g40.keyCells, sim::mortonIndex(39, 39, 39) + 1);
     EXPECT_EQ(g40.keyBits, 18u + 3u);
 }
@@ -117,8 +118,8 @@ TEST(CellOrder, MortonKeyRangesCountAgainstTheCellCap) {
     p.domainHalf = 163.5f;    // 2L / 5 = 65.4
     const uint32_t n = 37500; // cap 8n = 300,000
     ASSERT_EQ(sim::maxGridCells(n), 300000u);
-    EXPECT_EQ(sim::makeGrid(p, 27, n).dim, 65u);
-    const sim::Grid g = sim::makeGrid(p, 27, n, sim::Rows::Cells, CellOrder::Morton);
+    EXPECT_EQ(sim::makeGrid(p, sim::CellWidth::Reach, n).dim, 65u);
+    const sim::Grid g = sim::makeGrid(p, sim::CellWidth::Reach, n, sim::Rows::Cells, CellOrder::Morton);
     EXPECT_EQ(g.dim, 64u);
     EXPECT_EQ(g.keyCells, 1u << 18);
     EXPECT_EQ(g.keyBits, 18u);

@@ -45,13 +45,13 @@ template <typename T> std::vector<T> benchField(const app::CommandLine& cl, T si
 }
 
 TEST(Cli, CommandsAndOptions) {
-    app::CommandLine cl = parse({"step", "--boids", "1e5", "--steps", "100", "--mode", "coherent", "--cells",
-                                 "8", "--cohesion-radius", "4", "--validation"});
+    app::CommandLine cl = parse({"step", "--boids", "1e5", "--steps", "100", "--mode", "coherent",
+                                 "--cell-width", "2r", "--cohesion-radius", "4", "--validation"});
     EXPECT_EQ(cl.command, app::Command::Step);
     EXPECT_EQ(cl.step.boids, 100000u);
     EXPECT_EQ(cl.step.steps, 100u);
     EXPECT_EQ(cl.step.sim.mode, sim::Mode::Coherent);
-    EXPECT_EQ(cl.step.sim.cells, 8);
+    EXPECT_EQ(cl.step.sim.cellWidth, sim::CellWidth::TwoReach);
     EXPECT_FLOAT_EQ(cl.step.sim.params.cohesionRadius, 4);
     EXPECT_TRUE(cl.global.validation);
 
@@ -61,12 +61,12 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(cl.demo.boids, 5000u);
     EXPECT_EQ(cl.demo.frames, 10u);
 
-    cl = parse({"bench", "--mode", "naive,coherent", "--boids", "1e5,1e6", "--cells", "27"});
+    cl = parse({"bench", "--mode", "naive,coherent", "--boids", "1e5,1e6", "--cell-width", "r"});
     EXPECT_EQ(cl.command, app::Command::Bench);
-    ASSERT_EQ(cl.bench.configs.size(), 2u); // naive once, coherent with 27 cells
+    ASSERT_EQ(cl.bench.configs.size(), 2u); // naive once, coherent with cells max(r) wide
     EXPECT_EQ(cl.bench.configs[0].mode, sim::Mode::Naive);
     EXPECT_EQ(cl.bench.configs[1].mode, sim::Mode::Coherent);
-    EXPECT_EQ(cl.bench.configs[1].cells, 27);
+    EXPECT_EQ(cl.bench.configs[1].cellWidth, sim::CellWidth::Reach);
     EXPECT_EQ(cl.bench.boids, (std::vector<uint32_t>{100000, 1000000}));
     EXPECT_FALSE(cl.bench.naiveLimit.has_value()); // resolved once the device is known
     EXPECT_EQ(parse({"bench", "--naive-max", "3e5"}).bench.naiveLimit, 3e5);
@@ -123,15 +123,15 @@ TEST(Cli, BenchRunsEveryCombination) {
     EXPECT_EQ(cl.bench.configs[0].mode, sim::Mode::Naive);
     const sim::Config& second = cl.bench.configs[2];
     EXPECT_EQ(second.mode, sim::Mode::Scattered);
-    EXPECT_EQ(second.cells, 8);
+    EXPECT_EQ(second.cellWidth, sim::CellWidth::TwoReach);
     EXPECT_EQ(second.cellOrder, sim::CellOrder::Linear);
     EXPECT_EQ(second.gridBuild, sim::GridBuild::Counting);
     const sim::Config& last = cl.bench.configs.back();
     EXPECT_EQ(last.mode, sim::Mode::Coherent);
-    EXPECT_EQ(last.cells, 27);
+    EXPECT_EQ(last.cellWidth, sim::CellWidth::Reach);
     EXPECT_EQ(last.cellOrder, sim::CellOrder::Morton);
     EXPECT_EQ(last.gridBuild, sim::GridBuild::Counting);
-    // The default: the three modes, 8 and 27 cells.
+    // The default: the three modes, cells max(r) and 2 max(r) wide.
     EXPECT_EQ(parse({"bench"}).bench.configs.size(), 5u);
 }
 
@@ -140,7 +140,8 @@ TEST(Cli, BenchRunsEveryCombination) {
 TEST(Cli, StepRunsTheDemosModeByDefault) {
     EXPECT_EQ(parse({"step"}).step.sim.mode, sim::Mode::Coherent);
     EXPECT_EQ(parse({"step"}).step.sim.mode, parse({}).demo.sim.mode);
-    EXPECT_EQ(parse({"step", "--cells", "8", "--rows", "full"}).step.sim.cells, 8); // a grid without --mode
+    EXPECT_EQ(parse({"step", "--cell-width", "2r", "--rows", "full"}).step.sim.cellWidth,
+              sim::CellWidth::TwoReach); // no --mode
     EXPECT_EQ(parse({"step", "--mode", "naive"}).step.sim.mode, sim::Mode::Naive);
 }
 
@@ -192,7 +193,7 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"step", "--max-speed", "1e99"}, "--max-speed: '1e99' is beyond a float's range"},
         {{"step", "--domain-half", "inf"}, "--domain-half"},
         {{"step", "--mode", "fast"}, "not a mode"},
-        {{"step", "--cells", "9"}, "8 or 27"},
+        {{"step", "--cell-width", "9"}, "--cell-width: '9' must be r or 2r (or the lab's 27 or 8 cells)"},
         {{"step", "--rows", "octants"}, "auto, cells, full, half or quarter"},
         {{"--rows", "yes"}, "auto, cells, full, half or quarter"},
         {{"step", "--grid-build", "merge"}, "--grid-build: 'merge' must be radix or counting"},
@@ -226,7 +227,7 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"sort-bench", "--algorithm", ""}, "--algorithm: the value is empty"},
         {{"sort-bench", "--algorithm", "Onesweep"}, "--algorithm"},
         {{"bench", "--mode", "naive,,coherent"}, "not a mode"},
-        {{"bench", "--cells", "8,64"}, "8 or 27"},
+        {{"bench", "--cells", "8,64"}, "must be r or 2r"},
         {{"--mode", "coherent", "step"}, "--mode before 'step' is an option of the demo: put it after"},
         {{"--boids", "10", "bench"}, "--boids before 'bench'"},
         {{"--frames", "5", "step"}, "'step' has no --frames"},
@@ -255,13 +256,13 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"--window", ""}, "--window: the value is empty"},
         {{"bench", "--naive-max", ""}, "--naive-max: the value is empty"},
         {{"bench", "--mode", ""}, "--mode: the value is empty"},
-        {{"bench", "--cells", ""}, "--cells: the value is empty"},
+        {{"bench", "--cell-width", ""}, "--cell-width: the value is empty"},
         {{"bench", "--render", "--draw", ""}, "--draw: the value is empty"},
         {{"sort-bench", "--n", ""}, "--n: the value is empty"},
         // Options that would have no effect.
-        {{"step", "--mode", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
+        {{"step", "--mode", "naive", "--cell-width", "2r"}, "--cell-width has no effect in naive mode"},
         {{"step", "--mode", "naive", "--rows", "full"}, "--rows has no effect in naive mode"},
-        {{"bench", "--mode", "naive", "--cells", "8"}, "--cells has no effect in naive mode"},
+        {{"bench", "--mode", "naive", "--cells", "8"}, "--cell-width has no effect in naive mode"},
         {{"step", "--seed", "3", "--load-state", "x.npy"}, "--seed has no effect with --load-state"},
         {{"--device", "0", "step", "--device", "0"}, "--device is given both before and after 'step'"},
         {{"bench", "--warmup-ms", "-1"}, "--warmup-ms: must be 0 or more"},

@@ -233,10 +233,13 @@ bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
 TEST_F(CountingBuildTest, MatchesACountingSortAndTheRadixBuild) {
     struct Shape {
         sim::Rows rows;
-        int cells;
+        sim::CellWidth width;
     };
-    const Shape shapes[] = {{sim::Rows::Cells, 27}, {sim::Rows::Full, 27}, {sim::Rows::Half, 27},
-                            {sim::Rows::Cells, 8},  {sim::Rows::Full, 8},  {sim::Rows::Quarter, 8}};
+    using sim::CellWidth;
+    const Shape shapes[] = {
+        {sim::Rows::Cells, CellWidth::Reach},   {sim::Rows::Full, CellWidth::Reach},
+        {sim::Rows::Half, CellWidth::Reach},    {sim::Rows::Cells, CellWidth::TwoReach},
+        {sim::Rows::Full, CellWidth::TwoReach}, {sim::Rows::Quarter, CellWidth::TwoReach}};
     Params p;
     p.domainHalf = 20; // 8 cells per axis of 5 (27 cells) or 10 (8 cells, in a domain twice as wide)
     const uint32_t dim = 8;
@@ -255,17 +258,17 @@ TEST_F(CountingBuildTest, MatchesACountingSortAndTheRadixBuild) {
     };
     for (const Layout& layout : layouts) {
         sim::Flock f = sim::createFlock(ctx(), layout.state.count());
-        for (const auto& [rows, cells] : shapes)
+        for (const auto& [rows, width] : shapes)
             for (bool reorder : {false, true}) {
                 Params q = p;
-                if (cells == 8) q.domainHalf = 2 * p.domainHalf;
+                if (width == sim::CellWidth::TwoReach) q.domainHalf = 2 * p.domainHalf;
                 State s = layout.state;
-                if (cells == 8)
+                if (width == sim::CellWidth::TwoReach)
                     for (size_t i = 0; i < s.data.size(); i += 6)
                         for (int a = 0; a < 3; ++a) s.data[i + a] *= 2; // the same cells, twice as wide
-                const sim::Grid grid = sim::makeGrid(q, cells, s.count(), rows);
+                const sim::Grid grid = sim::makeGrid(q, width, s.count(), rows);
                 SCOPED_TRACE(std::string(layout.name) + ", " + sim::describeRows(grid) + ", " +
-                             std::to_string(cells) + " cells" + (reorder ? ", reorder" : ""));
+                             sim::cellWidthName(width) + " wide" + (reorder ? ", reorder" : ""));
                 ASSERT_EQ(grid.dim, dim);
                 ASSERT_EQ(grid.slicesPerCell, rows == sim::Rows::Cells ? 1u : 8u);
                 const BuildResult counting = build(f, s, q, grid, GridBuild::Counting, reorder);
@@ -291,12 +294,13 @@ class CountingStepTest : public GpuTest {
         std::vector<float> pos, vel;
         std::vector<uint32_t> ids;
     };
-    Run steps(const State& in, const Params& p, Mode mode, int cells, sim::Rows rows, GridBuild how,
-              int count, uint32_t maxGroupsX = 0, sim::CellOrder order = sim::CellOrder::Linear) {
+    Run steps(const State& in, const Params& p, Mode mode, sim::CellWidth width, sim::Rows rows,
+              GridBuild how, int count, uint32_t maxGroupsX = 0,
+              sim::CellOrder order = sim::CellOrder::Linear) {
         sim::Flock f = sim::createFlock(ctx(), in.count(), {.halfFilter = false});
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx(), *b, 0xffffffffu);
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count, rows, order);
+        const sim::Grid grid = sim::makeGrid(p, width, f.count, rows, order);
         sim::prepareGrid(ctx(), f, grid, mode, how);
         if (maxGroupsX)
             for (gpu::Program* program : sim::flockPrograms(f)) program->maxGroupsX = maxGroupsX;
@@ -312,12 +316,12 @@ class CountingStepTest : public GpuTest {
         return r;
     }
 
-    void expectMatchesReference(const State& in, const Params& p, Mode mode, int cells, sim::Rows rows,
-                                const std::string& what) {
-        SCOPED_TRACE(what + " " + sim::modeName(mode) + " " + std::to_string(cells) + " cells " +
+    void expectMatchesReference(const State& in, const Params& p, Mode mode, sim::CellWidth width,
+                                sim::Rows rows, const std::string& what) {
+        SCOPED_TRACE(what + " " + sim::modeName(mode) + " " + sim::cellWidthName(width) + " wide " +
                      sim::rowsName(rows));
         const test::ReferenceStep ref = test::referenceStep(in, p);
-        const Run counting = steps(in, p, mode, cells, rows, GridBuild::Counting, 1);
+        const Run counting = steps(in, p, mode, width, rows, GridBuild::Counting, 1);
         const test::Comparison c = test::compareStates(counting.state, ref, p);
         EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;
         EXPECT_LE(c.ambiguous, std::max(2u, in.count() / 50));
@@ -329,16 +333,16 @@ TEST_F(CountingStepTest, GridStepsMatchTheReference) {
     Params p;
     p.domainHalf = 12.5f; // 5 cells per axis
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
-        for (int cells : {8, 27}) {
+        for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach}) {
             Params q = p;
-            if (cells == 8) q.domainHalf = 25.0f;
+            if (width == sim::CellWidth::TwoReach) q.domainHalf = 25.0f;
             for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half}) {
-                expectMatchesReference(test::uniformState(2999, 71, q), q, mode, cells, rows, "uniform");
-                expectMatchesReference(test::clusteredState(1500, 72, q, 3, 1.5f), q, mode, cells, rows,
+                expectMatchesReference(test::uniformState(2999, 71, q), q, mode, width, rows, "uniform");
+                expectMatchesReference(test::clusteredState(1500, 72, q, 3, 1.5f), q, mode, width, rows,
                                        "clusters");
-                expectMatchesReference(test::edgeState(1001, 73, q), q, mode, cells, rows, "faces");
+                expectMatchesReference(test::edgeState(1001, 73, q), q, mode, width, rows, "faces");
             }
-            expectMatchesReference(test::boxState(600, 74, q, 1.0f, 0.8f), q, mode, cells, sim::Rows::Cells,
+            expectMatchesReference(test::boxState(600, 74, q, 1.0f, 0.8f), q, mode, width, sim::Rows::Cells,
                                    "one cell");
         }
 }
@@ -354,7 +358,7 @@ TEST_F(CountingStepTest, EverySearchPipelineStepsAsTheRadixBuildBitForBit) {
             p.domainHalf = shape.domainHalf;
             const State in = test::clusteredState(3000, 193, p, 4, 6.0f);
             const auto run = [&](GridBuild how) {
-                return steps(in, p, v.mode, shape.cells, shape.rows, how, 3, 0, shape.cellOrder);
+                return steps(in, p, v.mode, shape.width, shape.rows, how, 3, 0, shape.cellOrder);
             };
             const Run counting = run(GridBuild::Counting), radix = run(GridBuild::Radix);
             EXPECT_TRUE(sameBits(counting.state.data, radix.state.data));
@@ -372,8 +376,8 @@ TEST_F(CountingStepTest, TwoRunsGiveTheSameBits) {
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Half}) {
             SCOPED_TRACE(std::string(sim::modeName(mode)) + " " + sim::rowsName(rows));
-            const Run first = steps(in, p, mode, 27, rows, GridBuild::Counting, 4);
-            const Run second = steps(in, p, mode, 27, rows, GridBuild::Counting, 4, 3);
+            const Run first = steps(in, p, mode, sim::CellWidth::Reach, rows, GridBuild::Counting, 4);
+            const Run second = steps(in, p, mode, sim::CellWidth::Reach, rows, GridBuild::Counting, 4, 3);
             EXPECT_TRUE(sameBits(first.pos, second.pos) && sameBits(first.vel, second.vel));
             EXPECT_EQ(first.ids, second.ids);
             EXPECT_TRUE(sameBits(first.state.data, second.state.data));
@@ -389,7 +393,7 @@ TEST_F(CountingStepTest, SwitchingBuildsBetweenSteps) {
         SCOPED_TRACE(sim::modeName(mode));
         sim::Flock f = sim::createFlock(ctx(), in.count());
         sim::uploadState(ctx(), f, in);
-        const sim::Grid grid = sim::makeGrid(p, 27, f.count, sim::Rows::Full);
+        const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, f.count, sim::Rows::Full);
         for (GridBuild how : {GridBuild::Counting, GridBuild::Radix, GridBuild::Counting, GridBuild::Radix}) {
             sim::prepareGrid(ctx(), f, grid, mode, how);
             test::runCommands(
@@ -397,7 +401,7 @@ TEST_F(CountingStepTest, SwitchingBuildsBetweenSteps) {
         }
         const State mixed = sim::downloadState(ctx(), f);
         sim::destroyFlock(ctx(), f);
-        const Run radix = steps(in, p, mode, 27, sim::Rows::Full, GridBuild::Radix, 4);
+        const Run radix = steps(in, p, mode, sim::CellWidth::Reach, sim::Rows::Full, GridBuild::Radix, 4);
         EXPECT_TRUE(sameBits(mixed.data, radix.state.data));
     }
 }

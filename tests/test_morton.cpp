@@ -42,10 +42,10 @@ class MortonTest : public test::GpuTest {
     }
 
     // One Morton step of `rows` against the reference, and against the same step in linear order.
-    void expectMortonStep(const State& in, const Params& p, Mode mode, int cells, Rows rows,
+    void expectMortonStep(const State& in, const Params& p, Mode mode, sim::CellWidth width, Rows rows,
                           const std::string& what) {
-        const sim::Grid grid = sim::makeGrid(p, cells, in.count(), rows, CellOrder::Morton);
-        SCOPED_TRACE(what + ", " + sim::modeName(mode) + ", " + std::to_string(cells) + " cells, " +
+        const sim::Grid grid = sim::makeGrid(p, width, in.count(), rows, CellOrder::Morton);
+        SCOPED_TRACE(what + ", " + sim::modeName(mode) + ", " + sim::cellWidthName(width) + " wide, " +
                      std::to_string(grid.dim) + " per axis, " + sim::describeRows(grid) + ", n " +
                      std::to_string(in.count()));
         ASSERT_EQ(grid.cellOrder, CellOrder::Morton);
@@ -57,7 +57,7 @@ class MortonTest : public test::GpuTest {
                 << "a layout without neighbours tests nothing";
         }
         // Linear order sums the same neighbours in another order: within twice the reference's bound.
-        const sim::Grid linearGrid = sim::makeGrid(p, cells, in.count(), rows);
+        const sim::Grid linearGrid = sim::makeGrid(p, width, in.count(), rows);
         ASSERT_EQ(linearGrid.dim, grid.dim);
         test::ReferenceStep linear = ref;
         linear.state = gpuSteps(in, p, linearGrid, mode);
@@ -67,8 +67,8 @@ class MortonTest : public test::GpuTest {
 };
 
 // Domain half-widths giving `dim` cells per axis for a search shape (cells of max(r) = 5, or 10 with 8).
-float halfFor(uint32_t dim, int cells) {
-    return (cells == 8 ? 10.0f : 5.0f) * (float(dim) + 0.4f) / 2;
+float halfFor(uint32_t dim, sim::CellWidth width) {
+    return (width == sim::CellWidth::TwoReach ? 10.0f : 5.0f) * (float(dim) + 0.4f) / 2;
 }
 
 // ---- The passes: keys, sorted pairs, ranges or starts, statistics, reorder, next keys --------------
@@ -78,9 +78,9 @@ TEST_F(MortonTest, GridPassesMatchTheCpuInMortonOrder) {
     for (uint32_t dim : {5u, 7u, 8u})
         for (Rows rows : {Rows::Cells, Rows::Full}) {
             Params p;
-            p.domainHalf = halfFor(dim, 27);
+            p.domainHalf = halfFor(dim, sim::CellWidth::Reach);
             const uint32_t n = 3001;
-            const sim::Grid grid = sim::makeGrid(p, 27, n, rows, CellOrder::Morton);
+            const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, n, rows, CellOrder::Morton);
             ASSERT_EQ(grid.dim, dim);
             ASSERT_EQ(grid.slicesPerCell, rows == Rows::Full ? 8u : 1u);
             gapped += grid.keyCells > grid.cellCount;
@@ -100,37 +100,37 @@ TEST_F(MortonTest, GridPassesMatchTheCpuInMortonOrder) {
 // window cut at every cell's edge), on 5 cells per axis (Morton keys with gaps).
 TEST_F(MortonTest, StepsMatchReferenceAndLinearOrderOnLayouts) {
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
-        for (int cells : {8, 27})
+        for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach})
             for (Rows sub : {Rows::Cells, Rows::Full}) {
                 Params p;
-                p.domainHalf = halfFor(5, cells);
-                ASSERT_EQ(sim::makeGrid(p, cells, 2999, sub, CellOrder::Morton).slicesPerCell,
+                p.domainHalf = halfFor(5, width);
+                ASSERT_EQ(sim::makeGrid(p, width, 2999, sub, CellOrder::Morton).slicesPerCell,
                           sub == Rows::Cells ? 1u : 8u);
-                expectMortonStep(test::uniformState(2999, 21, p), p, mode, cells, sub, "uniform");
-                expectMortonStep(test::clusteredState(1500, 22, p, 4, 1.5f), p, mode, cells, sub, "clusters");
-                expectMortonStep(test::boxState(600, 23, p, 7.0f, 0.8f), p, mode, cells, sub, "one cell");
-                expectMortonStep(test::edgeState(2000, 24, p), p, mode, cells, sub, "faces, edges, corners");
-                expectMortonStep(test::coincidentState(1201, 25, p), p, mode, cells, sub, "coincident");
-                expectMortonStep(test::uniformState(1, 26, p), p, mode, cells, sub, "a single boid");
-                expectMortonStep(test::uniformState(257, 27, p), p, mode, cells, sub, "n off the group");
+                expectMortonStep(test::uniformState(2999, 21, p), p, mode, width, sub, "uniform");
+                expectMortonStep(test::clusteredState(1500, 22, p, 4, 1.5f), p, mode, width, sub, "clusters");
+                expectMortonStep(test::boxState(600, 23, p, 7.0f, 0.8f), p, mode, width, sub, "one cell");
+                expectMortonStep(test::edgeState(2000, 24, p), p, mode, width, sub, "faces, edges, corners");
+                expectMortonStep(test::coincidentState(1201, 25, p), p, mode, width, sub, "coincident");
+                expectMortonStep(test::uniformState(1, 26, p), p, mode, width, sub, "a single boid");
+                expectMortonStep(test::uniformState(257, 27, p), p, mode, width, sub, "n off the group");
             }
 }
 
 // 1, 2 and 3 cells per axis (each cell a distinct image only from 3), and 7 and 9 (keys with gaps,
 // 9 just above a power of two), boids on the domain's faces.
 TEST_F(MortonTest, StepsOnSmallAndOddGrids) {
-    for (int cells : {8, 27})
+    for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach})
         for (uint32_t dim : {1u, 2u, 3u, 7u, 9u}) {
             Params p;
-            p.domainHalf = halfFor(dim, cells);
-            ASSERT_EQ(sim::makeGrid(p, cells, 400, Rows::Cells, CellOrder::Morton).dim, dim);
+            p.domainHalf = halfFor(dim, width);
+            ASSERT_EQ(sim::makeGrid(p, width, 400, Rows::Cells, CellOrder::Morton).dim, dim);
             for (Mode mode : {Mode::Scattered, Mode::Coherent})
                 for (Rows sub : {Rows::Cells, Rows::Full}) {
                     if (dim < 3 && sub == Rows::Full) continue; // whole cells, as Cells
                     const uint32_t n = dim == 9 ? 1500 : 500;
-                    expectMortonStep(test::edgeState(n, 40 + dim, p), p, mode, cells, sub, "edges");
+                    expectMortonStep(test::edgeState(n, 40 + dim, p), p, mode, width, sub, "edges");
                     if (dim > 3)
-                        expectMortonStep(test::uniformState(n, 30 + dim, p), p, mode, cells, sub, "uniform");
+                        expectMortonStep(test::uniformState(n, 30 + dim, p), p, mode, width, sub, "uniform");
                 }
         }
 }
@@ -139,14 +139,14 @@ TEST_F(MortonTest, StepsOnSmallAndOddGrids) {
 // grid-index pass), both ways; steps on one Morton grid reuse the search's keys, bit for bit.
 TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
     Params p;
-    p.domainHalf = halfFor(5, 27);
+    p.domainHalf = halfFor(5, sim::CellWidth::Reach);
     State state = test::uniformState(2999, 93, p);
     sim::Flock f = sim::createFlock(ctx(), state.count());
     sim::uploadState(ctx(), f, state);
     for (CellOrder order : {CellOrder::Linear, CellOrder::Morton, CellOrder::Morton, CellOrder::Linear})
         for (Mode mode : {Mode::Coherent, Mode::Scattered}) {
             SCOPED_TRACE(std::string(sim::cellOrderName(order)) + " " + sim::modeName(mode));
-            const sim::Grid grid = sim::makeGrid(p, 27, f.count, Rows::Cells, order);
+            const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, f.count, Rows::Cells, order);
             sim::prepareGrid(ctx(), f, grid, mode);
             test::runCommands([&](VkCommandBuffer cmd) {
                 sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
@@ -161,7 +161,8 @@ TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
     const State in = test::edgeState(2999, 94, p);
     for (Rows sub : {Rows::Cells, Rows::Full})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
-            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), sub, CellOrder::Morton);
+            const sim::Grid grid =
+                sim::makeGrid(p, sim::CellWidth::Reach, in.count(), sub, CellOrder::Morton);
             const std::vector<State> results = test::stepsReusingPairsAndNot(ctx(), in, p, grid, mode);
             EXPECT_TRUE(results[0].data == results[1].data)
                 << sim::rowsName(sub) << " " << sim::modeName(mode);
@@ -171,10 +172,10 @@ TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
 // Morton windows, cut at every cell's edge, read the key starts: spoiled starts must change the step.
 TEST_F(MortonTest, MortonWindowsReadTheirStarts) {
     Params p;
-    p.domainHalf = halfFor(5, 27);
+    p.domainHalf = halfFor(5, sim::CellWidth::Reach);
     const State in = test::uniformState(2999, 95, p);
     const test::ReferenceStep ref = test::referenceStep(in, p);
-    const sim::Grid grid = sim::makeGrid(p, 27, in.count(), Rows::Full, CellOrder::Morton);
+    const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, in.count(), Rows::Full, CellOrder::Morton);
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         test::expectSpoiledStartsChangeTheStep(ctx(), in, ref, p, grid, mode);
 }

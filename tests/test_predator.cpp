@@ -15,22 +15,22 @@ using sim::State;
 
 struct ModeCells {
     Mode mode;
-    int cells;
+    sim::CellWidth width;
 };
-const ModeCells everyMode[] = {{Mode::Naive, 27},
-                               {Mode::Scattered, 8},
-                               {Mode::Scattered, 27},
-                               {Mode::Coherent, 8},
-                               {Mode::Coherent, 27}};
+const ModeCells everyMode[] = {{Mode::Naive, sim::CellWidth::Reach},
+                               {Mode::Scattered, sim::CellWidth::TwoReach},
+                               {Mode::Scattered, sim::CellWidth::Reach},
+                               {Mode::Coherent, sim::CellWidth::TwoReach},
+                               {Mode::Coherent, sim::CellWidth::Reach}};
 
 class PredatorTest : public test::GpuTest {
   protected:
     // One step on a fresh flock whose output buffers are poisoned first.
-    State gpuStep(const State& in, const Params& p, Mode mode, int cells) {
+    State gpuStep(const State& in, const Params& p, Mode mode, sim::CellWidth width) {
         sim::Flock f = sim::createFlock(ctx(), in.count());
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx(), *b, 0xffffffffu);
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count);
+        const sim::Grid grid = sim::makeGrid(p, width, f.count);
         sim::prepareGrid(ctx(), f, grid, mode);
         test::runCommands([&](VkCommandBuffer cmd) {
             sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
@@ -50,8 +50,8 @@ class PredatorTest : public test::GpuTest {
         EXPECT_GE(inside, 20u) << what;
         EXPECT_GE(outside, 20u) << what;
         for (const ModeCells& m : everyMode) {
-            SCOPED_TRACE(what + " mode=" + sim::modeName(m.mode) + " cells=" + std::to_string(m.cells));
-            const test::Comparison c = test::compareStates(gpuStep(in, p, m.mode, m.cells), ref, p);
+            SCOPED_TRACE(what + " mode=" + sim::modeName(m.mode) + " width=" + sim::cellWidthName(m.width));
+            const test::Comparison c = test::compareStates(gpuStep(in, p, m.mode, m.width), ref, p);
             EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;
             EXPECT_LE(c.ambiguous, in.count() / 50);
         }
@@ -125,15 +125,15 @@ TEST_F(PredatorTest, WithoutEffectTheStepIsUnchanged) {
     Params far = predatorParams(10, 10, 10); // 10 from the crowd's box along each axis
     far.predatorRadius = 9.5f;
     for (const ModeCells& m : everyMode) {
-        SCOPED_TRACE(std::string(sim::modeName(m.mode)) + " cells=" + std::to_string(m.cells));
-        const State base = gpuStep(s, none, m.mode, m.cells);
-        EXPECT_EQ(gpuStep(s, off, m.mode, m.cells).data, base.data);
-        EXPECT_EQ(gpuStep(s, zero, m.mode, m.cells).data, base.data);
-        EXPECT_EQ(gpuStep(s, far, m.mode, m.cells).data, base.data);
+        SCOPED_TRACE(std::string(sim::modeName(m.mode)) + " width=" + sim::cellWidthName(m.width));
+        const State base = gpuStep(s, none, m.mode, m.width);
+        EXPECT_EQ(gpuStep(s, off, m.mode, m.width).data, base.data);
+        EXPECT_EQ(gpuStep(s, zero, m.mode, m.width).data, base.data);
+        EXPECT_EQ(gpuStep(s, far, m.mode, m.width).data, base.data);
         // And the rule has an effect where boids are within reach.
         Params near = far;
         near.predatorPos[0] = near.predatorPos[1] = near.predatorPos[2] = -5;
-        EXPECT_NE(gpuStep(s, near, m.mode, m.cells).data, base.data);
+        EXPECT_NE(gpuStep(s, near, m.mode, m.width).data, base.data);
     }
 }
 

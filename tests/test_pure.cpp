@@ -78,28 +78,30 @@ TEST(RandomState, IsDeterministicAndInsideTheDomain) {
 
 TEST(Grid, CellsDivideTheDomainExactly) {
     sim::Params p; // L = 100, max r = 5
-    sim::Grid g27 = sim::makeGrid(p, 27, 100000), g8 = sim::makeGrid(p, 8, 100000);
+    sim::Grid g27 = sim::makeGrid(p, sim::CellWidth::Reach, 100000),
+              g8 = sim::makeGrid(p, sim::CellWidth::TwoReach, 100000);
     EXPECT_EQ(g27.dim, 40u);
     EXPECT_FLOAT_EQ(g27.cellWidth, 5.0f);
     EXPECT_EQ(g27.keyBits, 16u); // 64000 whole cells (1.6 boids a cell)
     EXPECT_EQ(g8.dim, 20u);
     EXPECT_FLOAT_EQ(g8.cellWidth, 10.0f);
-    EXPECT_EQ(sim::makeGrid(p, 8, 100000, sim::Rows::Cells).keyBits, 13u); // 8000 cells
-    EXPECT_EQ(g8.slicesPerCell, 8u);                                       // 12.5 boids a cell
+    EXPECT_EQ(sim::makeGrid(p, sim::CellWidth::TwoReach, 100000, sim::Rows::Cells).keyBits,
+              13u);                  // 8000 cells
+    EXPECT_EQ(g8.slicesPerCell, 8u); // 12.5 boids a cell
     EXPECT_EQ(g8.keyBits, 16u);
     p.domainHalf = 7.4f; // floor(14.8 / 5) = 2 cells for 27, floor(14.8 / 10) = 1 for 8
-    EXPECT_EQ(sim::makeGrid(p, 27, 10).dim, 2u);
-    EXPECT_EQ(sim::makeGrid(p, 8, 10).dim, 1u);
+    EXPECT_EQ(sim::makeGrid(p, sim::CellWidth::Reach, 10).dim, 2u);
+    EXPECT_EQ(sim::makeGrid(p, sim::CellWidth::TwoReach, 10).dim, 1u);
     p.domainHalf = 2.0f; // smaller than the radius: one cell
-    EXPECT_EQ(sim::makeGrid(p, 27, 10).dim, 1u);
-    EXPECT_EQ(sim::makeGrid(p, 27, 10).keyBits, 1u);
+    EXPECT_EQ(sim::makeGrid(p, sim::CellWidth::Reach, 10).dim, 1u);
+    EXPECT_EQ(sim::makeGrid(p, sim::CellWidth::Reach, 10).keyBits, 1u);
 }
 
 TEST(Grid, HugeGridsAreCoarsened) {
     sim::Params p;
     p.domainHalf = 1000;
     p.cohesionRadius = p.separationRadius = p.alignmentRadius = 0.1f;
-    const sim::Grid g = sim::makeGrid(p, 27, 1000);
+    const sim::Grid g = sim::makeGrid(p, sim::CellWidth::Reach, 1000);
     EXPECT_LE(g.cellCount, sim::maxGridCells(1000));
     EXPECT_GE(g.cellWidth, 0.1f);
 }
@@ -115,23 +117,23 @@ TEST(Grid, CellCoordinateClampsTheUpperEdge) {
 // row's height; only with 3 or more cells per axis, and only where every key's start fits.
 TEST(Grid, AutoRowsFollowTheDensity) {
     sim::Params lab; // 40^3 cells with 27, 20^3 with 8
-    const auto rowsOf = [&](const sim::Params& p, int cells, uint32_t n) {
-        const sim::Grid g = sim::makeGrid(p, cells, n);
+    const auto rowsOf = [&](const sim::Params& p, sim::CellWidth width, uint32_t n) {
+        const sim::Grid g = sim::makeGrid(p, width, n);
         return g.slicesPerCell == 1 ? 0u : g.rowsPerCell; // 0: whole cells
     };
-    EXPECT_EQ(rowsOf(lab, 27, 100000), 0u);
-    EXPECT_EQ(rowsOf(lab, 27, 12 * 64000 - 1), 0u);
-    EXPECT_EQ(rowsOf(lab, 27, 12 * 64000), 1u);
-    EXPECT_EQ(rowsOf(lab, 27, 1000000), 1u);        // 15.6 a cell: 2 in a half cell's cube
-    EXPECT_EQ(rowsOf(lab, 27, 64 * 64000 - 1), 1u); // just under 8 in a half cell's cube
-    EXPECT_EQ(rowsOf(lab, 27, 64 * 64000), 2u);
-    EXPECT_EQ(rowsOf(lab, 27, 10240000), 2u);
-    EXPECT_EQ(rowsOf(lab, 8, 12 * 8000 - 1), 0u);
-    EXPECT_EQ(rowsOf(lab, 8, 100000), 1u); // 12.5 a cell
-    EXPECT_EQ(rowsOf(lab, 8, 1000000), 2u);
-    EXPECT_EQ(rowsOf(lab, 8, 512 * 8000 - 1), 2u);
-    EXPECT_EQ(rowsOf(lab, 8, 10240000), 4u);
-    const sim::Grid dense8 = sim::makeGrid(lab, 8, 1000000);
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::Reach, 100000), 0u);
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::Reach, 12 * 64000 - 1), 0u);
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::Reach, 12 * 64000), 1u);
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::Reach, 1000000), 1u);        // 15.6 a cell: 2 in a half cell's cube
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::Reach, 64 * 64000 - 1), 1u); // just under 8 in a half cell's cube
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::Reach, 64 * 64000), 2u);
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::Reach, 10240000), 2u);
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::TwoReach, 12 * 8000 - 1), 0u);
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::TwoReach, 100000), 1u); // 12.5 a cell
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::TwoReach, 1000000), 2u);
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::TwoReach, 512 * 8000 - 1), 2u);
+    EXPECT_EQ(rowsOf(lab, sim::CellWidth::TwoReach, 10240000), 4u);
+    const sim::Grid dense8 = sim::makeGrid(lab, sim::CellWidth::TwoReach, 1000000);
     EXPECT_EQ(dense8.slicesPerCell, 8u);
     EXPECT_FLOAT_EQ(sim::rowHeight(dense8), 5.0f);
     EXPECT_EQ(dense8.keyBits, 13u + 5); // 8,000 cells x 2 x 2 rows x 8 slices
@@ -139,22 +141,24 @@ TEST(Grid, AutoRowsFollowTheDensity) {
     // keys a cell do not fit 64,000 cells, 2 x 2 x 8 do; 8 do not fit 343,000 cells.
     sim::Params wide = lab;
     wide.domainHalf = 200.0f; // 40^3 cells of 10 with 8
-    EXPECT_EQ(sim::makeGrid(wide, 8, 1000000, sim::Rows::Quarter).rowsPerCell, 2u);
+    EXPECT_EQ(sim::makeGrid(wide, sim::CellWidth::TwoReach, 1000000, sim::Rows::Quarter).rowsPerCell, 2u);
     wide.domainHalf = 175.0f; // 70^3 cells of 5 with 27
-    EXPECT_EQ(sim::makeGrid(wide, 27, 100000, sim::Rows::Full).slicesPerCell, 1u);
+    EXPECT_EQ(sim::makeGrid(wide, sim::CellWidth::Reach, 100000, sim::Rows::Full).slicesPerCell, 1u);
     // Forced rows, as asked where they fit.
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::Rows::Cells).slicesPerCell, 1u);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 100000, sim::Rows::Full).rowsPerCell, 1u);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 100000, sim::Rows::Full).slicesPerCell, 8u);
-    EXPECT_EQ(sim::makeGrid(lab, 27, 1000000, sim::Rows::Half).rowsPerCell, 2u);
-    EXPECT_EQ(sim::makeGrid(lab, 8, 100000, sim::Rows::Quarter).rowsPerCell, 4u);
+    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 1000000, sim::Rows::Cells).slicesPerCell, 1u);
+    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 100000, sim::Rows::Full).rowsPerCell, 1u);
+    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 100000, sim::Rows::Full).slicesPerCell, 8u);
+    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 1000000, sim::Rows::Half).rowsPerCell, 2u);
+    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::TwoReach, 100000, sim::Rows::Quarter).rowsPerCell, 4u);
     // Morton grids: rows one cell high.
-    EXPECT_EQ(sim::makeGrid(lab, 27, 10240000, sim::Rows::Auto, sim::CellOrder::Morton).rowsPerCell, 1u);
+    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 10240000, sim::Rows::Auto, sim::CellOrder::Morton)
+                  .rowsPerCell,
+              1u);
     // 2 cells per axis: no fixed image shifts, whole cells.
     sim::Params tiny = lab;
     tiny.domainHalf = 5;
     for (sim::Rows rows : {sim::Rows::Auto, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter}) {
-        const sim::Grid g = sim::makeGrid(tiny, 27, 100000, rows);
+        const sim::Grid g = sim::makeGrid(tiny, sim::CellWidth::Reach, 100000, rows);
         EXPECT_EQ(g.slicesPerCell, 1u) << sim::rowsName(rows);
         EXPECT_EQ(g.rowsPerCell, 1u) << sim::rowsName(rows);
     }
@@ -165,15 +169,15 @@ TEST(Grid, AutoRowsFollowTheDensity) {
 TEST(Grid, KeysStayWithinTheirCaps) {
     size_t grids = 0;
     for (float half : {1.0f, 7.5f, 20.0f, 100.0f, 175.0f, 400.0f, 1000.0f})
-        for (int cells : {8, 27})
+        for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach})
             for (uint32_t n : {1u, 1000u, 100000u, 1000000u, 10240000u, 64000000u})
                 for (sim::Rows rows : {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half,
                                        sim::Rows::Quarter})
                     for (sim::CellOrder order : {sim::CellOrder::Linear, sim::CellOrder::Morton}) {
                         sim::Params p;
                         p.domainHalf = half;
-                        const sim::Grid g = sim::makeGrid(p, cells, n, rows, order);
-                        SCOPED_TRACE(std::to_string(half) + " " + std::to_string(cells) + " " +
+                        const sim::Grid g = sim::makeGrid(p, width, n, rows, order);
+                        SCOPED_TRACE(std::to_string(half) + " " + sim::cellWidthName(width) + " " +
                                      std::to_string(n) + " " + sim::rowsName(rows) + " " +
                                      sim::cellOrderName(order));
                         if (g.slicesPerCell > 1)
@@ -192,8 +196,9 @@ TEST(Grid, RowsNamesParseBack) {
          {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
         EXPECT_EQ(sim::parseRows(sim::rowsName(rows)), rows);
     EXPECT_FALSE(sim::parseRows("quarters").has_value());
-    EXPECT_EQ(sim::describeRows(sim::makeGrid(sim::Params{}, 27, 1000, sim::Rows::Cells)), "whole cells");
-    EXPECT_EQ(sim::describeRows(sim::makeGrid(sim::Params{}, 8, 1000000)),
+    EXPECT_EQ(sim::describeRows(sim::makeGrid(sim::Params{}, sim::CellWidth::Reach, 1000, sim::Rows::Cells)),
+              "whole cells");
+    EXPECT_EQ(sim::describeRows(sim::makeGrid(sim::Params{}, sim::CellWidth::TwoReach, 1000000)),
               "rows 5 high (2 a cell), 8 x slices a cell");
 }
 

@@ -246,7 +246,7 @@ TEST_F(SearchCountTest, CountsMatchTheCpuWalkAndTheReference) {
         Params p = test::distinctRadii(Params{});
         p.domainHalf = shape.domainHalf;
         const auto grid = [&](const State& s) {
-            return sim::makeGrid(p, shape.cells, s.count(), shape.rows, shape.cellOrder);
+            return sim::makeGrid(p, shape.width, s.count(), shape.rows, shape.cellOrder);
         };
         for (const State& s : {test::edgeState(2001, 31, p), test::clusteredState(3001, 32, p, 4, 3.0f),
                                test::boxState(777, 33, p, 2.0f, 0.5f)})
@@ -263,7 +263,8 @@ TEST_F(SearchCountTest, ThinnerRowsTestFewerCandidates) {
     for (sim::Rows rows : {sim::Rows::Quarter, sim::Rows::Half, sim::Rows::Full, sim::Rows::Cells}) {
         sim::Flock f = sim::createFlock(ctx(), s.count());
         sim::uploadState(ctx(), f, s);
-        counts.push_back(sim::countSearch(ctx(), f, p, sim::makeGrid(p, 8, s.count(), rows)));
+        counts.push_back(
+            sim::countSearch(ctx(), f, p, sim::makeGrid(p, sim::CellWidth::TwoReach, s.count(), rows)));
         sim::destroyFlock(ctx(), f);
     }
     EXPECT_NEAR(counts[0].neighbours, 4.0 / 3 * std::numbers::pi * 125 * 0.128, 6.0); // a uniform flock's

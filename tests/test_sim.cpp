@@ -38,12 +38,12 @@ class SimTest : public GpuTest {
     // Groups per dispatch row; small values split every dispatch over x and y, with spare groups.
     uint32_t maxGroupsX = 0;
 
-    State gpuSteps(const State& in, const Params& p, Mode mode, int cells, int steps = 1) {
+    State gpuSteps(const State& in, const Params& p, Mode mode, sim::CellWidth width, int steps = 1) {
         sim::Flock f = sim::createFlock(ctx(), in.count(), options);
         sim::uploadState(ctx(), f, in);
         for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
             gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
-        const sim::Grid grid = sim::makeGrid(p, cells, f.count, rows, cellOrder);
+        const sim::Grid grid = sim::makeGrid(p, width, f.count, rows, cellOrder);
         sim::prepareGrid(ctx(), f, grid, mode); // compiles the mode's search pipelines
         if (maxGroupsX) {
             std::vector<gpu::Program*> programs = sim::flockPrograms(f);
@@ -61,12 +61,12 @@ class SimTest : public GpuTest {
         return out;
     }
 
-    void expectMatchesReference(const State& in, const Params& p, Mode mode, int cells,
+    void expectMatchesReference(const State& in, const Params& p, Mode mode, sim::CellWidth width,
                                 const std::string& what) {
-        SCOPED_TRACE(what + " mode=" + sim::modeName(mode) + " cells=" + std::to_string(cells) +
+        SCOPED_TRACE(what + " mode=" + sim::modeName(mode) + " cells=" + sim::cellWidthName(width) +
                      " n=" + std::to_string(in.count()));
         const test::ReferenceStep ref = test::referenceStep(in, p);
-        const State got = gpuSteps(in, p, mode, cells);
+        const State got = gpuSteps(in, p, mode, width);
         const test::Comparison c = test::compareStates(got, ref, p);
         EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;
         // Boids skipped for sitting on a rounding boundary must stay rare, or the test proves little.
@@ -86,7 +86,7 @@ TEST_F(SimTest, NaiveMatchesReferenceAcrossSizesAndSeeds) {
     for (uint32_t n : {1u, 2u, 255u, 1000u, 4097u})
         for (uint64_t seed : {1u, 2u, 3u}) {
             if (n == 4097 && seed > 1) continue;
-            expectMatchesReference(uniformState(n, seed, p), p, Mode::Naive, 27,
+            expectMatchesReference(uniformState(n, seed, p), p, Mode::Naive, sim::CellWidth::Reach,
                                    "uniform seed " + std::to_string(seed));
         }
 }
@@ -97,19 +97,24 @@ TEST_F(SimTest, NaiveWithTheFloat32FilterMatchesReference) {
     options.halfFilter = false;
     Params p;
     p.domainHalf = 12;
-    expectMatchesReference(uniformState(1999, 8, p), p, Mode::Naive, 27, "uniform, float32 filter");
-    expectMatchesReference(edgeState(800, 9, p), p, Mode::Naive, 27, "edges, float32 filter");
+    expectMatchesReference(uniformState(1999, 8, p), p, Mode::Naive, sim::CellWidth::Reach,
+                           "uniform, float32 filter");
+    expectMatchesReference(edgeState(800, 9, p), p, Mode::Naive, sim::CellWidth::Reach,
+                           "edges, float32 filter");
 }
 
 TEST_F(SimTest, NaiveMatchesReferenceOnAdversarialLayouts) {
     Params p;
     p.domainHalf = 10;
-    expectMatchesReference(edgeState(1500, 4, p), p, Mode::Naive, 27, "faces, edges, corners");
-    expectMatchesReference(coincidentState(1001, 5, p), p, Mode::Naive, 27, "coincident");
-    expectMatchesReference(clusteredState(777, 6, p, 3, 1.0f), p, Mode::Naive, 27, "clusters");
+    expectMatchesReference(edgeState(1500, 4, p), p, Mode::Naive, sim::CellWidth::Reach,
+                           "faces, edges, corners");
+    expectMatchesReference(coincidentState(1001, 5, p), p, Mode::Naive, sim::CellWidth::Reach, "coincident");
+    expectMatchesReference(clusteredState(777, 6, p, 3, 1.0f), p, Mode::Naive, sim::CellWidth::Reach,
+                           "clusters");
     Params big = p;
     big.cohesionRadius = big.alignmentRadius = 14; // radii beyond L: every pair by its minimum image
-    expectMatchesReference(uniformState(300, 7, big), big, Mode::Naive, 27, "radii beyond L");
+    expectMatchesReference(uniformState(300, 7, big), big, Mode::Naive, sim::CellWidth::Reach,
+                           "radii beyond L");
 }
 
 // ---- The grid passes, one at a time -----------------------------------------------------------
@@ -122,13 +127,13 @@ TEST_F(SimTest, GridPassesMatchTheCpu) {
     uint32_t longestGap = 0; // keys between consecutive sorted keys
     for (float cellsPerAxis : {8.0f, 7.0f})
         for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
-            for (int cells : {27, 8}) {
+            for (sim::CellWidth width : {sim::CellWidth::Reach, sim::CellWidth::TwoReach}) {
                 Params p;
-                p.domainHalf = (cells == 8 ? 10.0f : 5.0f) * cellsPerAxis / 2;
+                p.domainHalf = (width == sim::CellWidth::TwoReach ? 10.0f : 5.0f) * cellsPerAxis / 2;
                 for (const State& s : {edgeState(3001, 11, p), clusteredState(3001, 12, p, 4, 0.7f),
                                        boxState(3001, 13, p, 2.0f, 0.5f)}) {
-                    const sim::Grid grid = sim::makeGrid(p, cells, s.count(), rows);
-                    SCOPED_TRACE(sim::describeRows(grid) + ", " + std::to_string(cells) + " cells, " +
+                    const sim::Grid grid = sim::makeGrid(p, width, s.count(), rows);
+                    SCOPED_TRACE(sim::describeRows(grid) + ", " + sim::cellWidthName(width) + " wide, " +
                                  std::to_string(grid.dim) + " a side");
                     ASSERT_EQ(grid.slicesPerCell, rows == sim::Rows::Cells ? 1u : 8u);
                     ASSERT_EQ(grid.rowsPerCell, rows == sim::Rows::Half      ? 2u
@@ -155,14 +160,14 @@ TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
     p.domainHalf = 25;
     rows = sim::Rows::Cells; // whole cells (auto would give the 8-cell grid's 24 boids a cell x windows)
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
-        for (int cells : {8, 27}) {
-            expectMatchesReference(uniformState(2999, 21, p), p, mode, cells, "uniform");
-            expectMatchesReference(clusteredState(1500, 22, p, 4, 1.5f), p, mode, cells, "clusters");
-            expectMatchesReference(boxState(600, 23, p, 7.0f, 0.8f), p, mode, cells, "one cell");
-            expectMatchesReference(edgeState(2000, 24, p), p, mode, cells, "faces, edges, corners");
-            expectMatchesReference(coincidentState(1201, 25, p), p, mode, cells, "coincident");
-            expectMatchesReference(uniformState(1, 26, p), p, mode, cells, "a single boid");
-            expectMatchesReference(uniformState(257, 27, p), p, mode, cells, "n not a multiple of the group");
+        for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach}) {
+            expectMatchesReference(uniformState(2999, 21, p), p, mode, width, "uniform");
+            expectMatchesReference(clusteredState(1500, 22, p, 4, 1.5f), p, mode, width, "clusters");
+            expectMatchesReference(boxState(600, 23, p, 7.0f, 0.8f), p, mode, width, "one cell");
+            expectMatchesReference(edgeState(2000, 24, p), p, mode, width, "faces, edges, corners");
+            expectMatchesReference(coincidentState(1201, 25, p), p, mode, width, "coincident");
+            expectMatchesReference(uniformState(1, 26, p), p, mode, width, "a single boid");
+            expectMatchesReference(uniformState(257, 27, p), p, mode, width, "n not a multiple of the group");
         }
 }
 
@@ -171,36 +176,39 @@ TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
 TEST_F(SimTest, GridStepsWithWindowsMatchReference) {
     for (sim::Rows r : {sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
         for (Mode mode : {Mode::Scattered, Mode::Coherent})
-            for (int cells : {8, 27}) {
+            for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach}) {
                 rows = r;
                 SCOPED_TRACE(sim::rowsName(r));
                 Params p;
-                p.domainHalf = cells == 27 ? 12.5f : 25.0f; // 5 cells of 5 per axis, or 5 of 10
+                p.domainHalf =
+                    width == sim::CellWidth::Reach ? 12.5f : 25.0f; // 5 cells of 5 per axis, or 5 of 10
                 Params distinct = test::distinctRadii(p);
-                distinct.domainHalf = cells == 27 ? 13.75f : 27.5f; // 5 cells of max(r) = 5.5 (or 11)
+                distinct.domainHalf =
+                    width == sim::CellWidth::Reach ? 13.75f : 27.5f; // 5 cells of max(r) = 5.5 (or 11)
                 Params small = p;
-                small.domainHalf = cells == 27 ? 7.5f : 15.0f; // 3 cells per axis: every row wraps
-                ASSERT_EQ(sim::makeGrid(p, cells, 1250, rows).slicesPerCell, 8u);
-                ASSERT_EQ(sim::makeGrid(small, cells, 300, rows).slicesPerCell, 8u);
-                expectMatchesReference(uniformState(2999, 81, p), p, mode, cells, "windows, uniform");
-                expectMatchesReference(edgeState(2500, 82, p), p, mode, cells, "windows, edges");
-                expectMatchesReference(boxState(700, 83, p, 2.0f, 0.5f), p, mode, cells, "windows, one cell");
-                expectMatchesReference(clusteredState(1999, 84, p, 3, 1.0f), p, mode, cells,
+                small.domainHalf =
+                    width == sim::CellWidth::Reach ? 7.5f : 15.0f; // 3 cells per axis: every row wraps
+                ASSERT_EQ(sim::makeGrid(p, width, 1250, rows).slicesPerCell, 8u);
+                ASSERT_EQ(sim::makeGrid(small, width, 300, rows).slicesPerCell, 8u);
+                expectMatchesReference(uniformState(2999, 81, p), p, mode, width, "windows, uniform");
+                expectMatchesReference(edgeState(2500, 82, p), p, mode, width, "windows, edges");
+                expectMatchesReference(boxState(700, 83, p, 2.0f, 0.5f), p, mode, width, "windows, one cell");
+                expectMatchesReference(clusteredState(1999, 84, p, 3, 1.0f), p, mode, width,
                                        "windows, clusters");
-                expectMatchesReference(coincidentState(1201, 85, p), p, mode, cells, "windows, coincident");
-                expectMatchesReference(uniformState(257, 86, p), p, mode, cells, "windows, sparse");
-                expectMatchesReference(uniformState(2500, 87, distinct), distinct, mode, cells,
+                expectMatchesReference(coincidentState(1201, 85, p), p, mode, width, "windows, coincident");
+                expectMatchesReference(uniformState(257, 86, p), p, mode, width, "windows, sparse");
+                expectMatchesReference(uniformState(2500, 87, distinct), distinct, mode, width,
                                        "windows, distinct radii");
-                expectMatchesReference(edgeState(1000, 88, small), small, mode, cells,
+                expectMatchesReference(edgeState(1000, 88, small), small, mode, width,
                                        "windows, 3 cells per axis");
                 Params wide = p; // cells wider than max(r): window ends fall elsewhere in the cells
-                wide.domainHalf = cells == 27 ? 14.0f : 28.0f; // 5 cells of 5.6 (or 11.2)
-                expectMatchesReference(uniformState(2500, 90, wide), wide, mode, cells,
+                wide.domainHalf = width == sim::CellWidth::Reach ? 14.0f : 28.0f; // 5 cells of 5.6 (or 11.2)
+                expectMatchesReference(uniformState(2500, 90, wide), wide, mode, width,
                                        "windows, wide cells");
                 // Crowded rows: about 48 boids a row of rows a full or half cell high (12 a quarter row).
-                const uint32_t rowsPerCell = std::min(sim::makeGrid(small, cells, 300, rows).rowsPerCell, 2u);
+                const uint32_t rowsPerCell = std::min(sim::makeGrid(small, width, 300, rows).rowsPerCell, 2u);
                 const uint32_t crowded = 48 * 27 * rowsPerCell * rowsPerCell + 77;
-                expectMatchesReference(uniformState(crowded, 89, small), small, mode, cells,
+                expectMatchesReference(uniformState(crowded, 89, small), small, mode, width,
                                        "windows, long rows");
             }
 }
@@ -216,7 +224,7 @@ TEST_F(SimTest, EverySearchPipelineMatchesReferenceOnEveryShape) {
             Params p = v.sharedRadii ? Params{} : test::distinctRadii(Params{});
             p.domainHalf = shape.domainHalf;
             const float spread = std::max(6.0f, shape.domainHalf / 4); // some tens of neighbours a boid
-            expectMatchesReference(clusteredState(3000, 191, p, 3, spread), p, v.mode, shape.cells,
+            expectMatchesReference(clusteredState(3000, 191, p, 3, spread), p, v.mode, shape.width,
                                    "3 clusters");
         }
 }
@@ -231,8 +239,8 @@ TEST_F(SimTest, TheSearchReadsItsStarts) {
     for (sim::Rows r : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
             SCOPED_TRACE(std::string(sim::rowsName(r)) + " " + sim::modeName(mode));
-            test::expectSpoiledStartsChangeTheStep(ctx(), in, ref, p, sim::makeGrid(p, 27, in.count(), r),
-                                                   mode);
+            test::expectSpoiledStartsChangeTheStep(
+                ctx(), in, ref, p, sim::makeGrid(p, sim::CellWidth::Reach, in.count(), r), mode);
         }
 }
 
@@ -242,7 +250,7 @@ TEST_F(SimTest, TheScatteredSearchGathersTheVelocitiesInSortedOrder) {
     Params p;
     p.domainHalf = 12.5f;
     const State in = clusteredState(3001, 92, p, 5, 2.0f); // 3,001: off every group and subgroup size
-    const sim::Grid grid = sim::makeGrid(p, 27, in.count());
+    const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, in.count());
     for (sim::GridBuild build : {sim::GridBuild::Radix, sim::GridBuild::Counting}) {
         SCOPED_TRACE(sim::gridBuildName(build));
         sim::Flock f = sim::createFlock(ctx(), in.count());
@@ -265,24 +273,25 @@ TEST_F(SimTest, GridStepsWithThreeDifferentRadii) {
     Params p = test::distinctRadii(Params{});
     p.domainHalf = 20;
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
-        for (int cells : {8, 27}) {
-            expectMatchesReference(uniformState(2500, 61, p), p, mode, cells, "uniform, distinct radii");
-            expectMatchesReference(edgeState(1500, 62, p), p, mode, cells, "edges, distinct radii");
+        for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach}) {
+            expectMatchesReference(uniformState(2500, 61, p), p, mode, width, "uniform, distinct radii");
+            expectMatchesReference(edgeState(1500, 62, p), p, mode, width, "edges, distinct radii");
         }
-    expectMatchesReference(uniformState(1500, 63, p), p, Mode::Naive, 27, "naive, distinct radii");
+    expectMatchesReference(uniformState(1500, 63, p), p, Mode::Naive, sim::CellWidth::Reach,
+                           "naive, distinct radii");
 }
 
 TEST_F(SimTest, GridStepsOnDomainsOfOneTwoAndThreeCells) {
-    for (int cells : {8, 27})
+    for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach})
         for (uint32_t dim : {1u, 2u, 3u}) {
             Params p;
-            const float width = cells == 8 ? 10.0f : 5.0f; // 2 max(r) or max(r)
-            p.domainHalf = width * (float(dim) + 0.4f) / 2;
-            ASSERT_EQ(sim::makeGrid(p, cells, 400).dim, dim);
+            const float w = width == sim::CellWidth::TwoReach ? 10.0f : 5.0f; // 2 max(r) or max(r)
+            p.domainHalf = w * (float(dim) + 0.4f) / 2;
+            ASSERT_EQ(sim::makeGrid(p, width, 400).dim, dim);
             for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
-                expectMatchesReference(uniformState(400, 30 + dim, p), p, mode, cells,
+                expectMatchesReference(uniformState(400, 30 + dim, p), p, mode, width,
                                        std::to_string(dim) + " cells per axis");
-                expectMatchesReference(edgeState(300, 40 + dim, p), p, mode, cells,
+                expectMatchesReference(edgeState(300, 40 + dim, p), p, mode, width,
                                        std::to_string(dim) + " cells per axis, edges");
             }
         }
@@ -293,7 +302,7 @@ TEST_F(SimTest, DispatchesSplitOverTwoDimensions) {
     Params p;
     p.domainHalf = 15;
     for (Mode mode : {Mode::Naive, Mode::Scattered, Mode::Coherent})
-        expectMatchesReference(uniformState(2777, 70, p), p, mode, 27, "split dispatches");
+        expectMatchesReference(uniformState(2777, 70, p), p, mode, sim::CellWidth::Reach, "split dispatches");
 }
 
 // ---- Switching modes ----------------------------------------------------------------------------
@@ -301,22 +310,24 @@ TEST_F(SimTest, DispatchesSplitOverTwoDimensions) {
 TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
     Params p;
     p.domainHalf = 15;
-    // 25 boids a cell with 27 cells (Auto: rows a cell high), 200 with 8 (rows half a cell high).
+    // 25 boids a cell max(r) wide (Auto: rows a cell high), 200 a cell 2 max(r) wide (rows half a
+    // cell high).
     const uint32_t n = 5400;
     bool sawFull = false, sawHalf = false;
     sim::Flock f = sim::createFlock(ctx(), n);
     State state = uniformState(n, 50, p);
     sim::uploadState(ctx(), f, state);
-    const std::vector<std::pair<Mode, int>> schedule = {
-        {Mode::Coherent, 27},  {Mode::Coherent, 27}, {Mode::Naive, 27},
-        {Mode::Scattered, 8},  {Mode::Coherent, 8},  {Mode::Scattered, 8},
-        {Mode::Scattered, 27}, {Mode::Naive, 27},    {Mode::Coherent, 27}};
+    constexpr sim::CellWidth R = sim::CellWidth::Reach, T = sim::CellWidth::TwoReach;
+    const std::vector<std::pair<Mode, sim::CellWidth>> schedule = {
+        {Mode::Coherent, R},  {Mode::Coherent, R}, {Mode::Naive, R},
+        {Mode::Scattered, T}, {Mode::Coherent, T}, {Mode::Scattered, T},
+        {Mode::Scattered, R}, {Mode::Naive, R},    {Mode::Coherent, R}};
     for (const auto& step : schedule) {
         const Mode mode = step.first; // not a structured binding: captured below, which clang 14 refuses
-        const int cells = step.second;
-        SCOPED_TRACE(std::string("step in ") + sim::modeName(mode) + " with " + std::to_string(cells) +
-                     " cells");
-        const sim::Grid grid = sim::makeGrid(p, cells, n);
+        const sim::CellWidth width = step.second;
+        SCOPED_TRACE(std::string("step in ") + sim::modeName(mode) + " with " + sim::cellWidthName(width) +
+                     " wide cells");
+        const sim::Grid grid = sim::makeGrid(p, width, n);
         sawFull |= mode != Mode::Naive && grid.slicesPerCell > 1 && grid.rowsPerCell == 1;
         sawHalf |= mode != Mode::Naive && grid.rowsPerCell == 2;
         sim::prepareGrid(ctx(), f, grid, mode);
@@ -342,7 +353,7 @@ TEST_F(SimTest, StepsOnTheSameGridReuseTheSearchsPairs) {
     for (sim::Rows r : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
             SCOPED_TRACE(std::string(sim::rowsName(r)) + " " + sim::modeName(mode));
-            const sim::Grid grid = sim::makeGrid(p, 27, in.count(), r);
+            const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, in.count(), r);
             const std::vector<State> results = test::stepsReusingPairsAndNot(ctx(), in, p, grid, mode);
             EXPECT_TRUE(results[0].data == results[1].data);
         }

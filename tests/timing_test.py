@@ -45,7 +45,7 @@ def run(args):
 
 def step_flock(mode):
     out = run(["step", "--validation", "--mode", mode, "--boids", str(BOIDS[mode]), "--steps", str(FRAMES + 1)]
-              + ([] if mode == "naive" else ["--cells", "27"]))
+              + ([] if mode == "naive" else ["--cell-width", "r"]))
     match = re.search(r"^  flock +median ([0-9.]+) ms", out, re.M)
     if not match:
         sys.exit(f"step printed no flocking time:\n{out}")
@@ -55,7 +55,7 @@ def step_flock(mode):
 def bench(mode, path, json_path):
     run(["bench", "--validation", "--mode", mode, "--boids", str(BOIDS[mode]), "--frames", str(FRAMES),
          "--warmup", str(WARMUP), "--warmup-ms", "0", "--render", "--draw", path, "--json", json_path]
-        + ([] if mode == "naive" else ["--cells", "27"]))
+        + ([] if mode == "naive" else ["--cell-width", "r"]))
     columns = json.load(open(json_path))["runs"][0]["columns"]
     if "gpu_total_ms" not in columns or "gpu_flock_ms" not in columns:
         sys.exit(f"no GPU times in {mode} {path}: the profiler did not trust this driver's timestamps")

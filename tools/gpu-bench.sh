@@ -38,11 +38,11 @@ step $vkboids --list-devices
 
 # Simulation steps: the CUDA lab's sizes (L = 100), and 16M boids at 1M's density.
 if has steps; then
-step $vkboids bench --mode naive,scattered,coherent --boids 1e5,1e6 --cells 8,27 --naive-max 1e5 \
+step $vkboids bench --mode naive,scattered,coherent --boids 1e5,1e6 --cell-width r,2r --naive-max 1e5 \
     --count-candidates --csv "$out/steps-small.csv"
-step $vkboids bench --mode scattered,coherent --boids 5.12e6,10.24e6 --cells 8,27 --frames 100 \
+step $vkboids bench --mode scattered,coherent --boids 5.12e6,10.24e6 --cell-width r,2r --frames 100 \
     --warmup 20 --count-candidates --csv "$out/steps-large.csv"
-step $vkboids bench --mode coherent --boids 16e6 --density 0.125 --cells 27 --frames 100 --warmup 20 \
+step $vkboids bench --mode coherent --boids 16e6 --density 0.125 --cell-width r --frames 100 --warmup 20 \
     --count-candidates --csv "$out/steps-dense.csv"
 csv_join "$out/steps.csv" "$out"/steps-small.csv "$out"/steps-large.csv "$out"/steps-dense.csv
 rm -f "$out"/steps-small.csv "$out"/steps-large.csv "$out"/steps-dense.csv
@@ -52,9 +52,9 @@ fi
 if has rows; then
 parts=()
 for rows in cells full half quarter; do
-    step $vkboids bench --mode scattered,coherent --boids 1e6 --cells 8,27 --rows $rows --frames 100 \
+    step $vkboids bench --mode scattered,coherent --boids 1e6 --cell-width r,2r --rows $rows --frames 100 \
         --warmup 20 --count-candidates --csv "$out/rows-1m-$rows.csv"
-    step $vkboids bench --mode coherent --boids 10.24e6 --cells 27 --rows $rows --frames 40 --warmup 10 \
+    step $vkboids bench --mode coherent --boids 10.24e6 --cell-width r --rows $rows --frames 40 --warmup 10 \
         --count-candidates --csv "$out/rows-10m-$rows.csv"
     parts+=("$out/rows-1m-$rows.csv" "$out/rows-10m-$rows.csv")
 done
@@ -64,11 +64,11 @@ fi
 
 # Whole frames (1280x800 offscreen), every drawing path; glyphs only where auto would draw them.
 if has frames; then
-step $vkboids bench --mode coherent --boids 5000,20000,100000 --cells 27 --render \
+step $vkboids bench --mode coherent --boids 5000,20000,100000 --cell-width r --render \
     --draw glyphs,compute,points --csv "$out/frames-small.csv"
-step $vkboids bench --mode coherent --boids 1e6 --cells 27 --render --draw compute,points \
+step $vkboids bench --mode coherent --boids 1e6 --cell-width r --render --draw compute,points \
     --csv "$out/frames-lab.csv"
-step $vkboids bench --mode coherent --boids 16e6,64e6 --density 0.125 --cells 27 --render \
+step $vkboids bench --mode coherent --boids 16e6,64e6 --density 0.125 --cell-width r --render \
     --draw compute,points --frames 60 --warmup 20 --csv "$out/frames-dense.csv"
 csv_join "$out/frames.csv" "$out"/frames-small.csv "$out"/frames-lab.csv "$out"/frames-dense.csv
 rm -f "$out"/frames-small.csv "$out"/frames-lab.csv "$out"/frames-dense.csv
@@ -92,7 +92,7 @@ fi
 
 # The cell orders and grid builds, each against the defaults, per pass.
 if has techniques; then
-    step $vkboids bench --mode scattered,coherent --boids 1e6,10.24e6 --cells 8,27 \
+    step $vkboids bench --mode scattered,coherent --boids 1e6,10.24e6 --cell-width r,2r \
         --cell-order linear,morton --grid-build radix,counting --frames 50 --warmup 10 \
         --csv "$out/techniques.csv"
 fi
@@ -104,7 +104,8 @@ if [ -n "$base" ] && has ab; then
         for build in "${builds[@]}"; do
             {
                 echo "== round $round, $build: $($build --version)"
-                $build bench --mode coherent,scattered --boids 1e6 --cells 8,27 --frames 100 --warmup 20
+                # --cells, the old name of --cell-width, which older builds know only by it.
+                $build bench --mode coherent,scattered --boids 1e6 --cells 27,8 --frames 100 --warmup 20
                 $build bench --mode coherent --boids 10.24e6 --cells 27 --frames 100 --warmup 20
                 $build bench --mode naive --boids 1e5 --frames 100 --warmup 20
                 $build bench --mode coherent --boids 16e6,64e6 --density 0.125 --cells 27 --render --draw compute \

@@ -33,7 +33,7 @@ struct FrameRow {
     double tMs = 0; // since the first measured frame began
     std::string mode;
     uint32_t boids = 0;
-    int cells = 0;         // 8 or 27; 0 (empty column) for naive
+    int cells = 0;         // the lab's name for the cell width, 8 or 27 (sim::labCells); 0 for naive
     std::string cellOrder; // linear or morton; empty for naive
     std::string presentMode;
     std::string draw; // the drawing path; empty where nothing was drawn

@@ -11,7 +11,7 @@ namespace sim {
 
 struct Config {
     Mode mode = Mode::Coherent;
-    int cells = 27;                          // the search's shape: 8 or 27 cells (grid.h)
+    CellWidth cellWidth = CellWidth::Reach;  // cells max(r) or 2 max(r) wide (grid.h)
     Rows rows = Rows::Auto;                  // the rows the search scans (grid.h)
     GridBuild gridBuild = GridBuild::Radix;  // how a grid step orders boids by key
     CellOrder cellOrder = CellOrder::Linear; // how the sort key numbers cells
@@ -25,7 +25,7 @@ Config configFor(const Config& config, uint64_t boidCount);
 
 // The grid a step of `config` (its L already set: configFor) uses for `boidCount` boids (makeGrid).
 inline Grid gridFor(const Config& config, uint32_t boidCount) {
-    return makeGrid(config.params, config.cells, boidCount, config.rows, config.cellOrder);
+    return makeGrid(config.params, config.cellWidth, boidCount, config.rows, config.cellOrder);
 }
 
 } // namespace sim

@@ -64,6 +64,20 @@ const char* cellOrderName(CellOrder order) {
     return order == CellOrder::Morton ? "morton" : "linear";
 }
 
+std::optional<CellWidth> parseCellWidth(const std::string& text) {
+    if (text == "r" || text == "27") return CellWidth::Reach;
+    if (text == "2r" || text == "8") return CellWidth::TwoReach;
+    return std::nullopt;
+}
+
+const char* cellWidthName(CellWidth width) {
+    return width == CellWidth::TwoReach ? "2r" : "r";
+}
+
+int labCells(CellWidth width) {
+    return width == CellWidth::TwoReach ? 8 : 27;
+}
+
 namespace {
 // The low 10 bits of v, bit b moved to bit 3b.
 uint32_t spreadBits(uint32_t v) {
@@ -88,10 +102,9 @@ uint32_t cellKeyCount(uint32_t dim, CellOrder order) {
     return order == CellOrder::Morton ? mortonIndex(dim - 1, dim - 1, dim - 1) + 1 : dim * dim * dim;
 }
 
-Grid makeGrid(const Params& p, int searchCells, uint32_t boidCount, Rows rows, CellOrder cellOrder) {
+Grid makeGrid(const Params& p, CellWidth cellWidth, uint32_t boidCount, Rows rows, CellOrder cellOrder) {
     Grid g;
-    g.searchCells = searchCells == 8 ? 8 : 27;
-    const float width = (g.searchCells == 8 ? 2.0f : 1.0f) * maxRadius(p);
+    const float width = (cellWidth == CellWidth::TwoReach ? 2.0f : 1.0f) * maxRadius(p);
     const double cells = std::floor(2.0 * double(p.domainHalf) / double(width));
     const uint32_t cap = uint32_t(std::cbrt(double(maxGridCells(boidCount))) + 1e-9);
     g.dim = uint32_t(std::clamp(cells, 1.0, double(cap)));

@@ -28,6 +28,16 @@ enum class CellOrder { Linear, Morton };
 std::optional<CellOrder> parseCellOrder(const std::string& text);
 const char* cellOrderName(CellOrder order);
 
+// How wide the cells are: at least max(r), so that a boid's neighbours lie in the 3x3x3 block of
+// cells around its own (the CUDA lab's "27 cells"), or at least 2 max(r), so that they lie in the
+// 2x2x2 block on its side of its cell (the lab's "8 cells"). The search scans rows and x windows
+// either way; the width sets how many boids a cell, row and window holds.
+enum class CellWidth { Reach, TwoReach };
+
+std::optional<CellWidth> parseCellWidth(const std::string& text); // "r" or "2r"; the lab's "27" or "8"
+const char* cellWidthName(CellWidth width);                       // "r" or "2r"
+int labCells(CellWidth width);                                    // the lab's name for it: 27 or 8
+
 // The grid: cells, and the rows and slices its sort key orders boids by (sim_types.h). The search
 // scans the rows within reach of each boid, each over its x window: the slices whose x lies within
 // sqrt(max(r)^2 - the row's gap^2) of the boid. One row and one slice a cell is whole cells.
@@ -35,7 +45,6 @@ struct Grid {
     uint32_t dim = 1;       // cells per axis
     float cellWidth = 0;    // 2L / dim, at least the requested width (unless capped)
     uint32_t cellCount = 1; // dim^3
-    int searchCells = 27;   // 8: cells >= 2 max(r) wide, a boid reaches 2 per axis; 27: >= max(r), 3
     CellOrder cellOrder = CellOrder::Linear;
     uint32_t keyCells = 1;      // one past the largest cell key (cellKeyCount)
     uint32_t rowsPerCell = 1;   // rows a cell along y and along z: 1, 2 or 4 (linear order)
@@ -73,11 +82,11 @@ uint64_t maxGridKeys(uint32_t boidCount);
 // count their key range (cellKeyCount).
 uint32_t maxGridCells(uint32_t boidCount);
 
-// The grid a step uses: cells per axis = floor(2L / w), at least 1, with w = 2 max(r) (8 cells) or
-// max(r) (27 cells); rows as `rows` asks (Auto: by density), x windows only with 3 or more cells per
+// The grid a step uses: cells per axis = floor(2L / w), at least 1, with w = max(r) or 2 max(r)
+// (CellWidth); rows as `rows` asks (Auto: by density), x windows only with 3 or more cells per
 // axis; rows whose keys do not fit maxGridKeys are made taller, and windows that do not fit give
 // whole cells.
-Grid makeGrid(const Params& params, int searchCells, uint32_t boidCount, Rows rows = Rows::Auto,
+Grid makeGrid(const Params& params, CellWidth width, uint32_t boidCount, Rows rows = Rows::Auto,
               CellOrder cellOrder = CellOrder::Linear);
 
 // Cell coordinate of a position in [-L, L) along one axis; positions that round up to dim go to dim-1.

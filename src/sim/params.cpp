@@ -50,6 +50,11 @@ float domainHalfForDensity(uint64_t boids, double density) {
     return float(0.5 * std::cbrt(double(boids) / density));
 }
 
+double densityOf(uint64_t boids, float domainHalf) {
+    const double side = 2.0 * double(domainHalf);
+    return double(boids) / (side * side * side);
+}
+
 const char* modeName(Mode mode) {
     switch (mode) {
     case Mode::Naive: return "naive";

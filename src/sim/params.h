@@ -40,6 +40,8 @@ float maxRadius(const Params& params);
 constexpr double labDensity = 0.125;
 // L for `boids` at `density` boids per unit^3: (2L)^3 = boids / density.
 float domainHalfForDensity(uint64_t boids, double density);
+// The density of `boids` in the domain of L = domainHalf.
+double densityOf(uint64_t boids, float domainHalf);
 
 enum class Mode { Naive, Scattered, Coherent };
 const char* modeName(Mode mode);

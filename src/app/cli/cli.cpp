@@ -89,8 +89,8 @@ void startFromPreset(const CLI::App& app, DemoOptions& demo) {
         if (app.get_option(flag)->count()) demo.sim.params.*field = given.*field;
     if (preset->boids && !app.get_option("--boids")->count() && demo.loadState.empty()) {
         // A fresh flock of the preset's count at the density it would have replaced.
-        if (!app.get_option("--domain-half")->count())
-            demo.sim.params.domainHalf *= float(std::cbrt(double(preset->boids) / demo.boids));
+        if (!app.get_option("--domain-half")->count() && demo.sim.density <= 0)
+            demo.sim.density = sim::densityOf(demo.boids, demo.sim.params.domainHalf);
         demo.boids = preset->boids;
         demo.keepDensity = true;
     }
@@ -152,7 +152,7 @@ const CLI::Validator nonEmptyPath(
 // A grid's shape, build or cell order given where no step builds a grid has no effect: refused.
 void refuseGridOptionsWithoutGrid(const CLI::App* command, bool naiveOnly) {
     if (!naiveOnly) return;
-    for (const char* flag : {"--cells", "--rows", "--grid-build", "--cell-order"})
+    for (const char* flag : {"--cell-width", "--rows", "--grid-build", "--cell-order"})
         if (command->get_option(flag)->count())
             throw InputError(std::string(flag) + " has no effect in naive mode (it builds no grid)");
 }
@@ -187,7 +187,7 @@ const char* const expertGroup = "Expert and testing";
 // The flags of the simulation's configuration (sim::Config), declared alike on every command that
 // steps a flock and kept as texts until the command is known. bench takes a list for each choice.
 struct ConfigFlags {
-    std::string mode = "coherent", cells = "27", rows = "auto", gridBuild = "radix", cellOrder = "linear";
+    std::string mode = "coherent", cellWidth = "r", rows = "auto", gridBuild = "radix", cellOrder = "linear";
     ParamFlags params;
 };
 
@@ -197,7 +197,12 @@ void addConfigFlags(CLI::App* app, sim::Config& config, ConfigFlags& flags, bool
                     "naive, scattered or coherent (naive: the exact all-pairs step, to check the others)" +
                         each)
         ->capture_default_str();
-    app->add_option("--cells", flags.cells, "grid search shape: 8 or 27 cells" + each)->capture_default_str();
+    app->add_option(
+           "--cell-width,--cells", flags.cellWidth,
+           "cells at least max(r) wide (r) or 2 max(r) wide (2r), of the largest radius: the CUDA lab's "
+           "27 or 8 cells, also accepted" +
+               each)
+        ->capture_default_str();
     app->add_option("--rows", flags.rows, rowsHelp)->capture_default_str()->group(expertGroup);
     app->add_option("--grid-build", flags.gridBuild, gridBuildHelp + each)
         ->capture_default_str()
@@ -212,7 +217,7 @@ void addConfigFlags(CLI::App* app, sim::Config& config, ConfigFlags& flags, bool
 sim::Config parseConfig(const ConfigFlags& flags, const sim::Config& base) {
     sim::Config c = base;
     c.mode = modeFromText(flags.mode, "--mode");
-    c.cells = cellsFromText(flags.cells, "--cells");
+    c.cellWidth = cellWidthFromText(flags.cellWidth);
     c.rows = rowsFromText(flags.rows);
     c.gridBuild = gridBuildFromText(flags.gridBuild);
     c.cellOrder = cellOrderFromText(flags.cellOrder);
@@ -225,15 +230,15 @@ sim::Config parseConfig(const ConfigFlags& flags, const sim::Config& base) {
 std::vector<sim::Config> parseConfigs(const ConfigFlags& flags, const sim::Config& base) {
     std::vector<sim::Config> configs;
     for (const std::string& mode : splitList(flags.mode))
-        for (const std::string& cells : splitList(flags.cells))
+        for (const std::string& width : splitList(flags.cellWidth))
             for (const std::string& order : splitList(flags.cellOrder))
                 for (const std::string& build : splitList(flags.gridBuild)) {
-                    sim::Config c = parseConfig({mode, cells, flags.rows, build, order, flags.params}, base);
+                    sim::Config c = parseConfig({mode, width, flags.rows, build, order, flags.params}, base);
                     // A naive step builds no grid: one run, its grid choices the defaults, whatever the
                     // grid's lists hold.
                     if (c.mode == sim::Mode::Naive) {
                         if (!configs.empty() && configs.back().mode == sim::Mode::Naive) continue;
-                        c.cells = base.cells;
+                        c.cellWidth = base.cellWidth;
                         c.cellOrder = base.cellOrder;
                         c.gridBuild = base.gridBuild;
                     }
@@ -412,7 +417,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bench->add_option("--boids", bBoids, "boid counts, comma-separated")->capture_default_str();
     ConfigFlags benchConfig;
     benchConfig.mode = "naive,scattered,coherent";
-    benchConfig.cells = "8,27";
+    benchConfig.cellWidth = "r,2r";
     sim::Config benchBase;
     addConfigFlags(bench, benchBase, benchConfig, true);
     bench->add_option("--frames", bFrames, "measured frames per configuration")->capture_default_str();
@@ -457,7 +462,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
                                                            {"--n", "N,..."},
                                                            {"--bits", "BITS,..."},
                                                            {"--mode", "MODE"},
-                                                           {"--cells", "8|27"},
+                                                           {"--cell-width", "r|2r"},
                                                            {"--capture", "FILE.csv"},
                                                            {"--screenshot", "FILE.png"},
                                                            {"--load-state", "FILE"},
@@ -486,7 +491,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         }
     if (CLI::Option* o = bench->get_option_no_throw("--boids")) o->type_name("N,...");
     if (CLI::Option* o = bench->get_option_no_throw("--mode")) o->type_name("MODE,...");
-    if (CLI::Option* o = bench->get_option_no_throw("--cells")) o->type_name("8|27,...");
+    if (CLI::Option* o = bench->get_option_no_throw("--cell-width")) o->type_name("r|2r,...");
     if (CLI::Option* o = bench->get_option_no_throw("--draw")) o->type_name("PATH,...");
     if (CLI::Option* o = bench->get_option_no_throw("--grid-build")) o->type_name("BUILD,...");
     if (CLI::Option* o = bench->get_option_no_throw("--cell-order")) o->type_name("linear|morton,...");

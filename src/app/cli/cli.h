@@ -67,7 +67,7 @@ struct SortBenchOptions {
 };
 
 struct BenchOptions {
-    // Every combination of the lists given for --mode, --cells, --cell-order and --grid-build, in that
+    // Every combination of the lists given for --mode, --cell-width, --cell-order and --grid-build, in that
     // order of nesting (naive once: it builds no grid), each with the rows, rules and density given.
     std::vector<sim::Config> configs;
     std::vector<uint32_t> boids = {100000, 1000000};

@@ -70,10 +70,10 @@ void refuseMortonThinRows(const std::vector<sim::CellOrder>& orders, sim::Rows r
                          " needs --cell-order linear (Morton grids have rows one cell high)");
 }
 
-int cellsFromText(const std::string& text, const std::string& flag) {
-    if (text == "8") return 8;
-    if (text == "27") return 27;
-    throw InputError(flag + ": '" + text + "' must be 8 or 27");
+sim::CellWidth cellWidthFromText(const std::string& text) {
+    const std::optional<sim::CellWidth> w = sim::parseCellWidth(text);
+    if (!w) throw InputError("--cell-width: '" + text + "' must be r or 2r (or the lab's 27 or 8 cells)");
+    return *w;
 }
 
 // "1280x800", at least minWindowWidth x minWindowHeight.

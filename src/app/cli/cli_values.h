@@ -13,7 +13,7 @@ namespace app {
 std::vector<std::string> splitList(const std::string& text);
 
 sim::Mode modeFromText(const std::string& text, const std::string& flag);
-int cellsFromText(const std::string& text, const std::string& flag); // 8 or 27
+sim::CellWidth cellWidthFromText(const std::string& text); // --cell-width
 sim::Rows rowsFromText(const std::string& text);
 sim::GridBuild gridBuildFromText(const std::string& text);
 sim::CellOrder cellOrderFromText(const std::string& text);

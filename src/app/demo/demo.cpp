@@ -275,10 +275,9 @@ void rebuildFlock(Demo& d) {
         if (st.reinitialize) {
             sim::checkFlockFits(d.ctx, uint32_t(st.boidInput));
             if (st.keepDensity && uint32_t(st.boidInput) != d.flock.count) {
-                sim::Params scaled = st.sim.params;
-                scaled.domainHalf *= float(std::cbrt(double(st.boidInput) / d.flock.count));
-                if (const std::string e = sim::validateParams(scaled); !e.empty()) throw io::InputError(e);
-                st.sim.params = scaled;
+                sim::Config kept = st.sim;
+                kept.density = sim::densityOf(d.flock.count, st.sim.params.domainHalf);
+                st.sim.params = sim::configFor(kept, uint32_t(st.boidInput)).params;
                 d.camera.distance = defaultCamera(st.sim.params.domainHalf).distance;
             }
             state = sim::randomState(uint32_t(st.boidInput), st.seedInput, st.sim.params.domainHalf,
@@ -451,7 +450,7 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
     slot.row = FrameRow{};
     slot.row.mode = sim::modeName(st.sim.mode);
     slot.row.boids = d.flock.count;
-    slot.row.cells = st.sim.mode == sim::Mode::Naive ? 0 : st.sim.cells;
+    slot.row.cells = st.sim.mode == sim::Mode::Naive ? 0 : sim::labCells(st.sim.cellWidth);
     if (st.sim.mode != sim::Mode::Naive) slot.row.gridBuild = sim::gridBuildName(st.sim.gridBuild);
     if (st.sim.mode != sim::Mode::Naive) slot.row.cellOrder = sim::cellOrderName(st.grid.cellOrder);
     slot.row.domainHalf = st.sim.params.domainHalf;
@@ -460,16 +459,9 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
     if (d.capture && measureFrame(*d.capture, start, slot.row)) {
         slot.captured = true;
         if (slot.row.frame == 0) {
-            d.capture->info = RunInfo{sim::modeName(st.sim.mode),
-                                      d.flock.count,
-                                      st.sim.mode == sim::Mode::Naive ? 0 : st.sim.cells,
-                                      st.grid.dim,
-                                      slot.row.presentMode,
-                                      true,
-                                      slot.row.draw,
-                                      st.seedInput,
-                                      d.options.warmup,
-                                      st.sim.params};
+            d.capture->info = RunInfo{sim::modeName(st.sim.mode), d.flock.count, slot.row.cells, st.grid.dim,
+                                      slot.row.presentMode,       true,          slot.row.draw,  st.seedInput,
+                                      d.options.warmup,           st.sim.params};
             d.capture->info.cellOrder = slot.row.cellOrder;
         }
     }

@@ -71,7 +71,7 @@ struct Demo {
     bool shotRequested = false;  // F12 this frame
     double scroll = 0;           // scroll steps since the last frame
     double lastX = 0, lastY = 0; // the cursor at the last frame
-    // Input as the window's callbacks (play.cpp) report it: keys pressed since the last frame,
+    // Input as the window's callbacks (input.cpp) report it: keys pressed since the last frame,
     // buttons held, the cursor.
     bool keyPressed[GLFW_KEY_LAST + 1] = {};
     bool buttonDown[GLFW_MOUSE_BUTTON_LAST + 1] = {};
@@ -103,7 +103,7 @@ struct Demo {
 };
 
 void onScroll(GLFWwindow* window, double dx, double dy);
-// play.cpp: the window's input callbacks (installed before ImGui's, which chain to them), the input
+// input.cpp: the window's input callbacks (installed before ImGui's, which chain to them), the input
 // script's events handed to the installed callbacks, and the predator under the mouse.
 void installInputCallbacks(Demo& d);
 void playInputScript(Demo& d);

@@ -45,7 +45,7 @@ std::string settingProblem(const std::string& name, const std::string& value) {
         return ok ? std::string() : "set " + name + ": '" + value + "' must be " + values;
     };
     if (name == "mode") return expect(sim::parseMode(value).has_value(), "naive, scattered or coherent");
-    if (name == "cells") return expect(value == "8" || value == "27", "8 or 27");
+    if (name == "cell-width") return expect(sim::parseCellWidth(value).has_value(), "r or 2r");
     if (name == "build") return expect(sim::parseGridBuild(value).has_value(), "radix or counting");
     if (name == "order") return expect(sim::parseCellOrder(value).has_value(), "linear or morton");
     if (name == "draw")

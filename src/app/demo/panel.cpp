@@ -191,11 +191,18 @@ void drawPanel(PanelState& st) {
         ImGui::SameLine();
         ImGui::RadioButton("coherent", &mode, int(sim::Mode::Coherent));
         st.sim.mode = sim::Mode(mode);
-        ImGui::Text("search:");
+        ImGui::Text("cell width:");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Cells at least max(r) wide, the largest radius: a boid's neighbours lie in\n"
+                              "the 27 cells around it (the CUDA lab's 27-cell search); or 2 max(r) wide:\n"
+                              "in the 8 on its side (the lab's 8 cells). The search scans rows and x\n"
+                              "windows either way; the width sets how many boids each holds.");
         ImGui::SameLine();
-        ImGui::RadioButton("8 cells", &st.sim.cells, 8);
+        int width = int(st.sim.cellWidth);
+        ImGui::RadioButton("max(r)", &width, int(sim::CellWidth::Reach));
         ImGui::SameLine();
-        ImGui::RadioButton("27 cells", &st.sim.cells, 27);
+        ImGui::RadioButton("2 max(r)", &width, int(sim::CellWidth::TwoReach));
+        st.sim.cellWidth = sim::CellWidth(width);
         if (ImGui::Button(st.paused ? "Resume (space)" : "Pause (space)")) st.paused = !st.paused;
         ImGui::SameLine();
         if (ImGui::Button("Step (N)")) st.stepOnce = true;

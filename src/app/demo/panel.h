@@ -36,7 +36,7 @@ void addFrameTimes(TimingHistory& history, const std::vector<gpu::ScopeTime>& sc
 
 struct PanelState {
     // Settings the panel edits.
-    sim::Config sim; // its density is the command line's; keepDensity below is the panel's
+    sim::Config sim; // L as set for the present flock (sim::configFor); keepDensity below is the panel's
     bool paused = false;
     render::DrawStyle draw;
     bool computeDrawAvailable = true; // the device has what the compute path needs

@@ -454,10 +454,10 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 continue;
             }
             // A naive step builds no grid: its rows have no cells, order or build.
-            const int cells = mode == sim::Mode::Naive ? 0 : config.cells;
-            // Naive's neighbours are counted on the 27-cell grid.
+            const int cells = mode == sim::Mode::Naive ? 0 : sim::labCells(config.cellWidth);
+            // Naive's neighbours are counted on the grid of cells max(r) wide.
             sim::Config gridConfig = sim::configFor(config, n);
-            if (!cells) gridConfig.cells = 27;
+            if (!cells) gridConfig.cellWidth = sim::CellWidth::Reach;
             const sim::CellOrder order = config.cellOrder;
             const sim::GridBuild build = config.gridBuild;
             for (render::DrawPath chosen : paths) {
@@ -498,7 +498,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
                 std::vector<FrameRow> rows =
                     measureFrames(ctx, headless, o, r, record, params.domainHalf, progressText);
                 // What the search did, on the state the timed frames left, outside the timings.
-                // Naive steps test every boid; their neighbours are counted on the 27-cell grid.
+                // Naive steps test every boid; their neighbours are counted on the grid of cells max(r) wide.
                 std::optional<sim::SearchCounts> counted;
                 if (o.countCandidates) {
                     counted = sim::countSearch(ctx, flock, params, grid);

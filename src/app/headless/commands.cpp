@@ -62,9 +62,10 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
                     ctx.properties.deviceName, ctx.driverName.c_str(), ctx.driverInfo.c_str(),
                     VKBOIDS_COMMIT);
         if (o.sim.mode != sim::Mode::Naive)
-            std::printf(", %u^3 cells of %.3g in %s order, %d-cell search, %s, %s build", grid.dim,
-                        grid.cellWidth, sim::cellOrderName(grid.cellOrder), grid.searchCells,
-                        sim::describeRows(grid).c_str(), sim::gridBuildName(o.sim.gridBuild));
+            std::printf(", %u^3 cells of %.3g (at least %s) in %s order, %s, %s build", grid.dim,
+                        grid.cellWidth, o.sim.cellWidth == sim::CellWidth::TwoReach ? "2 max(r)" : "max(r)",
+                        sim::cellOrderName(grid.cellOrder), sim::describeRows(grid).c_str(),
+                        sim::gridBuildName(o.sim.gridBuild));
         std::printf(", L = %.4g\n", params.domainHalf);
     }
 

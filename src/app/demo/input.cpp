@@ -1,5 +1,5 @@
-// The demo's input callbacks, the input script (input_script.h) played through them, and the
-// predator under the mouse.
+// The demo's input: its callbacks, the input script (input_script.h) played through them, the
+// predator under the mouse, and the reports tests read (--report-memory, --report-layout).
 
 #include "app/cli/cli_values.h"
 #include "app/demo/demo_state.h"
@@ -46,7 +46,7 @@ void installInputCallbacks(Demo& d) {
 void applySetting(Demo& d, const InputEvent& e) {
     PanelState& st = d.panel;
     if (e.name == "mode") st.sim.mode = *sim::parseMode(e.value);
-    if (e.name == "cells") st.sim.cells = e.value == "8" ? 8 : 27;
+    if (e.name == "cell-width") st.sim.cellWidth = *sim::parseCellWidth(e.value);
     if (e.name == "build") st.sim.gridBuild = *sim::parseGridBuild(e.value);
     if (e.name == "order") st.sim.cellOrder = *sim::parseCellOrder(e.value);
     if (e.name == "draw") st.draw.path = *render::drawPathFromName(e.value);
