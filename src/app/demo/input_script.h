@@ -10,9 +10,10 @@
 //   FRAME press|release BUTTON      left, right or middle
 //   FRAME drag BUTTON X0 Y0 X1 Y1 N press at (X0, Y0), move a step a frame to (X1, Y1) over N frames,
 //                                   release
-//   FRAME set NAME VALUE            a setting changed as the panel changes it: mode, cell-width, build, order,
-//                                   draw, color (the command line's values), preset (its name, as the
-//                                   panel lists it), boids (a fresh flock of N boids), window (WxH)
+//   FRAME set NAME VALUE            a setting changed as the panel changes it: mode, cell-width, build,
+//                                   order, draw, color (the command line's values), preset (its name,
+//                                   as the panel lists it), boids (a fresh flock of N boids), window
+//                                   (WxH)
 //   FRAME loop                      play the script again from its start, its frames counted from here
 //                                   (the last event, after every other)
 
