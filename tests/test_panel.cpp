@@ -24,7 +24,9 @@ app::TimingHistory fullHistory() {
 struct Layout {
     ImRect timings, panel;
     float timingsScroll = 0, panelScroll = 0;
-    float panelOverflow = 0; // how much wider than the panel its widest line is
+    float panelOverflow = 0;    // how much wider than the panel its widest line is
+    std::vector<float> columns; // the timings' column widths
+    bool shown = false;         // both windows drawn (a window's first frame is not)
     bool found = false;
 };
 
@@ -51,9 +53,8 @@ app::PanelState fullState() {
     return state;
 }
 
-// The first frame as the demo's (no timings or statistics yet), then a few full ones: windows sized
-// once by their first frame, or auto-sized ones that take a frame or two to settle, show here.
-Layout layoutAt(float width, float height, app::PanelState& state) {
+// A context with a display of width x height, without a backend.
+void createContext(float width, float height) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
@@ -65,12 +66,14 @@ Layout layoutAt(float width, float height, app::PanelState& state) {
     io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     io.Fonts->SetTexID(ImTextureID(1));
     ImGui::StyleColorsDark();
-    app::PanelState first;
-    for (int frame = 0; frame < 4; ++frame) {
-        ImGui::NewFrame();
-        app::drawPanel(frame == 0 ? first : state);
-        ImGui::Render();
-    }
+}
+
+std::vector<float> corners(const ImRect& r) {
+    return {r.Min.x, r.Min.y, r.Max.x, r.Max.y};
+}
+
+// The panels as the last frame laid them out.
+Layout readLayout() {
     Layout l;
     const ImGuiWindow* timings = ImGui::FindWindowByName("Timings (ms)");
     const ImGuiWindow* panel = ImGui::FindWindowByName("vkboids");
@@ -81,7 +84,24 @@ Layout layoutAt(float width, float height, app::PanelState& state) {
         l.timingsScroll = timings->ScrollMax.y;
         l.panelScroll = panel->ScrollMax.y;
         l.panelOverflow = panel->ContentSize.x - panel->ContentRegionRect.GetWidth();
+        l.shown = !timings->Hidden && !panel->Hidden;
+        if (const ImGuiTable* table = ImGui::TableFindByID(ImHashStr("timings", 0, timings->ID)))
+            for (int i = 0; i < table->ColumnsCount; ++i) l.columns.push_back(table->Columns[i].WidthGiven);
     }
+    return l;
+}
+
+// The first frame as the demo's (no timings or statistics yet), then a few full ones: windows sized
+// once by their first frame, or auto-sized ones that take a frame or two to settle, show here.
+Layout layoutAt(float width, float height, app::PanelState& state) {
+    createContext(width, height);
+    app::PanelState first;
+    for (int frame = 0; frame < 4; ++frame) {
+        ImGui::NewFrame();
+        app::drawPanel(frame == 0 ? first : state);
+        ImGui::Render();
+    }
+    const Layout l = readLayout();
     ImGui::DestroyContext();
     return l;
 }
@@ -114,6 +134,39 @@ TEST(Panel, TheDrawingControlsFitToo) {
         EXPECT_EQ(l.panelScroll, 0) << "the panel needs a scrollbar";
         EXPECT_LE(l.panelOverflow, 0) << "a line is clipped at the panel's right edge";
         EXPECT_GT(l.timings.Min.x, l.panel.Max.x) << "the timings overlap the panel";
+    }
+}
+
+// The demo's first frames: two before any GPU time comes in, then the first timings. A screenshot of
+// any of them (its frame laid out by settleLayout) shows the panels as they settle, the rows and
+// columns of the timings in place.
+TEST(Panel, AScreenshotsFrameIsSettled) {
+    app::PanelState first;
+    app::PanelState full = fullState();
+    for (int shotFrame = 0; shotFrame < 3; ++shotFrame) {
+        createContext(1280, 800);
+        app::PanelState& shotState = shotFrame < 2 ? first : full;
+        for (int frame = 0; frame <= shotFrame; ++frame) {
+            app::PanelState& state = frame < 2 ? first : full;
+            ImGui::NewFrame();
+            app::drawPanel(state);
+            if (frame == shotFrame) app::settleLayout([&] { app::drawPanel(state); });
+            ImGui::Render();
+        }
+        const Layout shot = readLayout();
+        for (int frame = 0; frame < 8; ++frame) {
+            ImGui::NewFrame();
+            app::drawPanel(shotState);
+            ImGui::Render();
+        }
+        const Layout settled = readLayout();
+        ImGui::DestroyContext();
+        ASSERT_TRUE(shot.found && settled.found);
+        EXPECT_TRUE(shot.shown) << "frame " << shotFrame << ": a panel is not drawn";
+        EXPECT_EQ(corners(shot.timings), corners(settled.timings))
+            << "frame " << shotFrame << ": the timings";
+        EXPECT_EQ(corners(shot.panel), corners(settled.panel)) << "frame " << shotFrame << ": the panel";
+        EXPECT_EQ(shot.columns, settled.columns) << "frame " << shotFrame << ": the timings' columns";
     }
 }
 

@@ -302,4 +302,14 @@ void drawPanel(PanelState& st) {
     ImGui::End();
 }
 
+void settleLayout(const std::function<void()>& draw) {
+    // One pass settles the demo's panels (test_panel.cpp); two more cover a table whose columns fit
+    // their cells in one pass and its window the table in the next. Input was taken by the first pass.
+    for (int pass = 0; pass < 3; ++pass) {
+        ImGui::EndFrame();
+        ImGui::NewFrame();
+        draw();
+    }
+}
+
 } // namespace app
