@@ -81,6 +81,9 @@ PixelRect drawTimings(const TimingHistory& t, uint32_t boids) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - 10, viewport->WorkPos.y + 10),
                             ImGuiCond_Always, ImVec2(1, 0));
+    // Open, they would leave the domain a corner of a window narrower than this: collapsed to their
+    // title bar at first, they leave it the whole height beside the panel.
+    ImGui::SetNextWindowCollapsed(viewport->WorkSize.x < 1000, ImGuiCond_FirstUseEver);
     ImGui::Begin("Timings (ms)", nullptr,
                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                      ImGuiWindowFlags_NoSavedSettings);
@@ -168,7 +171,9 @@ void drawPanel(PanelState& st) {
     // As tall as what is open, not as the first frame was (before the grid's statistics came in), and
     // no taller than the window: what does not fit scrolls rather than falls off the bottom.
     const float maxHeight = std::max(100.0f, ImGui::GetMainViewport()->WorkSize.y - 20);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(340, 0), ImVec2(340, maxHeight));
+    // Wider by the scrollbar where it scrolls, rather than its widest lines cut by it.
+    ImGui::SetNextWindowSizeConstraints(ImVec2(340, 0),
+                                        ImVec2(340 + ImGui::GetStyle().ScrollbarSize, maxHeight));
     ImGui::Begin("vkboids", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushItemWidth(-130);
     ImGui::Text("%s", st.deviceName.c_str());
