@@ -2,11 +2,15 @@
 // history.
 
 #include "app/capture.h"
+#include "app/cli/cli.h"
+#include "app/demo/help.h"
 #include "app/demo/panel.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <imgui_internal.h>
+
+#include <algorithm>
 
 namespace {
 
@@ -24,7 +28,12 @@ app::TimingHistory fullHistory() {
 struct Layout {
     ImRect timings, panel;
     float timingsScroll = 0, panelScroll = 0;
-    float panelOverflow = 0; // how much wider than the panel its widest line is
+    float panelOverflow = 0;    // how much wider than the panel its widest line is
+    float timingsOverflow = 0;  // the same for the timings
+    float helpOverflow = 0;     // and the help, where shown
+    float columnOverflow = 0;   // how much wider than its column the timings' widest cell is
+    std::vector<float> columns; // the timings' column widths
+    bool shown = false;         // both windows drawn (a window's first frame is not)
     bool found = false;
 };
 
@@ -51,9 +60,8 @@ app::PanelState fullState() {
     return state;
 }
 
-// The first frame as the demo's (no timings or statistics yet), then a few full ones: windows sized
-// once by their first frame, or auto-sized ones that take a frame or two to settle, show here.
-Layout layoutAt(float width, float height, app::PanelState& state) {
+// A context with a display of width x height, without a backend.
+void createContext(float width, float height) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
@@ -65,12 +73,19 @@ Layout layoutAt(float width, float height, app::PanelState& state) {
     io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     io.Fonts->SetTexID(ImTextureID(1));
     ImGui::StyleColorsDark();
-    app::PanelState first;
-    for (int frame = 0; frame < 4; ++frame) {
-        ImGui::NewFrame();
-        app::drawPanel(frame == 0 ? first : state);
-        ImGui::Render();
-    }
+}
+
+// How much wider than the window's visible width (less its scrollbar) its widest line is.
+float overflow(const ImGuiWindow* window) {
+    return window->ContentSize.x - window->ContentRegionRect.GetWidth();
+}
+
+std::vector<float> corners(const ImRect& r) {
+    return {r.Min.x, r.Min.y, r.Max.x, r.Max.y};
+}
+
+// The panels as the last frame laid them out.
+Layout readLayout() {
     Layout l;
     const ImGuiWindow* timings = ImGui::FindWindowByName("Timings (ms)");
     const ImGuiWindow* panel = ImGui::FindWindowByName("vkboids");
@@ -80,8 +95,42 @@ Layout layoutAt(float width, float height, app::PanelState& state) {
         l.panel = panel->Rect();
         l.timingsScroll = timings->ScrollMax.y;
         l.panelScroll = panel->ScrollMax.y;
-        l.panelOverflow = panel->ContentSize.x - panel->ContentRegionRect.GetWidth();
+        l.panelOverflow = overflow(panel);
+        l.shown = !timings->Hidden && !panel->Hidden;
+        l.timingsOverflow = overflow(timings);
+        if (const ImGuiTable* table = ImGui::TableFindByID(ImHashStr("timings", 0, timings->ID)))
+            for (int i = 0; i < table->ColumnsCount; ++i) {
+                const ImGuiTableColumn& c = table->Columns[i];
+                l.columns.push_back(c.WidthGiven);
+                l.columnOverflow =
+                    std::max(l.columnOverflow, c.ContentMaxXUnfrozen - c.WorkMinX - c.WidthGiven);
+            }
     }
+    if (const ImGuiWindow* help = ImGui::FindWindowByName("Help"); help && help->Active)
+        l.helpOverflow = overflow(help);
+    return l;
+}
+
+// The first frame as the demo's (no timings or statistics yet), then a few full ones: windows sized
+// once by their first frame, or auto-sized ones that take a frame or two to settle, show here. With
+// `everything`, every section of the panel is opened, the timings too, and the help is shown.
+Layout layoutAt(float width, float height, app::PanelState& state, bool everything = false) {
+    createContext(width, height);
+    app::PanelState first;
+    bool help = everything;
+    for (int frame = 0; frame < 4; ++frame) {
+        ImGui::NewFrame();
+        app::drawPanel(frame == 0 ? first : state);
+        if (help) app::drawHelp(&help);
+        ImGui::Render();
+        if (frame == 0 && everything) {
+            ImGuiWindow* panel = ImGui::FindWindowByName("vkboids");
+            for (const char* section : {"Simulation", "Grid", "Rules", "Play", "View", "Capture"})
+                panel->StateStorage.SetInt(ImHashStr(section, 0, panel->ID), 1);
+            ImGui::SetWindowCollapsed("Timings (ms)", false);
+        }
+    }
+    const Layout l = readLayout();
     ImGui::DestroyContext();
     return l;
 }
@@ -114,6 +163,65 @@ TEST(Panel, TheDrawingControlsFitToo) {
         EXPECT_EQ(l.panelScroll, 0) << "the panel needs a scrollbar";
         EXPECT_LE(l.panelOverflow, 0) << "a line is clipped at the panel's right edge";
         EXPECT_GT(l.timings.Min.x, l.panel.Max.x) << "the timings overlap the panel";
+    }
+}
+
+// At the smallest window (cli.h), with every section open, the help shown and the drawing controls at
+// their widest: no label is clipped, in the panel (which scrolls), the timings or the help, and the
+// panels stay within the window.
+TEST(Panel, EveryLabelFitsAtTheSmallestWindow) {
+    const float width = app::minWindowWidth, height = app::minWindowHeight;
+    for (sim::Mode mode : {sim::Mode::Coherent, sim::Mode::Scattered}) {
+        app::PanelState state = fullState();
+        state.sim.mode = mode;
+        state.draw.path = render::DrawPath::Auto;
+        state.drawn = render::DrawPath::Glyphs;
+        state.draw.colorMode = render::ColorMode::Order;
+        state.sim.params.predatorScale = -1; // the attractor's note
+        const Layout l = layoutAt(width, height, state, true);
+        ASSERT_TRUE(l.found);
+        const ImRect display(0, 0, width, height);
+        EXPECT_TRUE(display.Contains(l.panel));
+        EXPECT_TRUE(display.Contains(l.timings));
+        EXPECT_GT(l.panelScroll, 0) << "every section open fits: the test does not show a scrolling panel";
+        EXPECT_LE(l.panelOverflow, 0) << "a line is clipped at the panel's right edge";
+        EXPECT_LE(l.timingsOverflow, 0) << "a line is clipped at the timings' right edge";
+        EXPECT_LE(l.columnOverflow, 0) << "a timing is wider than its column";
+        EXPECT_LE(l.helpOverflow, 0) << "a line is clipped at the help's right edge";
+        EXPECT_GT(l.timings.Min.x, l.panel.Max.x) << "the timings overlap the panel";
+    }
+}
+
+// The demo's first frames: two before any GPU time comes in, then the first timings. A screenshot of
+// any of them (its frame laid out by settleLayout) shows the panels as they settle, the rows and
+// columns of the timings in place.
+TEST(Panel, AScreenshotsFrameIsSettled) {
+    app::PanelState first;
+    app::PanelState full = fullState();
+    for (int shotFrame = 0; shotFrame < 3; ++shotFrame) {
+        createContext(1280, 800);
+        app::PanelState& shotState = shotFrame < 2 ? first : full;
+        for (int frame = 0; frame <= shotFrame; ++frame) {
+            app::PanelState& state = frame < 2 ? first : full;
+            ImGui::NewFrame();
+            app::drawPanel(state);
+            if (frame == shotFrame) app::settleLayout([&] { app::drawPanel(state); });
+            ImGui::Render();
+        }
+        const Layout shot = readLayout();
+        for (int frame = 0; frame < 8; ++frame) {
+            ImGui::NewFrame();
+            app::drawPanel(shotState);
+            ImGui::Render();
+        }
+        const Layout settled = readLayout();
+        ImGui::DestroyContext();
+        ASSERT_TRUE(shot.found && settled.found);
+        EXPECT_TRUE(shot.shown) << "frame " << shotFrame << ": a panel is not drawn";
+        EXPECT_EQ(corners(shot.timings), corners(settled.timings))
+            << "frame " << shotFrame << ": the timings";
+        EXPECT_EQ(corners(shot.panel), corners(settled.panel)) << "frame " << shotFrame << ": the panel";
+        EXPECT_EQ(shot.columns, settled.columns) << "frame " << shotFrame << ": the timings' columns";
     }
 }
 

@@ -230,18 +230,15 @@ void handleInput(Demo& d) {
     if (pressed(d, GLFW_KEY_P)) st.predatorPinned = !st.predatorPinned;
 }
 
-// The panel, showing the grid made after the last frame's requests; ends ImGui's frame.
+// The panel, showing the grid made after the last frame's requests; ends ImGui's frame. A frame
+// screenshotted shows the panels settled (settleLayout).
 void buildPanel(Demo& d) {
     d.panel.boids = d.flock.count;
     d.panel.captureRemaining = d.capture ? int(d.capture->warmupLeft + d.capture->framesLeft) : 0;
-    d.camera.frame = {};
-    if (d.showPanel) {
-        drawPanel(d.panel);
-        d.camera.frame = freeFrame(d.swapchain.extent.width, d.swapchain.extent.height,
-                                   toPixels(d.panel.panelRect), toPixels(d.panel.timingsRect));
-    }
-    if (d.showHelp) drawHelp(&d.showHelp);
-    drawPredatorMarker(d);
+    drawWindows(d);
+    const bool lastFrame = d.totalFrames && d.frameNumber + 1 == d.totalFrames;
+    if (d.shotRequested || (lastFrame && !d.options.screenshot.empty()))
+        settleLayout([&d] { drawWindows(d); });
     ImGui::Render();
 }
 

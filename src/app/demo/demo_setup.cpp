@@ -148,6 +148,17 @@ void beginImGuiFrame() {
     ImGui::NewFrame();
 }
 
+void drawWindows(Demo& d) {
+    d.camera.frame = {};
+    if (d.showPanel) {
+        drawPanel(d.panel);
+        d.camera.frame = freeFrame(d.swapchain.extent.width, d.swapchain.extent.height,
+                                   toPixels(d.panel.panelRect), toPixels(d.panel.timingsRect));
+    }
+    if (d.showHelp) drawHelp(&d.showHelp);
+    drawPredatorMarker(d);
+}
+
 sim::Grid currentGrid(const Demo& d) {
     return sim::gridFor(d.panel.sim, d.flock.count);
 }

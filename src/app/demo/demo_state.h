@@ -129,6 +129,9 @@ void createImGui(Demo& d);
 void destroyImGui(Demo& d);
 // A new ImGui frame, begun before input: it decides whether ImGui takes the mouse and the keyboard.
 void beginImGuiFrame();
+// The frame's ImGui windows (the panels, the help, the predator's marker), and the domain framed
+// beside the panels.
+void drawWindows(Demo& d);
 sim::Grid currentGrid(const Demo& d);
 void runStepsBefore(Demo& d);
 void startRun(Demo& d);

@@ -81,6 +81,9 @@ PixelRect drawTimings(const TimingHistory& t, uint32_t boids) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - 10, viewport->WorkPos.y + 10),
                             ImGuiCond_Always, ImVec2(1, 0));
+    // Open, they would leave the domain a corner of a window narrower than this: collapsed to their
+    // title bar at first, they leave it the whole height beside the panel.
+    ImGui::SetNextWindowCollapsed(viewport->WorkSize.x < 1000, ImGuiCond_FirstUseEver);
     ImGui::Begin("Timings (ms)", nullptr,
                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                      ImGuiWindowFlags_NoSavedSettings);
@@ -160,6 +163,140 @@ void drawStyleControls(PanelState& st) {
                                                                : "red to violet by slot (not reordered)");
 }
 
+// The mode, the search, pausing and stepping, and a fresh flock.
+void drawSimulationSection(PanelState& st) {
+    if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    int mode = int(st.sim.mode);
+    ImGui::RadioButton("naive", &mode, int(sim::Mode::Naive));
+    ImGui::SameLine();
+    ImGui::RadioButton("scattered", &mode, int(sim::Mode::Scattered));
+    ImGui::SameLine();
+    ImGui::RadioButton("coherent", &mode, int(sim::Mode::Coherent));
+    st.sim.mode = sim::Mode(mode);
+    ImGui::Text("cell width:");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Cells at least max(r) wide, the largest radius: a boid's neighbours lie in\n"
+                          "the 27 cells around it (the CUDA lab's 27-cell search); or 2 max(r) wide:\n"
+                          "in the 8 on its side (the lab's 8 cells). The search scans rows and x\n"
+                          "windows either way; the width sets how many boids each holds.");
+    ImGui::SameLine();
+    int width = int(st.sim.cellWidth);
+    ImGui::RadioButton("max(r)", &width, int(sim::CellWidth::Reach));
+    ImGui::SameLine();
+    ImGui::RadioButton("2 max(r)", &width, int(sim::CellWidth::TwoReach));
+    st.sim.cellWidth = sim::CellWidth(width);
+    if (ImGui::Button(st.paused ? "Resume (space)" : "Pause (space)")) st.paused = !st.paused;
+    ImGui::SameLine();
+    if (ImGui::Button("Step (N)")) st.stepOnce = true;
+    ImGui::SetNextItemWidth(120);
+    ImGui::InputInt("boids", &st.boidInput, 1000, 10000);
+    st.boidInput = std::max(st.boidInput, 1);
+    ImGui::SetNextItemWidth(120);
+    ImGui::InputScalar("seed", ImGuiDataType_U64, &st.seedInput);
+    ImGui::Checkbox("keep the density (scale L with the count)", &st.keepDensity);
+    if (ImGui::Button("Reset with this count and seed")) st.reinitialize = true;
+}
+
+// The grid's choices and what it is: its cells, rows and sort, and the search counted on demand.
+void drawGridSection(PanelState& st) {
+    if (!ImGui::CollapsingHeader("Grid", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (st.sim.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
+    // The rows the search scans, switchable live like the mode (auto: by density).
+    choiceCombo("rows", st.sim.rows,
+                {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter},
+                sim::rowsName);
+    // How boids are ordered by key, switchable live (the two give the same order).
+    choiceCombo("grid build", st.sim.gridBuild, {sim::GridBuild::Radix, sim::GridBuild::Counting},
+                sim::gridBuildName);
+    // The numbering of cells in the sort key, switchable live too.
+    choiceCombo("cell order", st.sim.cellOrder, {sim::CellOrder::Linear, sim::CellOrder::Morton},
+                sim::cellOrderName);
+    if (st.grid.cellOrder == sim::CellOrder::Morton)
+        ImGui::Text("%u^3 cells of %.3g, Morton keys %.2fx", st.grid.dim, st.grid.cellWidth,
+                    double(st.grid.keyCells) / st.grid.cellCount);
+    else
+        ImGui::Text("%u^3 cells of %.3g", st.grid.dim, st.grid.cellWidth);
+    ImGui::TextUnformatted(sim::describeRows(st.grid).c_str());
+    // The build and the sort in use, whose passes the timings list.
+    const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
+    if (st.sim.gridBuild == sim::GridBuild::Counting)
+        ImGui::Text("counting sort of %u keys", sim::keyCount(st.grid));
+    else
+        ImGui::Text(
+            "radix sort: %s, %u pass%s of %u bits",
+            sort::algorithmName(sort::resolveAlgorithm(sort::SortAlgorithm::Auto, st.boids, st.grid.keyBits)),
+            passes, passes > 1 ? "es" : "", st.grid.keyBits);
+    // What the search does: counted on demand, between frames and outside the timings.
+    if (ImGui::Button("Count")) st.countRequested = true;
+    ImGui::SameLine();
+    if (st.counted)
+        ImGui::Text("%.1f candidates, %.1f neighbours", st.counted->candidates, st.counted->neighbours);
+    else
+        ImGui::TextDisabled("candidates and neighbours a boid");
+    if (st.counted && st.counted->laneEfficiency > 0) {
+        ImGui::Text("lane efficiency %.0f%%, rule lanes %.0f%%", 100 * st.counted->laneEfficiency,
+                    100 * st.counted->ruleLanes);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "The lanes of a subgroup (%u here) walk their boids' ranges of keys together, each\n"
+                "as long as its longest lane's: lane efficiency is the share of lane steps that\n"
+                "test a candidate. Rule lanes: of the lanes in steps where some lane meets a boid\n"
+                "within max(r), itself included (so that the rules' work runs in all of them),\n"
+                "the share that do.",
+                st.counted->subgroupSize);
+    }
+    if (st.haveGridStats && st.sim.mode != sim::Mode::Naive)
+        ImGui::Text("a cell: mean %.1f, largest %u; %u occupied", double(st.boids) / st.grid.cellCount,
+                    st.gridStats.largestCell, st.gridStats.occupiedCells);
+}
+
+// The rules' parameters.
+void drawRulesSection(PanelState& st) {
+    if (!ImGui::CollapsingHeader("Rules")) return;
+    sim::Params& p = st.sim.params;
+    sliderParam("cohesion radius", &p.cohesionRadius, 0.1f, 50.0f);
+    sliderParam("separation radius", &p.separationRadius, 0.1f, 50.0f);
+    sliderParam("alignment radius", &p.alignmentRadius, 0.1f, 50.0f);
+    sliderParam("cohesion scale", &p.cohesionScale, 0.0f, 0.2f, "%.4f");
+    sliderParam("separation scale", &p.separationScale, 0.0f, 1.0f);
+    sliderParam("alignment scale", &p.alignmentScale, 0.0f, 1.0f);
+    sliderParam("max speed", &p.maxSpeed, 0.01f, 10.0f);
+    sliderParam("dt", &p.dt, 0.001f, 2.0f);
+    sliderParam("domain half L", &p.domainHalf, 1.0f, 1000.0f, "%.1f");
+    if (ImGui::IsItemDeactivatedAfterEdit()) st.domainChanged = true;
+    if (ImGui::Button("Lab defaults")) {
+        const float L = p.domainHalf;
+        p = sim::Params{};
+        st.domainChanged = L != p.domainHalf;
+    }
+}
+
+// The drawing, the present mode and the camera.
+void drawViewSection(PanelState& st) {
+    if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    drawStyleControls(st);
+    ImGui::Checkbox("darken with distance", &st.draw.depthCue);
+    if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) st.presentModeChanged = true;
+    ImGui::Text("presenting with %s", st.presentModeActual.c_str());
+    if (ImGui::Button("Reset camera (R)")) st.resetCamera = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("drag: rotate, scroll: zoom");
+    ImGui::TextDisabled("F1: help, M: next mode, H: hide the panels");
+}
+
+// A capture of the next frames to a CSV file.
+void drawCaptureSection(PanelState& st) {
+    if (!ImGui::CollapsingHeader("Capture")) return;
+    ImGui::SetNextItemWidth(120);
+    ImGui::InputInt("frames", &st.captureFrames, 100, 1000);
+    st.captureFrames = std::max(st.captureFrames, 1);
+    ImGui::InputText("CSV file", st.capturePath, sizeof st.capturePath);
+    if (st.captureRemaining > 0)
+        ImGui::Text("capturing: %d frames to go", st.captureRemaining);
+    else if (ImGui::Button("Capture"))
+        st.captureRequested = true;
+}
+
 } // namespace
 
 void drawPanel(PanelState& st) {
@@ -168,7 +305,9 @@ void drawPanel(PanelState& st) {
     // As tall as what is open, not as the first frame was (before the grid's statistics came in), and
     // no taller than the window: what does not fit scrolls rather than falls off the bottom.
     const float maxHeight = std::max(100.0f, ImGui::GetMainViewport()->WorkSize.y - 20);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(340, 0), ImVec2(340, maxHeight));
+    // Wider by the scrollbar where it scrolls, rather than its widest lines cut by it.
+    ImGui::SetNextWindowSizeConstraints(ImVec2(340, 0),
+                                        ImVec2(340 + ImGui::GetStyle().ScrollbarSize, maxHeight));
     ImGui::Begin("vkboids", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushItemWidth(-130);
     ImGui::Text("%s", st.deviceName.c_str());
@@ -183,130 +322,26 @@ void drawPanel(PanelState& st) {
         if (ImGui::Button("No")) st.naiveQuestion.clear();
     }
 
-    if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
-        int mode = int(st.sim.mode);
-        ImGui::RadioButton("naive", &mode, int(sim::Mode::Naive));
-        ImGui::SameLine();
-        ImGui::RadioButton("scattered", &mode, int(sim::Mode::Scattered));
-        ImGui::SameLine();
-        ImGui::RadioButton("coherent", &mode, int(sim::Mode::Coherent));
-        st.sim.mode = sim::Mode(mode);
-        ImGui::Text("cell width:");
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Cells at least max(r) wide, the largest radius: a boid's neighbours lie in\n"
-                              "the 27 cells around it (the CUDA lab's 27-cell search); or 2 max(r) wide:\n"
-                              "in the 8 on its side (the lab's 8 cells). The search scans rows and x\n"
-                              "windows either way; the width sets how many boids each holds.");
-        ImGui::SameLine();
-        int width = int(st.sim.cellWidth);
-        ImGui::RadioButton("max(r)", &width, int(sim::CellWidth::Reach));
-        ImGui::SameLine();
-        ImGui::RadioButton("2 max(r)", &width, int(sim::CellWidth::TwoReach));
-        st.sim.cellWidth = sim::CellWidth(width);
-        if (ImGui::Button(st.paused ? "Resume (space)" : "Pause (space)")) st.paused = !st.paused;
-        ImGui::SameLine();
-        if (ImGui::Button("Step (N)")) st.stepOnce = true;
-        ImGui::SetNextItemWidth(120);
-        ImGui::InputInt("boids", &st.boidInput, 1000, 10000);
-        st.boidInput = std::max(st.boidInput, 1);
-        ImGui::SetNextItemWidth(120);
-        ImGui::InputScalar("seed", ImGuiDataType_U64, &st.seedInput);
-        ImGui::Checkbox("keep the density (scale L with the count)", &st.keepDensity);
-        if (ImGui::Button("Reset with this count and seed")) st.reinitialize = true;
-    }
-    if (ImGui::CollapsingHeader("Grid", ImGuiTreeNodeFlags_DefaultOpen)) {
-        if (st.sim.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
-        // The rows the search scans, switchable live like the mode (auto: by density).
-        choiceCombo("rows", st.sim.rows,
-                    {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter},
-                    sim::rowsName);
-        // How boids are ordered by key, switchable live (the two give the same order).
-        choiceCombo("grid build", st.sim.gridBuild, {sim::GridBuild::Radix, sim::GridBuild::Counting},
-                    sim::gridBuildName);
-        // The numbering of cells in the sort key, switchable live too.
-        choiceCombo("cell order", st.sim.cellOrder, {sim::CellOrder::Linear, sim::CellOrder::Morton},
-                    sim::cellOrderName);
-        if (st.grid.cellOrder == sim::CellOrder::Morton)
-            ImGui::Text("%u^3 cells of %.3g, Morton keys %.2fx", st.grid.dim, st.grid.cellWidth,
-                        double(st.grid.keyCells) / st.grid.cellCount);
-        else
-            ImGui::Text("%u^3 cells of %.3g", st.grid.dim, st.grid.cellWidth);
-        ImGui::TextUnformatted(sim::describeRows(st.grid).c_str());
-        // The build and the sort in use, whose passes the timings list.
-        const uint32_t passes = sort::sortPassCount(st.grid.keyBits);
-        if (st.sim.gridBuild == sim::GridBuild::Counting)
-            ImGui::Text("counting sort of %u keys", sim::keyCount(st.grid));
-        else
-            ImGui::Text("radix sort: %s, %u pass%s of %u bits",
-                        sort::algorithmName(
-                            sort::resolveAlgorithm(sort::SortAlgorithm::Auto, st.boids, st.grid.keyBits)),
-                        passes, passes > 1 ? "es" : "", st.grid.keyBits);
-        // What the search does: counted on demand, between frames and outside the timings.
-        if (ImGui::Button("Count")) st.countRequested = true;
-        ImGui::SameLine();
-        if (st.counted)
-            ImGui::Text("%.1f candidates, %.1f neighbours", st.counted->candidates, st.counted->neighbours);
-        else
-            ImGui::TextDisabled("candidates and neighbours a boid");
-        if (st.counted && st.counted->laneEfficiency > 0) {
-            ImGui::Text("lane efficiency %.0f%%, rule lanes %.0f%%", 100 * st.counted->laneEfficiency,
-                        100 * st.counted->ruleLanes);
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip(
-                    "The lanes of a subgroup (%u here) walk their boids' ranges of keys together, each\n"
-                    "as long as its longest lane's: lane efficiency is the share of lane steps that\n"
-                    "test a candidate. Rule lanes: of the lanes in steps where some lane meets a boid\n"
-                    "within max(r), itself included (so that the rules' work runs in all of them),\n"
-                    "the share that do.",
-                    st.counted->subgroupSize);
-        }
-        if (st.haveGridStats && st.sim.mode != sim::Mode::Naive)
-            ImGui::Text("a cell: mean %.1f, largest %u; %u occupied", double(st.boids) / st.grid.cellCount,
-                        st.gridStats.largestCell, st.gridStats.occupiedCells);
-    }
-    if (ImGui::CollapsingHeader("Rules")) {
-        sim::Params& p = st.sim.params;
-        sliderParam("cohesion radius", &p.cohesionRadius, 0.1f, 50.0f);
-        sliderParam("separation radius", &p.separationRadius, 0.1f, 50.0f);
-        sliderParam("alignment radius", &p.alignmentRadius, 0.1f, 50.0f);
-        sliderParam("cohesion scale", &p.cohesionScale, 0.0f, 0.2f, "%.4f");
-        sliderParam("separation scale", &p.separationScale, 0.0f, 1.0f);
-        sliderParam("alignment scale", &p.alignmentScale, 0.0f, 1.0f);
-        sliderParam("max speed", &p.maxSpeed, 0.01f, 10.0f);
-        sliderParam("dt", &p.dt, 0.001f, 2.0f);
-        sliderParam("domain half L", &p.domainHalf, 1.0f, 1000.0f, "%.1f");
-        if (ImGui::IsItemDeactivatedAfterEdit()) st.domainChanged = true;
-        if (ImGui::Button("Lab defaults")) {
-            const float L = p.domainHalf;
-            p = sim::Params{};
-            st.domainChanged = L != p.domainHalf;
-        }
-    }
+    drawSimulationSection(st);
+    drawGridSection(st);
+    drawRulesSection(st);
     drawPlaySection(st);
-    if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
-        drawStyleControls(st);
-        ImGui::Checkbox("darken with distance", &st.draw.depthCue);
-        if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) st.presentModeChanged = true;
-        ImGui::Text("presenting with %s", st.presentModeActual.c_str());
-        if (ImGui::Button("Reset camera (R)")) st.resetCamera = true;
-        ImGui::SameLine();
-        ImGui::TextDisabled("drag: rotate, scroll: zoom");
-        ImGui::TextDisabled("F1: help, M: next mode, H: hide the panels");
-    }
-    if (ImGui::CollapsingHeader("Capture")) {
-        ImGui::SetNextItemWidth(120);
-        ImGui::InputInt("frames", &st.captureFrames, 100, 1000);
-        st.captureFrames = std::max(st.captureFrames, 1);
-        ImGui::InputText("CSV file", st.capturePath, sizeof st.capturePath);
-        if (st.captureRemaining > 0)
-            ImGui::Text("capturing: %d frames to go", st.captureRemaining);
-        else if (ImGui::Button("Capture"))
-            st.captureRequested = true;
-    }
+    drawViewSection(st);
+    drawCaptureSection(st);
     if (!st.status.empty()) ImGui::TextWrapped("%s", st.status.c_str());
     ImGui::PopItemWidth();
     st.panelRect = windowRect();
     ImGui::End();
+}
+
+void settleLayout(const std::function<void()>& draw) {
+    // One pass settles the demo's panels (test_panel.cpp); two more cover a table whose columns fit
+    // their cells in one pass and its window the table in the next. Input was taken by the first pass.
+    for (int pass = 0; pass < 3; ++pass) {
+        ImGui::EndFrame();
+        ImGui::NewFrame();
+        draw();
+    }
 }
 
 } // namespace app

@@ -12,6 +12,7 @@
 #include "sim/sim_types.h"
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -80,6 +81,11 @@ struct PanelState {
 const char* const presentModeNames[3] = {"fifo", "mailbox", "immediate"};
 
 void drawPanel(PanelState& state);
+// Dear ImGui sizes a window to what it held the frame before, and a table's columns likewise: a frame
+// whose contents just changed (the first timings) shows them half-arranged, and a window's first frame
+// shows nothing. A frame that must look settled (a screenshot's) is laid out again: `draw`, which builds
+// the frame's windows, runs again in fresh ImGui frames, called between ImGui::NewFrame and Render.
+void settleLayout(const std::function<void()>& draw);
 // The panel's "Play" section (play_panel.cpp): presets and the predator.
 void drawPlaySection(PanelState& state);
 // A preset chosen (play_panel.cpp): its rules, and its flock where it has one.
