@@ -252,6 +252,28 @@ std::vector<VkPhysicalDevice> enumerate(VkInstance instance) {
     return devices;
 }
 
+} // namespace
+
+std::string apiVersionString(uint32_t v) {
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+           std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+uint32_t validationErrorCount() {
+    return validationErrors.load();
+}
+
+std::vector<DeviceSummary> listDevices() {
+    VkInstance instance = createInstance(false, {});
+    std::vector<DeviceSummary> out;
+    std::vector<VkPhysicalDevice> devices = enumerate(instance);
+    for (uint32_t i = 0; i < devices.size(); ++i) out.push_back(summarize(devices[i], i, VK_NULL_HANDLE));
+    vkDestroyInstance(instance, nullptr);
+    return out;
+}
+
+namespace {
+
 VkDebugUtilsMessengerEXT createMessenger(VkInstance instance) {
     VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
     info.messageSeverity =
@@ -405,24 +427,6 @@ void createOneShot(Context& ctx) {
 }
 
 } // namespace
-
-std::string apiVersionString(uint32_t v) {
-    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
-           std::to_string(VK_API_VERSION_PATCH(v));
-}
-
-uint32_t validationErrorCount() {
-    return validationErrors.load();
-}
-
-std::vector<DeviceSummary> listDevices() {
-    VkInstance instance = createInstance(false, {});
-    std::vector<DeviceSummary> out;
-    std::vector<VkPhysicalDevice> devices = enumerate(instance);
-    for (uint32_t i = 0; i < devices.size(); ++i) out.push_back(summarize(devices[i], i, VK_NULL_HANDLE));
-    vkDestroyInstance(instance, nullptr);
-    return out;
-}
 
 Context createContext(const ContextOptions& options) {
     Context ctx;
