@@ -272,49 +272,46 @@ std::vector<DeviceSummary> listDevices() {
     return out;
 }
 
-Context createContext(const ContextOptions& options) {
-    Context ctx;
-    ctx.validation = options.validation;
-    bool layerListed = true;
-    ctx.instance = createInstance(options.validation, options.instanceExtensions, &layerListed);
-    if (options.validation) {
-        VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-        info.messageSeverity =
-            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-        info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-        info.pfnUserCallback = onValidationMessage;
-        VK_CHECK(vkCreateDebugUtilsMessengerEXT(ctx.instance, &info, nullptr, &ctx.messenger));
-    }
-    if (options.createSurface) ctx.surface = options.createSurface(ctx.instance);
+namespace {
 
-    std::vector<VkPhysicalDevice> devices = enumerate(ctx.instance);
-    if (devices.empty()) throw Error("no Vulkan device found (install mesa-vulkan-drivers for lavapipe)");
-    std::vector<DeviceSummary> summaries;
-    for (uint32_t i = 0; i < devices.size(); ++i) summaries.push_back(summarize(devices[i], i, ctx.surface));
+VkDebugUtilsMessengerEXT createMessenger(VkInstance instance) {
+    VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    info.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    info.pfnUserCallback = onValidationMessage;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance, &info, nullptr, &messenger));
+    return messenger;
+}
 
-    const DeviceSummary* chosen = nullptr;
+// The device asked for (--device), or else the usable one of the best type.
+const DeviceSummary& chooseDevice(const ContextOptions& options,
+                                  const std::vector<DeviceSummary>& summaries) {
     if (options.deviceIndex >= 0) {
-        if (options.deviceIndex >= int(devices.size()))
+        if (options.deviceIndex >= int(summaries.size()))
             throw Unsupported("--device " + std::to_string(options.deviceIndex) + ": there " +
-                              (devices.size() == 1
+                              (summaries.size() == 1
                                    ? "is only 1 device"
-                                   : "are only " + std::to_string(devices.size()) + " devices") +
+                                   : "are only " + std::to_string(summaries.size()) + " devices") +
                               " (devices count from 0; see --list-devices)");
-        chosen = &summaries[options.deviceIndex];
-        if (!chosen->usable)
-            throw Unsupported("--device " + std::to_string(options.deviceIndex) + " (" + chosen->name +
-                              ") cannot run vkboids: " + chosen->whyNot);
-    } else {
-        for (const auto& s : summaries)
-            if (s.usable && (!chosen || s.rank < chosen->rank)) chosen = &s;
-        if (!chosen)
-            throw Error("no usable Vulkan device: " + summaries[0].name + ": " + summaries[0].whyNot);
+        const DeviceSummary& chosen = summaries[options.deviceIndex];
+        if (!chosen.usable)
+            throw Unsupported("--device " + std::to_string(options.deviceIndex) + " (" + chosen.name +
+                              ") cannot run vkboids: " + chosen.whyNot);
+        return chosen;
     }
-    ctx.physicalDevice = devices[chosen->index];
-    ctx.queueFamily = findQueueFamily(ctx.physicalDevice, ctx.surface);
+    const DeviceSummary* chosen = nullptr;
+    for (const auto& s : summaries)
+        if (s.usable && (!chosen || s.rank < chosen->rank)) chosen = &s;
+    if (!chosen) throw Error("no usable Vulkan device: " + summaries[0].name + ": " + summaries[0].whyNot);
+    return *chosen;
+}
 
+// What the context tells of the chosen device: properties, subgroup sizes, memory, timestamps.
+void readDeviceProperties(Context& ctx) {
     VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
     VkPhysicalDeviceSubgroupSizeControlProperties sizeControl{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES, &driver};
@@ -333,43 +330,55 @@ Context createContext(const ContextOptions& options) {
     ctx.maxComputeWorkgroupSubgroups = sizeControl.maxComputeWorkgroupSubgroups;
     ctx.timestampPeriodNs = props.properties.limits.timestampPeriod;
     vkGetPhysicalDeviceMemoryProperties(ctx.physicalDevice, &ctx.memoryProperties);
-    ctx.deviceLocalBytes = chosen->localMemory;
 
     uint32_t familyCount = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(ctx.physicalDevice, &familyCount, nullptr);
     std::vector<VkQueueFamilyProperties> families(familyCount);
     vkGetPhysicalDeviceQueueFamilyProperties(ctx.physicalDevice, &familyCount, families.data());
     ctx.timestampValidBits = families[ctx.queueFamily].timestampValidBits;
+}
 
-    if (ctx.isCpu && !options.quietDeviceNote)
-        std::fprintf(stderr, "vkboids: note: running on %s, a CPU Vulkan driver (no GPU found)\n",
-                     ctx.properties.deviceName);
-
+// The device extensions to enable: those vkboids needs, and those the options and the device call for.
+std::vector<const char*> deviceExtensions(Context& ctx, const ContextOptions& options) {
     std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
     if (ctx.surface) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
     if (const uint32_t alignment = portabilityStrideAlignment(ctx.physicalDevice)) {
         extensions.push_back(VK_KHR_PORTABILITY_SUBSET_EXTENSION_NAME);
         ctx.vertexStrideAlignment = alignment;
     }
-    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     if (options.pipelineStatistics) {
         if (!hasDeviceExtension(ctx.physicalDevice, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME))
             throw Unsupported(std::string("--pipeline-stats: ") + ctx.properties.deviceName +
                               " does not report pipeline statistics (VK_KHR_pipeline_executable_properties)");
         extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
-        executableInfo.pipelineExecutableInfo = VK_TRUE;
         ctx.pipelineStatistics = true;
     }
+    return extensions;
+}
 
+// The pNext chain vkCreateDevice reads, filled in place (its structs point at each other).
+struct FeatureChain {
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+};
+
+// The features vkboids needs, and the optional ones the device has (noted in the context).
+void chainFeatures(Context& ctx, FeatureChain& chain) {
+    VkPhysicalDeviceVulkan13Features& f13 = chain.f13;
     f13.synchronization2 = VK_TRUE;
     f13.subgroupSizeControl = VK_TRUE;
     f13.computeFullSubgroups = VK_TRUE;
     f13.maintenance4 = VK_TRUE;     // LocalSizeId: local sizes from specialization constants
     f13.dynamicRendering = VK_TRUE; // vkCmdBeginRendering: no render pass or framebuffer objects
-    if (ctx.pipelineStatistics) f13.pNext = &executableInfo;
-    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
+    if (ctx.pipelineStatistics) {
+        chain.executableInfo.pipelineExecutableInfo = VK_TRUE;
+        f13.pNext = &chain.executableInfo;
+    }
+    VkPhysicalDeviceVulkan12Features& f12 = chain.f12;
+    f12.pNext = &f13;
     {
         VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
         VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &have12};
@@ -379,7 +388,8 @@ Context createContext(const ContextOptions& options) {
         f12.shaderBufferInt64Atomics = have12.shaderBufferInt64Atomics;
         ctx.bufferInt64Atomics = have12.shaderBufferInt64Atomics && have.features.shaderInt64;
     }
-    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
+    VkPhysicalDeviceFeatures2& features = chain.features;
+    features.pNext = &f12;
     VkPhysicalDeviceFeatures available{};
     vkGetPhysicalDeviceFeatures(ctx.physicalDevice, &available);
     features.features.largePoints = available.largePoints;
@@ -387,7 +397,10 @@ Context createContext(const ContextOptions& options) {
     features.features.shaderStorageImageWriteWithoutFormat = available.shaderStorageImageWriteWithoutFormat;
     ctx.imageWriteWithoutFormat = available.shaderStorageImageWriteWithoutFormat;
     ctx.largePoints = available.largePoints;
+}
 
+void createDevice(Context& ctx, const std::vector<const char*>& extensions,
+                  const VkPhysicalDeviceFeatures2& features) {
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     queue.queueFamilyIndex = ctx.queueFamily;
@@ -401,18 +414,51 @@ Context createContext(const ContextOptions& options) {
     info.ppEnabledExtensionNames = extensions.data();
     VK_CHECK(vkCreateDevice(ctx.physicalDevice, &info, nullptr, &ctx.device));
     volkLoadDevice(ctx.device);
-    if (options.validation && !layerListed && !validationAnswers(ctx.device)) {
-        destroyContext(ctx);
-        throw Error(noValidationLayer);
-    }
-    vkGetDeviceQueue(ctx.device, ctx.queueFamily, 0, &ctx.queue);
+}
 
+// The pool and fence of beginOneShot/endOneShot.
+void createOneShot(Context& ctx) {
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     poolInfo.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     poolInfo.queueFamilyIndex = ctx.queueFamily;
     VK_CHECK(vkCreateCommandPool(ctx.device, &poolInfo, nullptr, &ctx.oneShotPool));
     VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VK_CHECK(vkCreateFence(ctx.device, &fenceInfo, nullptr, &ctx.oneShotFence));
+}
+
+} // namespace
+
+Context createContext(const ContextOptions& options) {
+    Context ctx;
+    ctx.validation = options.validation;
+    bool layerListed = true;
+    ctx.instance = createInstance(options.validation, options.instanceExtensions, &layerListed);
+    if (options.validation) ctx.messenger = createMessenger(ctx.instance);
+    if (options.createSurface) ctx.surface = options.createSurface(ctx.instance);
+
+    std::vector<VkPhysicalDevice> devices = enumerate(ctx.instance);
+    if (devices.empty()) throw Error("no Vulkan device found (install mesa-vulkan-drivers for lavapipe)");
+    std::vector<DeviceSummary> summaries;
+    for (uint32_t i = 0; i < devices.size(); ++i) summaries.push_back(summarize(devices[i], i, ctx.surface));
+    const DeviceSummary& chosen = chooseDevice(options, summaries);
+    ctx.physicalDevice = devices[chosen.index];
+    ctx.queueFamily = findQueueFamily(ctx.physicalDevice, ctx.surface);
+    ctx.deviceLocalBytes = chosen.localMemory;
+    readDeviceProperties(ctx);
+    if (ctx.isCpu && !options.quietDeviceNote)
+        std::fprintf(stderr, "vkboids: note: running on %s, a CPU Vulkan driver (no GPU found)\n",
+                     ctx.properties.deviceName);
+
+    const std::vector<const char*> extensions = deviceExtensions(ctx, options);
+    FeatureChain chain;
+    chainFeatures(ctx, chain);
+    createDevice(ctx, extensions, chain.features);
+    if (options.validation && !layerListed && !validationAnswers(ctx.device)) {
+        destroyContext(ctx);
+        throw Error(noValidationLayer);
+    }
+    vkGetDeviceQueue(ctx.device, ctx.queueFamily, 0, &ctx.queue);
+    createOneShot(ctx);
     return ctx;
 }
 

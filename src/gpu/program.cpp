@@ -106,6 +106,67 @@ void printStatistics(const Context& ctx, const Program& p, const std::vector<Spe
     }
 }
 
+// A graphics pipeline's fixed-function state, filled in place (its infos point at its own members).
+struct FixedFunction {
+    VkVertexInputBindingDescription vertexBinding{};
+    VkPipelineVertexInputStateCreateInfo vertexInput{
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo assembly{
+        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    VkPipelineMultisampleStateCreateInfo multisample{
+        VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    VkPipelineColorBlendAttachmentState attachment{};
+    VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    VkDynamicState dynamicStates[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+};
+
+VkPipelineColorBlendAttachmentState blendAttachment(Blend blend) {
+    VkPipelineColorBlendAttachmentState attachment{};
+    attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    if (blend != Blend::None) {
+        attachment.blendEnable = VK_TRUE;
+        attachment.srcColorBlendFactor =
+            blend == Blend::Alpha ? VK_BLEND_FACTOR_SRC_ALPHA : VK_BLEND_FACTOR_ONE;
+        attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        attachment.colorBlendOp = VK_BLEND_OP_ADD;
+        attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+        attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        attachment.alphaBlendOp = VK_BLEND_OP_ADD;
+    }
+    return attachment;
+}
+
+void describeFixedFunction(const GraphicsDesc& desc, FixedFunction& s) {
+    s.vertexBinding = {0, desc.vertexStride, VK_VERTEX_INPUT_RATE_VERTEX};
+    if (!desc.attributes.empty()) {
+        s.vertexInput.vertexBindingDescriptionCount = 1;
+        s.vertexInput.pVertexBindingDescriptions = &s.vertexBinding;
+        s.vertexInput.vertexAttributeDescriptionCount = uint32_t(desc.attributes.size());
+        s.vertexInput.pVertexAttributeDescriptions = desc.attributes.data();
+    }
+    s.assembly.topology = desc.topology;
+    s.viewport.viewportCount = 1;
+    s.viewport.scissorCount = 1;
+    s.raster.polygonMode = VK_POLYGON_MODE_FILL;
+    s.raster.cullMode = VK_CULL_MODE_NONE;
+    s.raster.lineWidth = 1.0f;
+    s.multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    const bool hasDepth = desc.depthFormat != VK_FORMAT_UNDEFINED;
+    s.depth.depthTestEnable = hasDepth && desc.depthTest;
+    s.depth.depthWriteEnable = hasDepth && desc.depthWrite;
+    s.depth.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+    s.attachment = blendAttachment(desc.blend);
+    s.blend.attachmentCount = 1;
+    s.blend.pAttachments = &s.attachment;
+    s.dynamic.dynamicStateCount = 2;
+    s.dynamic.pDynamicStates = s.dynamicStates;
+}
+
 } // namespace
 
 std::vector<uint32_t> specConstantIds(const std::string& shader, const ShaderReflection& r,
@@ -229,54 +290,8 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
                  VK_SHADER_STAGE_FRAGMENT_BIT,
                  fmodule,
                  "main"};
-
-    VkVertexInputBindingDescription vertexBinding{0, desc.vertexStride, VK_VERTEX_INPUT_RATE_VERTEX};
-    VkPipelineVertexInputStateCreateInfo vertexInput{
-        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    if (!desc.attributes.empty()) {
-        vertexInput.vertexBindingDescriptionCount = 1;
-        vertexInput.pVertexBindingDescriptions = &vertexBinding;
-        vertexInput.vertexAttributeDescriptionCount = uint32_t(desc.attributes.size());
-        vertexInput.pVertexAttributeDescriptions = desc.attributes.data();
-    }
-    VkPipelineInputAssemblyStateCreateInfo assembly{
-        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    assembly.topology = desc.topology;
-    VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    viewport.viewportCount = 1;
-    viewport.scissorCount = 1;
-    VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    raster.polygonMode = VK_POLYGON_MODE_FILL;
-    raster.cullMode = VK_CULL_MODE_NONE;
-    raster.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo multisample{
-        VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-    VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-    const bool hasDepth = desc.depthFormat != VK_FORMAT_UNDEFINED;
-    depth.depthTestEnable = hasDepth && desc.depthTest;
-    depth.depthWriteEnable = hasDepth && desc.depthWrite;
-    depth.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
-    VkPipelineColorBlendAttachmentState attachment{};
-    attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                                VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-    if (desc.blend != Blend::None) {
-        attachment.blendEnable = VK_TRUE;
-        attachment.srcColorBlendFactor =
-            desc.blend == Blend::Alpha ? VK_BLEND_FACTOR_SRC_ALPHA : VK_BLEND_FACTOR_ONE;
-        attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-        attachment.colorBlendOp = VK_BLEND_OP_ADD;
-        attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
-        attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-        attachment.alphaBlendOp = VK_BLEND_OP_ADD;
-    }
-    VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    blend.attachmentCount = 1;
-    blend.pAttachments = &attachment;
-    VkDynamicState dynamicStates[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-    VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-    dynamic.dynamicStateCount = 2;
-    dynamic.pDynamicStates = dynamicStates;
+    FixedFunction state;
+    describeFixedFunction(desc, state);
 
     VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
     rendering.colorAttachmentCount = 1;
@@ -287,14 +302,14 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
     info.pNext = &rendering;
     info.stageCount = 2;
     info.pStages = stages;
-    info.pVertexInputState = &vertexInput;
-    info.pInputAssemblyState = &assembly;
-    info.pViewportState = &viewport;
-    info.pRasterizationState = &raster;
-    info.pMultisampleState = &multisample;
-    info.pDepthStencilState = &depth;
-    info.pColorBlendState = &blend;
-    info.pDynamicState = &dynamic;
+    info.pVertexInputState = &state.vertexInput;
+    info.pInputAssemblyState = &state.assembly;
+    info.pViewportState = &state.viewport;
+    info.pRasterizationState = &state.raster;
+    info.pMultisampleState = &state.multisample;
+    info.pDepthStencilState = &state.depth;
+    info.pColorBlendState = &state.blend;
+    info.pDynamicState = &state.dynamic;
     info.layout = p.layout;
     VK_CHECK(vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline));
     vkDestroyShaderModule(ctx.device, vmodule, nullptr);

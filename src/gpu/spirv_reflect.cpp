@@ -83,16 +83,100 @@ uint32_t typeSize(const std::vector<Id>& ids, uint32_t type) {
     }
 }
 
-} // namespace
-
-ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
-    if (code.size() < 5 || code[0] != 0x07230203) throw Error("not a SPIR-V module");
-    const uint32_t bound = code[3];
-    std::vector<Id> ids(bound);
-    ShaderReflection r;
+// The ids a module defines, and the local size it names by id (LocalSizeId, or a WorkgroupSize
+// built-in), which is resolved once every constant is known.
+struct Module {
+    std::vector<Id> ids;
     uint32_t localSizeIds[3] = {0, 0, 0};
     bool hasLocalSizeIds = false;
+};
 
+VkShaderStageFlagBits stageOf(uint32_t executionModel) {
+    switch (executionModel) {
+    case 0: return VK_SHADER_STAGE_VERTEX_BIT;
+    case 4: return VK_SHADER_STAGE_FRAGMENT_BIT;
+    case 5: return VK_SHADER_STAGE_COMPUTE_BIT;
+    default: throw Error("SPIR-V reflection: unsupported execution model");
+    }
+}
+
+void recordDecoration(std::vector<Id>& ids, const uint32_t* w) {
+    Id& id = ids[w[1]];
+    if (w[2] == Binding) id.binding = int(w[3]);
+    if (w[2] == DescriptorSet) id.set = int(w[3]);
+    if (w[2] == SpecId) id.specId = int(w[3]);
+    if (w[2] == ArrayStride) id.arrayStride = w[3];
+    if (w[2] == BuiltIn && w[3] == BuiltInWorkgroupSize) id.workgroupSizeBuiltin = true;
+}
+
+// A type, constant or variable instruction (of `count` words at `w`) into the id it defines; any
+// other instruction is skipped.
+void recordDefinition(std::vector<Id>& ids, uint32_t opcode, uint32_t count, const uint32_t* w) {
+    switch (opcode) {
+    case OpTypeInt:
+    case OpTypeFloat:
+        ids[w[1]].opcode = opcode;
+        ids[w[1]].width = w[2];
+        break;
+    case OpTypeVector:
+    case OpTypeMatrix:
+        ids[w[1]].opcode = opcode;
+        ids[w[1]].typeId = w[2];
+        ids[w[1]].width = w[3];
+        break;
+    case OpTypeArray:
+        ids[w[1]].opcode = opcode;
+        ids[w[1]].typeId = w[2];
+        ids[w[1]].lengthId = w[3];
+        break;
+    case OpTypeImage:
+        ids[w[1]].opcode = opcode;
+        ids[w[1]].sampled = count > 7 ? w[7] : 0;
+        break;
+    case OpTypeRuntimeArray:
+    case OpTypeSampler:
+    case OpTypeSampledImage:
+        ids[w[1]].opcode = opcode;
+        ids[w[1]].typeId = count > 2 ? w[2] : 0;
+        break;
+    case OpTypeStruct:
+        ids[w[1]].opcode = opcode;
+        ids[w[1]].members.assign(w + 2, w + count);
+        ids[w[1]].memberOffsets.resize(count - 2);
+        break;
+    case OpTypePointer:
+        ids[w[1]].opcode = opcode;
+        ids[w[1]].storageClass = w[2];
+        ids[w[1]].typeId = w[3];
+        break;
+    case OpConstant:
+    case OpSpecConstant:
+    case OpSpecConstantTrue:
+    case OpSpecConstantFalse:
+        ids[w[2]].opcode = opcode;
+        ids[w[2]].typeId = w[1];
+        ids[w[2]].value = count > 3 ? w[3] : 0;
+        break;
+    case OpConstantComposite:
+    case OpSpecConstantComposite:
+        ids[w[2]].opcode = opcode;
+        ids[w[2]].members.assign(w + 3, w + count);
+        break;
+    case OpVariable:
+        ids[w[2]].opcode = opcode;
+        ids[w[2]].typeId = w[1];
+        ids[w[2]].storageClass = w[3];
+        break;
+    default: break;
+    }
+}
+
+// Every instruction after the header, in order: names, decorations and definitions into the module's
+// ids; the stage and literal local size straight into `r`.
+Module decodeModule(std::span<const uint32_t> code, ShaderReflection& r) {
+    Module m;
+    m.ids.resize(code[3]); // the id bound
+    std::vector<Id>& ids = m.ids;
     for (size_t at = 5; at < code.size();) {
         const uint32_t opcode = code[at] & 0xffff, count = code[at] >> 16;
         if (count == 0 || at + count > code.size()) throw Error("malformed SPIR-V module");
@@ -105,33 +189,18 @@ ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
                 ids[w[1]].name = text.substr(0, text.find('\0'));
             }
             break;
-        case OpEntryPoint:
-            switch (w[1]) {
-            case 0: r.stage = VK_SHADER_STAGE_VERTEX_BIT; break;
-            case 4: r.stage = VK_SHADER_STAGE_FRAGMENT_BIT; break;
-            case 5: r.stage = VK_SHADER_STAGE_COMPUTE_BIT; break;
-            default: throw Error("SPIR-V reflection: unsupported execution model");
-            }
-            break;
+        case OpEntryPoint: r.stage = stageOf(w[1]); break;
         case OpExecutionMode:
             if (w[2] == ModeLocalSize)
                 for (int i = 0; i < 3; ++i) r.localSize[i] = w[3 + i];
             break;
         case OpExecutionModeId:
             if (w[2] == ModeLocalSizeId) {
-                hasLocalSizeIds = true;
-                for (int i = 0; i < 3; ++i) localSizeIds[i] = w[3 + i];
+                m.hasLocalSizeIds = true;
+                for (int i = 0; i < 3; ++i) m.localSizeIds[i] = w[3 + i];
             }
             break;
-        case OpDecorate: {
-            Id& id = ids[w[1]];
-            if (w[2] == Binding) id.binding = int(w[3]);
-            if (w[2] == DescriptorSet) id.set = int(w[3]);
-            if (w[2] == SpecId) id.specId = int(w[3]);
-            if (w[2] == ArrayStride) id.arrayStride = w[3];
-            if (w[2] == BuiltIn && w[3] == BuiltInWorkgroupSize) id.workgroupSizeBuiltin = true;
-            break;
-        }
+        case OpDecorate: recordDecoration(ids, w); break;
         case OpMemberDecorate:
             if (w[3] == Offset) {
                 Id& id = ids[w[1]];
@@ -139,107 +208,53 @@ ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
                 id.memberOffsets[w[2]] = w[4];
             }
             break;
-        case OpTypeInt:
-        case OpTypeFloat:
-            ids[w[1]].opcode = opcode;
-            ids[w[1]].width = w[2];
-            break;
-        case OpTypeVector:
-        case OpTypeMatrix:
-            ids[w[1]].opcode = opcode;
-            ids[w[1]].typeId = w[2];
-            ids[w[1]].width = w[3];
-            break;
-        case OpTypeArray:
-            ids[w[1]].opcode = opcode;
-            ids[w[1]].typeId = w[2];
-            ids[w[1]].lengthId = w[3];
-            break;
-        case OpTypeImage:
-            ids[w[1]].opcode = opcode;
-            ids[w[1]].sampled = count > 7 ? w[7] : 0;
-            break;
-        case OpTypeRuntimeArray:
-        case OpTypeSampler:
-        case OpTypeSampledImage:
-            ids[w[1]].opcode = opcode;
-            ids[w[1]].typeId = count > 2 ? w[2] : 0;
-            break;
-        case OpTypeStruct:
-            ids[w[1]].opcode = opcode;
-            ids[w[1]].members.assign(w + 2, w + count);
-            ids[w[1]].memberOffsets.resize(count - 2);
-            break;
-        case OpTypePointer:
-            ids[w[1]].opcode = opcode;
-            ids[w[1]].storageClass = w[2];
-            ids[w[1]].typeId = w[3];
-            break;
-        case OpConstant:
-        case OpSpecConstant:
-        case OpSpecConstantTrue:
-        case OpSpecConstantFalse:
-            ids[w[2]].opcode = opcode;
-            ids[w[2]].typeId = w[1];
-            ids[w[2]].value = count > 3 ? w[3] : 0;
-            break;
-        case OpConstantComposite:
-        case OpSpecConstantComposite:
-            ids[w[2]].opcode = opcode;
-            ids[w[2]].members.assign(w + 3, w + count);
-            break;
-        case OpVariable:
-            ids[w[2]].opcode = opcode;
-            ids[w[2]].typeId = w[1];
-            ids[w[2]].storageClass = w[3];
-            break;
-        default: break;
+        default: recordDefinition(ids, opcode, count, w);
         }
         at += count;
     }
+    return m;
+}
 
-    // Local size: LocalSizeId operands, or a WorkgroupSize built-in composite (which overrides LocalSize).
-    for (uint32_t i = 0; i < bound; ++i)
+// Local size: LocalSizeId operands, or a WorkgroupSize built-in composite (which overrides LocalSize).
+void resolveLocalSize(Module& m, ShaderReflection& r) {
+    const std::vector<Id>& ids = m.ids;
+    for (uint32_t i = 0; i < ids.size(); ++i)
         if (ids[i].workgroupSizeBuiltin && ids[i].members.size() == 3) {
-            hasLocalSizeIds = true;
-            for (int a = 0; a < 3; ++a) localSizeIds[a] = ids[i].members[a];
+            m.hasLocalSizeIds = true;
+            for (int a = 0; a < 3; ++a) m.localSizeIds[a] = ids[i].members[a];
         }
-    if (hasLocalSizeIds)
+    if (m.hasLocalSizeIds)
         for (int a = 0; a < 3; ++a) {
-            const Id& c = ids[localSizeIds[a]];
+            const Id& c = ids[m.localSizeIds[a]];
             r.localSize[a] = c.value;
             r.localSizeSpecId[a] = c.opcode == OpSpecConstant ? c.specId : -1;
         }
+}
 
-    for (uint32_t i = 0; i < bound; ++i)
-        if (isSpecConstant(ids[i].opcode) && ids[i].specId >= 0 && !ids[i].name.empty())
-            r.specConstants.push_back({ids[i].name, uint32_t(ids[i].specId)});
+VkDescriptorType descriptorType(const std::vector<Id>& ids, const Id& variable) {
+    uint32_t t = ids[variable.typeId].typeId;
+    while (ids[t].opcode == OpTypeArray || ids[t].opcode == OpTypeRuntimeArray) t = ids[t].typeId;
+    if (variable.storageClass == StorageBuffer) return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    if (variable.storageClass == Uniform) return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    if (ids[t].opcode == OpTypeSampledImage) return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    if (ids[t].opcode == OpTypeImage && ids[t].sampled == 2) return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    throw Error("SPIR-V reflection: unsupported descriptor type");
+}
 
-    for (uint32_t i = 0; i < bound; ++i) {
+// The push-constant block's size and the descriptor bindings, from the variables.
+void collectVariables(const std::vector<Id>& ids, ShaderReflection& r) {
+    for (uint32_t i = 0; i < ids.size(); ++i) {
         const Id& v = ids[i];
         if (v.opcode != OpVariable) continue;
-        const uint32_t pointee = ids[v.typeId].typeId;
         if (v.storageClass == PushConstant) {
-            r.pushConstantSize = typeSize(ids, pointee);
+            r.pushConstantSize = typeSize(ids, ids[v.typeId].typeId);
             continue;
         }
         if (v.storageClass != Uniform && v.storageClass != StorageBuffer && v.storageClass != UniformConstant)
             continue;
         if (v.binding < 0) continue;
         if (v.set != 0) throw Error("SPIR-V reflection: only descriptor set 0 is supported");
-        VkDescriptorType type;
-        uint32_t t = pointee;
-        while (ids[t].opcode == OpTypeArray || ids[t].opcode == OpTypeRuntimeArray) t = ids[t].typeId;
-        if (v.storageClass == StorageBuffer)
-            type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        else if (v.storageClass == Uniform)
-            type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-        else if (ids[t].opcode == OpTypeSampledImage)
-            type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-        else if (ids[t].opcode == OpTypeImage && ids[t].sampled == 2)
-            type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-        else
-            throw Error("SPIR-V reflection: unsupported descriptor type");
+        const VkDescriptorType type = descriptorType(ids, v);
         if (r.bindings.size() <= size_t(v.binding))
             r.bindings.resize(v.binding + 1, VK_DESCRIPTOR_TYPE_MAX_ENUM);
         r.bindings[v.binding] = type;
@@ -247,6 +262,19 @@ ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
     for (VkDescriptorType t : r.bindings)
         if (t == VK_DESCRIPTOR_TYPE_MAX_ENUM)
             throw Error("SPIR-V reflection: bindings must be contiguous from 0");
+}
+
+} // namespace
+
+ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
+    if (code.size() < 5 || code[0] != 0x07230203) throw Error("not a SPIR-V module");
+    ShaderReflection r;
+    Module m = decodeModule(code, r);
+    resolveLocalSize(m, r);
+    for (const Id& id : m.ids)
+        if (isSpecConstant(id.opcode) && id.specId >= 0 && !id.name.empty())
+            r.specConstants.push_back({id.name, uint32_t(id.specId)});
+    collectVariables(m.ids, r);
     return r;
 }
 

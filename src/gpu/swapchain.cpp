@@ -47,18 +47,22 @@ const char* presentModeName(VkPresentModeKHR mode) {
     }
 }
 
-void createSwapchain(const Context& ctx, Swapchain& s, VkFormat depthFormat, uint32_t width, uint32_t height,
-                     VkPresentModeKHR wanted) {
-    VkSurfaceCapabilitiesKHR caps;
-    VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(ctx.physicalDevice, ctx.surface, &caps));
+namespace {
+
+// `wanted` where the surface offers it, else FIFO (which every surface offers).
+VkPresentModeKHR choosePresentMode(const Context& ctx, VkPresentModeKHR wanted) {
     uint32_t modeCount = 0;
     VK_CHECK(vkGetPhysicalDeviceSurfacePresentModesKHR(ctx.physicalDevice, ctx.surface, &modeCount, nullptr));
     std::vector<VkPresentModeKHR> modes(modeCount);
     VK_CHECK(
         vkGetPhysicalDeviceSurfacePresentModesKHR(ctx.physicalDevice, ctx.surface, &modeCount, modes.data()));
-    s.presentMode =
-        std::find(modes.begin(), modes.end(), wanted) != modes.end() ? wanted : VK_PRESENT_MODE_FIFO_KHR;
+    return std::find(modes.begin(), modes.end(), wanted) != modes.end() ? wanted : VK_PRESENT_MODE_FIFO_KHR;
+}
 
+// The surface's size, or the window's within the surface's bounds where the surface leaves it to us;
+// refused where the device cannot draw that large.
+VkExtent2D chooseExtent(const Context& ctx, const VkSurfaceCapabilitiesKHR& caps, uint32_t width,
+                        uint32_t height) {
     VkExtent2D extent = caps.currentExtent;
     if (extent.width == UINT32_MAX) {
         extent.width = std::clamp(width, caps.minImageExtent.width, caps.maxImageExtent.width);
@@ -73,22 +77,18 @@ void createSwapchain(const Context& ctx, Swapchain& s, VkFormat depthFormat, uin
                              std::to_string(extent.height) + ", more than this device draws (at most " +
                              std::to_string(widest) + "x" + std::to_string(tallest) +
                              "): make it smaller (--window)");
-    s.extent = extent;
-    s.format = chooseSurfaceFormat(ctx);
-    s.minImageCount = std::max(caps.minImageCount + 1, 3u);
-    if (caps.maxImageCount) s.minImageCount = std::min(s.minImageCount, caps.maxImageCount);
-    s.canCopy = caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    VkFormatProperties formatProperties{};
-    vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice, s.format.format, &formatProperties);
-    s.storage = (caps.supportedUsageFlags & VK_IMAGE_USAGE_STORAGE_BIT) &&
-                (formatProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
+    return extent;
+}
 
+// The swapchain `s` describes (its mode, extent, format, image count and usages), replacing the old one.
+VkSwapchainCreateInfoKHR swapchainInfo(const Context& ctx, const Swapchain& s,
+                                       const VkSurfaceCapabilitiesKHR& caps) {
     VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
     info.surface = ctx.surface;
     info.minImageCount = s.minImageCount;
     info.imageFormat = s.format.format;
     info.imageColorSpace = s.format.colorSpace;
-    info.imageExtent = extent;
+    info.imageExtent = s.extent;
     info.imageArrayLayers = 1;
     info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
                       (s.canCopy ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0) |
@@ -101,20 +101,16 @@ void createSwapchain(const Context& ctx, Swapchain& s, VkFormat depthFormat, uin
     info.presentMode = s.presentMode;
     info.clipped = VK_TRUE;
     info.oldSwapchain = s.swapchain;
+    return info;
+}
 
-    VkSwapchainKHR created = VK_NULL_HANDLE;
-    // Frames in flight may still use the old images and views.
-    if (s.swapchain) VK_CHECK(vkDeviceWaitIdle(ctx.device));
-    VK_CHECK(vkCreateSwapchainKHR(ctx.device, &info, nullptr, &created));
-    destroyViews(ctx, s);
-    if (s.swapchain) vkDestroySwapchainKHR(ctx.device, s.swapchain, nullptr);
-    s.swapchain = created;
-
+// The new swapchain's images, the depth buffer, and per image a view and a render-done semaphore.
+void createViews(const Context& ctx, Swapchain& s, VkFormat depthFormat) {
     uint32_t count = 0;
     VK_CHECK(vkGetSwapchainImagesKHR(ctx.device, s.swapchain, &count, nullptr));
     s.images.resize(count);
     VK_CHECK(vkGetSwapchainImagesKHR(ctx.device, s.swapchain, &count, s.images.data()));
-    s.depth = gpu::createImage(ctx, extent.width, extent.height, depthFormat,
+    s.depth = gpu::createImage(ctx, s.extent.width, s.extent.height, depthFormat,
                                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
     for (VkImage image : s.images) {
         VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
@@ -130,6 +126,34 @@ void createSwapchain(const Context& ctx, Swapchain& s, VkFormat depthFormat, uin
         VK_CHECK(vkCreateSemaphore(ctx.device, &sem, nullptr, &done));
         s.renderDone.push_back(done);
     }
+}
+
+} // namespace
+
+void createSwapchain(const Context& ctx, Swapchain& s, VkFormat depthFormat, uint32_t width, uint32_t height,
+                     VkPresentModeKHR wanted) {
+    VkSurfaceCapabilitiesKHR caps;
+    VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(ctx.physicalDevice, ctx.surface, &caps));
+    s.presentMode = choosePresentMode(ctx, wanted);
+    s.extent = chooseExtent(ctx, caps, width, height);
+    s.format = chooseSurfaceFormat(ctx);
+    s.minImageCount = std::max(caps.minImageCount + 1, 3u);
+    if (caps.maxImageCount) s.minImageCount = std::min(s.minImageCount, caps.maxImageCount);
+    s.canCopy = caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    VkFormatProperties formatProperties{};
+    vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice, s.format.format, &formatProperties);
+    s.storage = (caps.supportedUsageFlags & VK_IMAGE_USAGE_STORAGE_BIT) &&
+                (formatProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
+
+    const VkSwapchainCreateInfoKHR info = swapchainInfo(ctx, s, caps);
+    VkSwapchainKHR created = VK_NULL_HANDLE;
+    // Frames in flight may still use the old images and views.
+    if (s.swapchain) VK_CHECK(vkDeviceWaitIdle(ctx.device));
+    VK_CHECK(vkCreateSwapchainKHR(ctx.device, &info, nullptr, &created));
+    destroyViews(ctx, s);
+    if (s.swapchain) vkDestroySwapchainKHR(ctx.device, s.swapchain, nullptr);
+    s.swapchain = created;
+    createViews(ctx, s, depthFormat);
 }
 
 void destroySwapchain(const Context& ctx, Swapchain& s) {

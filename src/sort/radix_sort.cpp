@@ -130,22 +130,9 @@ void createReduceThenScan(const gpu::Context& ctx, Sorter& s, uint32_t capacity,
         gpu::createBuffer(ctx, tileCountsBytes(s.tileRowStride), gpu::storageUsage, gpu::MemoryUse::Device);
 }
 
-} // namespace
-
-Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOptions& options) {
-    if (capacity > maxSortPairs(ctx))
-        throw gpu::OutOfMemory("sorting " + std::to_string(capacity) +
-                               " pairs exceeds this device's limit of " + std::to_string(maxSortPairs(ctx)) +
-                               " pairs");
-    Sorter s;
-    s.capacity = capacity;
-    s.algorithm = options.algorithm;
-    s.subgroupSize = gpu::preferredSubgroupSize(ctx);
-    CHECK(s.subgroupSize > 0); // Vulkan 1.3 guarantees subgroup size control in compute
-    if (options.lookbackWindow < 1 || options.lookbackWindow > SORT_MAX_LOOKBACK_WINDOW)
-        throw gpu::Unsupported("radix sort: a look-back window must be 1 to " +
-                               std::to_string(SORT_MAX_LOOKBACK_WINDOW) + " predecessors");
-
+// The work-group size (the first of the candidates that fits the device) and keys per invocation;
+// their product is the tile size.
+void chooseShape(const gpu::Context& ctx, const SortOptions& options, Sorter& s) {
     const auto& limits = ctx.properties.limits;
     const std::vector<uint32_t> sizes = options.workgroupSize
                                             ? std::vector<uint32_t>{options.workgroupSize}
@@ -174,47 +161,80 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         throw gpu::Error("radix sort: no work group size fits this device's limits");
     }
     s.tileSize = s.workgroupSize * s.keysPerThread;
-    // The histogram pass binds every pass's status words (1 KB a tile a pass) as one storage buffer range.
-    const auto statusFits = [&](uint32_t tileSize) {
-        return uint64_t(tileCountFor(capacity, tileSize)) * SORT_RADIX * 4 * SORT_MAX_PASSES <=
-               limits.maxStorageBufferRange;
+}
+
+// The histogram pass binds every pass's status words (1 KB a tile a pass) as one storage buffer range.
+bool statusFits(const gpu::Context& ctx, uint32_t capacity, uint32_t tileSize) {
+    return uint64_t(tileCountFor(capacity, tileSize)) * SORT_RADIX * 4 * SORT_MAX_PASSES <=
+           ctx.properties.limits.maxStorageBufferRange;
+}
+
+// Half-wide groups, only for the default shape and where two fit the per-group shared-memory
+// limit (a proxy for two sharing an SM).
+bool halfGroupsFit(const gpu::Context& ctx, const Sorter& s, uint32_t capacity, const SortOptions& options) {
+    const uint32_t half = s.workgroupSize / 2;
+    return !options.workgroupSize && !options.keysPerThread && capacity >= options.halfGroupsFrom &&
+           half > 0 && half % s.subgroupSize == 0 &&
+           2 * sharedBytes(half, half / s.subgroupSize, s.keysPerThread) <=
+               ctx.properties.limits.maxComputeSharedMemorySize &&
+           statusFits(ctx, capacity, s.tileSize / 2);
+}
+
+// Onesweep's programs (full-width groups and, where they may be taken, half-wide ones) and the
+// histogram pass's.
+void createOnesweep(const gpu::Context& ctx, Sorter& s, const SortOptions& options) {
+    const auto createPass = [&](uint32_t workgroupSize) {
+        return gpu::createComputeProgram(ctx, "sort_onesweep",
+                                         {{gpu::localSizeX, workgroupSize},
+                                          {"KEYS_PER_THREAD", s.keysPerThread},
+                                          {"MAX_SUBGROUPS", workgroupSize / s.subgroupSize},
+                                          {"SPIN_LIMIT", options.spinLimit},
+                                          {"SUBGROUP_SIZE", s.subgroupSize},
+                                          {"LOOKBACK_WINDOW", options.lookbackWindow}},
+                                         s.subgroupSize);
     };
-    if (!statusFits(s.tileSize))
+    s.onesweep = createPass(s.workgroupSize);
+    if (s.halfFrom != UINT32_MAX) s.onesweepHalf = createPass(s.workgroupSize / 2);
+    s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{gpu::localSizeX, s.workgroupSize}});
+}
+
+// The ping-pong pair, and the scratch created zero: the histogram pass's accumulator is zero between
+// sorts.
+void createBuffers(const gpu::Context& ctx, Sorter& s, uint32_t capacity, uint32_t smallestTile) {
+    const VkBufferUsageFlags usage = gpu::storageUsage;
+    s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
+    s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
+    s.scratch = gpu::createBuffer(ctx, scratchBytes(capacity, smallestTile), usage, gpu::MemoryUse::Device);
+    gpu::fillBuffer(ctx, s.scratch, 0);
+}
+
+} // namespace
+
+Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOptions& options) {
+    if (capacity > maxSortPairs(ctx))
+        throw gpu::OutOfMemory("sorting " + std::to_string(capacity) +
+                               " pairs exceeds this device's limit of " + std::to_string(maxSortPairs(ctx)) +
+                               " pairs");
+    Sorter s;
+    s.capacity = capacity;
+    s.algorithm = options.algorithm;
+    s.subgroupSize = gpu::preferredSubgroupSize(ctx);
+    CHECK(s.subgroupSize > 0); // Vulkan 1.3 guarantees subgroup size control in compute
+    if (options.lookbackWindow < 1 || options.lookbackWindow > SORT_MAX_LOOKBACK_WINDOW)
+        throw gpu::Unsupported("radix sort: a look-back window must be 1 to " +
+                               std::to_string(SORT_MAX_LOOKBACK_WINDOW) + " predecessors");
+    chooseShape(ctx, options, s);
+    if (!statusFits(ctx, capacity, s.tileSize))
         throw gpu::OutOfMemory("sorting " + std::to_string(capacity) + " pairs in tiles of " +
                                std::to_string(s.tileSize) +
                                " keys exceeds the device's storage buffer range");
-    // Half-wide groups, only for the default shape and where two fit the per-group shared-memory
-    // limit (a proxy for two sharing an SM).
-    const uint32_t half = s.workgroupSize / 2;
-    if (!options.workgroupSize && !options.keysPerThread && capacity >= options.halfGroupsFrom && half > 0 &&
-        half % s.subgroupSize == 0 &&
-        2 * sharedBytes(half, half / s.subgroupSize, s.keysPerThread) <= limits.maxComputeSharedMemorySize &&
-        statusFits(s.tileSize / 2))
-        s.halfFrom = options.halfGroupsFrom;
+    if (halfGroupsFit(ctx, s, capacity, options)) s.halfFrom = options.halfGroupsFrom;
 
     // What is made before something fails (out of memory) is freed before the error goes on.
     try {
-        const auto createPass = [&](uint32_t workgroupSize) {
-            return gpu::createComputeProgram(ctx, "sort_onesweep",
-                                             {{gpu::localSizeX, workgroupSize},
-                                              {"KEYS_PER_THREAD", s.keysPerThread},
-                                              {"MAX_SUBGROUPS", workgroupSize / s.subgroupSize},
-                                              {"SPIN_LIMIT", options.spinLimit},
-                                              {"SUBGROUP_SIZE", s.subgroupSize},
-                                              {"LOOKBACK_WINDOW", options.lookbackWindow}},
-                                             s.subgroupSize);
-        };
-        s.onesweep = createPass(s.workgroupSize);
-        if (s.halfFrom != UINT32_MAX) s.onesweepHalf = createPass(half);
-        s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{gpu::localSizeX, s.workgroupSize}});
+        createOnesweep(ctx, s, options);
         const uint32_t smallestTile = tileSizeFor(s, capacity);
-
-        const VkBufferUsageFlags usage = gpu::storageUsage;
-        s.tempKeys = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
-        s.tempValues = gpu::createBuffer(ctx, 4ull * capacity, usage, gpu::MemoryUse::Device);
-        s.scratch =
-            gpu::createBuffer(ctx, scratchBytes(capacity, smallestTile), usage, gpu::MemoryUse::Device);
-        gpu::fillBuffer(ctx, s.scratch, 0);
+        createBuffers(ctx, s, capacity, smallestTile);
         if (mayTakeReduceThenScan(options, capacity)) createReduceThenScan(ctx, s, capacity, smallestTile);
         return s;
     } catch (...) {
