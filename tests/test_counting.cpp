@@ -1,6 +1,7 @@
 // The counting grid build (sim::GridBuild::Counting) and the exclusive scan it uses, on lavapipe:
 // against CPU references, against the radix build bit for bit, and run twice for the same bits.
 
+#include "flock_steps.h"
 #include "gpu_test.h"
 #include "layouts.h"
 #include "reference.h"
@@ -297,22 +298,18 @@ class CountingStepTest : public GpuTest {
     Run steps(const State& in, const Params& p, Mode mode, sim::CellWidth width, sim::Rows rows,
               GridBuild how, int count, uint32_t maxGroupsX = 0,
               sim::CellOrder order = sim::CellOrder::Linear) {
-        sim::Flock f = sim::createFlock(ctx(), in.count(), {.halfFilter = false});
-        sim::uploadState(ctx(), f, in);
-        for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx(), *b, 0xffffffffu);
-        const sim::Grid grid = sim::makeGrid(p, width, f.count, rows, order);
-        sim::prepareGrid(ctx(), f, grid, mode, how);
-        if (maxGroupsX)
-            for (gpu::Program* program : sim::flockPrograms(f)) program->maxGroupsX = maxGroupsX;
-        for (int s = 0; s < count; ++s)
-            test::runCommands(
-                [&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, mode, grid, how, nullptr); });
+        const sim::Grid grid = sim::makeGrid(p, width, in.count(), rows, order);
+        const test::Steps run = {.mode = mode,
+                                 .build = how,
+                                 .count = count,
+                                 .flock = {.halfFilter = false},
+                                 .maxGroupsX = maxGroupsX};
         Run r;
-        r.state = sim::downloadState(ctx(), f);
-        r.pos = test::readBuffer<float>(f.pos[f.current], 4 * size_t(f.count));
-        r.vel = test::readBuffer<float>(f.vel[f.current], 4 * size_t(f.count));
-        r.ids = test::readBuffer<uint32_t>(f.ids[f.idsCurrent], f.count);
-        sim::destroyFlock(ctx(), f);
+        r.state = test::stepFlock(ctx(), in, p, grid, run, [&](const sim::Flock& f) {
+            r.pos = test::readBuffer<float>(f.pos[f.current], 4 * size_t(f.count));
+            r.vel = test::readBuffer<float>(f.vel[f.current], 4 * size_t(f.count));
+            r.ids = test::readBuffer<uint32_t>(f.ids[f.idsCurrent], f.count);
+        });
         return r;
     }
 

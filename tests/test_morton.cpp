@@ -1,6 +1,7 @@
 // Grid steps in Morton cell order (sim::CellOrder) on lavapipe: the passes against the CPU's keys,
 // key starts, and whole steps against the CPU reference and against linear order.
 
+#include "flock_steps.h"
 #include "gpu_test.h"
 #include "grid_check.h"
 #include "layouts.h"
@@ -20,19 +21,9 @@ using sim::State;
 
 class MortonTest : public test::GpuTest {
   protected:
-    // `steps` steps of `mode` on `grid` from a fresh flock whose outputs are poisoned first.
-    State gpuSteps(const State& in, const Params& p, const sim::Grid& grid, Mode mode, int steps = 1) {
-        sim::Flock f = sim::createFlock(ctx(), in.count());
-        sim::uploadState(ctx(), f, in);
-        for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx(), *b, 0xffffffffu);
-        sim::prepareGrid(ctx(), f, grid, mode);
-        for (int s = 0; s < steps; ++s)
-            test::runCommands([&](VkCommandBuffer cmd) {
-                sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
-            });
-        State out = sim::downloadState(ctx(), f);
-        sim::destroyFlock(ctx(), f);
-        return out;
+    // A step of `mode` on `grid` from a fresh flock whose outputs are poisoned first.
+    State gpuSteps(const State& in, const Params& p, const sim::Grid& grid, Mode mode) {
+        return test::stepFlock(ctx(), in, p, grid, {.mode = mode});
     }
 
     void expectMatches(const State& got, const test::ReferenceStep& ref, const Params& p, uint32_t n) {

@@ -1,6 +1,7 @@
 // Rule 4, the predator, on lavapipe against the CPU reference (reference.cpp) in every mode: boids
 // inside and outside its radius, across the domain's faces, and no change at all without it.
 
+#include "flock_steps.h"
 #include "gpu_test.h"
 #include "reference.h"
 #include "sim/flock.h"
@@ -27,17 +28,7 @@ class PredatorTest : public test::GpuTest {
   protected:
     // One step on a fresh flock whose output buffers are poisoned first.
     State gpuStep(const State& in, const Params& p, Mode mode, sim::CellWidth width) {
-        sim::Flock f = sim::createFlock(ctx(), in.count());
-        sim::uploadState(ctx(), f, in);
-        for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx(), *b, 0xffffffffu);
-        const sim::Grid grid = sim::makeGrid(p, width, f.count);
-        sim::prepareGrid(ctx(), f, grid, mode);
-        test::runCommands([&](VkCommandBuffer cmd) {
-            sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
-        });
-        State out = sim::downloadState(ctx(), f);
-        sim::destroyFlock(ctx(), f);
-        return out;
+        return test::stepFlock(ctx(), in, p, sim::makeGrid(p, width, in.count()), {.mode = mode});
     }
 
     // Every mode against the reference; `inside` and `outside` count the boids within the predator's

@@ -1,5 +1,6 @@
 // The flocking passes on lavapipe against the CPU reference of the contract (reference.cpp).
 
+#include "flock_steps.h"
 #include "gpu_test.h"
 #include "grid_check.h"
 #include "layouts.h"
@@ -38,27 +39,10 @@ class SimTest : public GpuTest {
     // Groups per dispatch row; small values split every dispatch over x and y, with spare groups.
     uint32_t maxGroupsX = 0;
 
-    State gpuSteps(const State& in, const Params& p, Mode mode, sim::CellWidth width, int steps = 1) {
-        sim::Flock f = sim::createFlock(ctx(), in.count(), options);
-        sim::uploadState(ctx(), f, in);
-        for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]})
-            gpu::fillBuffer(ctx(), *b, 0xffffffffu); // NaN
-        const sim::Grid grid = sim::makeGrid(p, width, f.count, rows, cellOrder);
-        sim::prepareGrid(ctx(), f, grid, mode); // compiles the mode's search pipelines
-        if (maxGroupsX) {
-            std::vector<gpu::Program*> programs = sim::flockPrograms(f);
-            programs.push_back(&f.radix.sorter.histogram);
-            programs.push_back(&f.radix.sorter.onesweep);
-            programs.push_back(&f.radix.sorter.onesweepHalf);
-            for (gpu::Program* program : programs) program->maxGroupsX = maxGroupsX;
-        }
-        for (int s = 0; s < steps; ++s)
-            test::runCommands([&](VkCommandBuffer cmd) {
-                sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
-            });
-        State out = sim::downloadState(ctx(), f);
-        sim::destroyFlock(ctx(), f);
-        return out;
+    State gpuSteps(const State& in, const Params& p, Mode mode, sim::CellWidth width) {
+        const sim::Grid grid = sim::makeGrid(p, width, in.count(), rows, cellOrder);
+        return test::stepFlock(ctx(), in, p, grid,
+                               {.mode = mode, .flock = options, .maxGroupsX = maxGroupsX});
     }
 
     void expectMatchesReference(const State& in, const Params& p, Mode mode, sim::CellWidth width,
