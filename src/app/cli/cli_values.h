@@ -1,5 +1,5 @@
 #pragma once
-// The command line's texts turned into values (cli.cpp declares the options): each throws
+// The command line's texts turned into values (cli_*.cpp declare the options): each throws
 // io::InputError with a one-line message naming the flag.
 
 #include "app/values.h"

@@ -238,8 +238,8 @@ void planBench(Bench& b) {
 
 // What the search did, on the state the timed frames left, outside the timings, into each row.
 // Naive steps test every boid; their neighbours are counted on the grid of cells max(r) wide.
-std::optional<sim::SearchCounts> countSearch(Bench& b, sim::Flock& flock, const BenchRun& r,
-                                             std::vector<FrameRow>& rows) {
+std::optional<sim::SearchCounts> addSearchCounts(Bench& b, sim::Flock& flock, const BenchRun& r,
+                                                 std::vector<FrameRow>& rows) {
     if (!b.o.countCandidates) return std::nullopt;
     sim::SearchCounts counted = sim::countSearch(b.ctx, flock, r.config.params, r.grid);
     if (!buildsGrid(r)) counted.candidates = r.boids;
@@ -285,7 +285,7 @@ void runConfiguration(Bench& b, sim::Flock& flock, const sim::State& start, cons
         }
     };
     std::vector<FrameRow> rows = measureFrames(b, r, record);
-    const std::optional<sim::SearchCounts> counted = countSearch(b, flock, r, rows);
+    const std::optional<sim::SearchCounts> counted = addSearchCounts(b, flock, r, rows);
     for (const FrameRow& row : rows) b.csv += csvRow(row);
     const nlohmann::json run = runJson(r, o, rows, counted);
     b.runs.push_back(run);
