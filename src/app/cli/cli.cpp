@@ -130,6 +130,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         addCommand(app, "bench", "time the simulation headless over configurations", cl.global, listDevices),
         cl.bench, bench);
 
+    // A mistyped command is matched against the commands in this order: the first of equals wins.
     if (const std::optional<int> exitCode = parse(app, argc, argv, {step.app, bench.app, sortBench.app})) {
         cl.command = Command::Exit;
         cl.exitCode = *exitCode;
