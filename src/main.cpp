@@ -1,7 +1,8 @@
 // vkboids: the command-line entry. Errors end here as one line on stderr and an exit code.
 
+#include "app/cli/cli.h"
 #include "app/demo/demo.h"
-#include "app/headless/commands.h"
+#include "app/headless/list_devices.h"
 #include "gpu/check.h"
 #include "io/output.h"
 #include "io/platform.h"

@@ -1,6 +1,7 @@
 // Command-line parsing: every command's options, and bad input refused in one line naming the problem.
 
 #include "app/cli/cli.h"
+#include "app/values.h"
 #include "cli_test.h"
 
 #include <gtest/gtest.h>

@@ -52,11 +52,12 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
     app::FrameRow row;
     row.frame = 3;
     row.tMs = 12.5;
-    row.mode = "naive";
+    row.config.mode = sim::Mode::Naive;
+    row.config.cellOrder = sim::CellOrder::Morton; // a naive step builds no grid: no cells, order or build
     row.boids = 100;
     row.presentMode = "none";
     row.cpuFrameMs = 1.25;
-    row.domainHalf = 252;
+    row.config.params.domainHalf = 252;
     app::addScopeTimes(
         row, {{"frame", 2.0, true}, {"flock", 1.5, true}, {"sort/pass0", 9, true}, {"draw", 0.1, false}});
     const std::string line = app::csvRow(row);
@@ -76,12 +77,13 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
     row.ruleLanes = 0.5;
     EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 44),
               ",252,203.500000,65.250000,0.750000,0.500000\n");
-    row.domainHalf = 0.1f;
+    row.config.params.domainHalf = 0.1f;
     EXPECT_NE(app::csvRow(row).find(",0.1,203.5"), std::string::npos) << app::csvRow(row);
-    row.mode = "coherent";
-    row.cells = 8;
-    row.cellOrder = "morton";
+    row.config.mode = sim::Mode::Coherent;
+    row.config.cellWidth = sim::CellWidth::TwoReach;
+    row.config.gridBuild = sim::GridBuild::Counting;
     EXPECT_EQ(app::csvRow(row).rfind("3,12.500000,coherent,100,8,morton,none,", 0), 0u);
+    EXPECT_NE(app::csvRow(row).find(",counting,0.1,"), std::string::npos) << app::csvRow(row);
 }
 
 TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
@@ -93,12 +95,22 @@ TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
         r.passMs["flock"] = 4 + i;
         rows.push_back(r);
     }
-    app::RunInfo info{"coherent", 1000, 27, 40, "fifo", true, "compute", 9, 60, {}};
+    app::RunInfo info{.config = {.mode = sim::Mode::Naive},
+                      .boids = 1000,
+                      .gridDim = 40,
+                      .presentMode = "fifo",
+                      .render = true,
+                      .draw = "compute",
+                      .seed = 9,
+                      .warmupFrames = 60};
     nlohmann::json j = app::summarizeRun(info, rows);
-    EXPECT_TRUE(j["cell_order"].is_null()); // naive, or not given
-    info.cellOrder = "morton";
+    EXPECT_TRUE(j["cell_order"].is_null()); // naive: no grid
+    EXPECT_TRUE(j["cells"].is_null());
+    info.config.mode = sim::Mode::Coherent;
+    info.config.cellOrder = sim::CellOrder::Morton;
     j = app::summarizeRun(info, rows);
     EXPECT_EQ(j["cell_order"], "morton");
+    EXPECT_EQ(j["cells"], 27);
     EXPECT_EQ(j["mode"], "coherent");
     EXPECT_EQ(j["measured_frames"], 10);
     EXPECT_EQ(j["warmup_frames"], 60);
@@ -123,8 +135,8 @@ TEST(Capture, FloatsAreWrittenAsGiven) {
     for (float v : {0.1f, 0.2f, 1.0f / 3, 3.4e38f, 1e-45f, -2.5f})
         EXPECT_EQ(std::strtof(app::floatText(v).c_str(), nullptr), v) << app::floatText(v);
     app::RunInfo info;
-    info.params.dt = 0.3f;
-    info.params.domainHalf = 251.9842f;
+    info.config.params.dt = 0.3f;
+    info.config.params.domainHalf = 251.9842f;
     app::FrameRow row;
     row.cpuFrameMs = 1;
     const nlohmann::json params = app::summarizeRun(info, {row})["params"];

@@ -79,15 +79,21 @@ std::string csvHeader() {
 }
 
 std::string csvRow(const FrameRow& r) {
-    std::string line = std::to_string(r.frame) + "," + number(r.tMs) + "," + r.mode + "," +
-                       std::to_string(r.boids) + "," + (r.cells ? std::to_string(r.cells) : "") + "," +
-                       r.cellOrder + "," + r.presentMode + "," + r.draw + "," + number(r.cpuFrameMs) + "," +
+    const sim::Config& c = r.config;
+    // A naive step builds no grid: no cells, order or build.
+    const bool grid = c.mode != sim::Mode::Naive;
+    const std::string cells = grid ? std::to_string(sim::labCells(c.cellWidth)) : "",
+                      order = grid ? sim::cellOrderName(c.cellOrder) : "",
+                      build = grid ? sim::gridBuildName(c.gridBuild) : "";
+    std::string line = std::to_string(r.frame) + "," + number(r.tMs) + "," + sim::modeName(c.mode) + "," +
+                       std::to_string(r.boids) + "," + cells + "," + order + "," + r.presentMode + "," +
+                       r.draw + "," + number(r.cpuFrameMs) + "," +
                        (r.gpuTotalMs ? number(*r.gpuTotalMs) : "");
     for (const std::string& p : passNames()) {
         auto it = r.passMs.find(p);
         line += "," + (it != r.passMs.end() ? number(it->second) : "");
     }
-    line += "," + r.gridBuild + "," + floatText(r.domainHalf);
+    line += "," + build + "," + floatText(c.params.domainHalf);
     for (const std::optional<double>& counted : {r.candidates, r.neighbours, r.laneEfficiency, r.ruleLanes})
         line += "," + (counted ? number(*counted) : "");
     return line + "\n";
@@ -115,28 +121,31 @@ nlohmann::json buildJson() {
 }
 
 nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& rows) {
-    const sim::Params& p = info.params;
-    nlohmann::json run = {{"mode", info.mode},
-                          {"boids", info.boids},
-                          {"cells", info.cells ? nlohmann::json(info.cells) : nlohmann::json(nullptr)},
-                          {"grid_dim", info.gridDim ? nlohmann::json(info.gridDim) : nlohmann::json(nullptr)},
-                          {"present_mode", info.presentMode},
-                          {"render", info.render},
-                          {"draw", info.render ? nlohmann::json(info.draw) : nlohmann::json(nullptr)},
-                          {"seed", info.seed},
-                          {"warmup_frames", info.warmupFrames},
-                          {"measured_frames", rows.size()},
-                          {"params",
-                           {{"cohesion_radius", floatDecimal(p.cohesionRadius)},
-                            {"separation_radius", floatDecimal(p.separationRadius)},
-                            {"alignment_radius", floatDecimal(p.alignmentRadius)},
-                            {"cohesion_scale", floatDecimal(p.cohesionScale)},
-                            {"separation_scale", floatDecimal(p.separationScale)},
-                            {"alignment_scale", floatDecimal(p.alignmentScale)},
-                            {"max_speed", floatDecimal(p.maxSpeed)},
-                            {"dt", floatDecimal(p.dt)},
-                            {"domain_half", floatDecimal(p.domainHalf)}}}};
-    run["cell_order"] = info.cellOrder.empty() ? nlohmann::json(nullptr) : nlohmann::json(info.cellOrder);
+    const sim::Config& c = info.config;
+    const sim::Params& p = c.params;
+    const bool grid = c.mode != sim::Mode::Naive;
+    nlohmann::json run = {
+        {"mode", sim::modeName(c.mode)},
+        {"boids", info.boids},
+        {"cells", grid ? nlohmann::json(sim::labCells(c.cellWidth)) : nlohmann::json(nullptr)},
+        {"grid_dim", info.gridDim ? nlohmann::json(info.gridDim) : nlohmann::json(nullptr)},
+        {"present_mode", info.presentMode},
+        {"render", info.render},
+        {"draw", info.render ? nlohmann::json(info.draw) : nlohmann::json(nullptr)},
+        {"seed", info.seed},
+        {"warmup_frames", info.warmupFrames},
+        {"measured_frames", rows.size()},
+        {"params",
+         {{"cohesion_radius", floatDecimal(p.cohesionRadius)},
+          {"separation_radius", floatDecimal(p.separationRadius)},
+          {"alignment_radius", floatDecimal(p.alignmentRadius)},
+          {"cohesion_scale", floatDecimal(p.cohesionScale)},
+          {"separation_scale", floatDecimal(p.separationScale)},
+          {"alignment_scale", floatDecimal(p.alignmentScale)},
+          {"max_speed", floatDecimal(p.maxSpeed)},
+          {"dt", floatDecimal(p.dt)},
+          {"domain_half", floatDecimal(p.domainHalf)}}}};
+    run["cell_order"] = grid ? nlohmann::json(sim::cellOrderName(c.cellOrder)) : nlohmann::json(nullptr);
 
     std::vector<double> cpu, gpuTotal;
     std::map<std::string, std::vector<double>> passes;

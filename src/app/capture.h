@@ -3,7 +3,7 @@
 
 #include "gpu/context.h"
 #include "gpu/profiler.h"
-#include "sim/params.h"
+#include "sim/config.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,15 +31,13 @@ double floatDecimal(float value);
 struct FrameRow {
     uint64_t frame = 0;
     double tMs = 0; // since the first measured frame began
-    std::string mode;
+    // The configuration stepped, its L set (sim::configFor): the columns mode, cells, cell_order,
+    // grid_build and domain_half name it; a naive step's grid columns are empty (it builds no grid).
+    sim::Config config;
     uint32_t boids = 0;
-    int cells = 0;         // the lab's name for the cell width, 8 or 27 (sim::labCells); 0 for naive
-    std::string cellOrder; // linear or morton; empty for naive
     std::string presentMode;
     std::string draw; // the drawing path; empty where nothing was drawn
     double cpuFrameMs = 0;
-    std::string gridBuild;                // sim::gridBuildName; empty for naive
-    float domainHalf = 0;                 // L: a flock at another density is another configuration
     std::optional<double> gpuTotalMs;     // empty where timestamps are unavailable
     std::map<std::string, double> passMs; // by pass name
     // The search's candidates and neighbours a boid, and its lane efficiency and rule lanes
@@ -53,18 +51,16 @@ void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes);
 std::string csvHeader();
 std::string csvRow(const FrameRow& row);
 
+// One run's configuration, as its JSON summary names it.
 struct RunInfo {
-    std::string mode;
+    sim::Config config; // its L set (sim::configFor); the parameters are the rules it ran
     uint32_t boids = 0;
-    int cells = 0;
-    uint32_t gridDim = 0;
+    uint32_t gridDim = 0; // cells along an axis; 0: none
     std::string presentMode;
     bool render = false;
     std::string draw; // the drawing path, where render
     uint64_t seed = 0;
     uint64_t warmupFrames = 0;
-    sim::Params params;
-    std::string cellOrder; // linear or morton; empty for naive
 };
 
 // Device, driver, how far its timestamps can be believed, and build, for the top of a JSON file.

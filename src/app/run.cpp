@@ -5,6 +5,7 @@
 #include "io/platform.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 namespace app {
@@ -86,6 +87,14 @@ std::string timeLeft(double elapsedSeconds, double doneShare) {
 
 std::string countOf(uint64_t count, const std::string& noun) {
     return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+void keepBusy(uint64_t ms, const std::function<void()>& work) {
+    if (ms == 0) return;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    do {
+        work();
+    } while (std::chrono::steady_clock::now() < until);
 }
 
 int finish(int code) {

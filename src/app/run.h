@@ -1,6 +1,7 @@
 #pragma once
-// What the demo and the headless commands share: frames without a window (record, submit, wait,
-// read the frame's GPU timestamps; one in flight), progress on a terminal, and the exit code.
+// What the demo and the headless commands share: the global flags, frames without a window (record,
+// submit, wait, read the frame's GPU timestamps; one in flight), progress on a terminal, and the exit
+// code.
 
 #include "gpu/profiler.h"
 
@@ -9,6 +10,13 @@
 #include <string>
 
 namespace app {
+
+// The flags every command takes: which device, and what to check and report on it.
+struct GlobalOptions {
+    bool validation = false;
+    int device = -1;
+    bool pipelineStats = false; // print the driver's statistics of every compute pipeline
+};
 
 struct Headless {
     VkCommandPool pool = VK_NULL_HANDLE;
@@ -37,6 +45,10 @@ std::string timeLeft(double elapsedSeconds, double doneShare);
 
 // "1 frame", "3 frames": a count and its noun, for what is printed.
 std::string countOf(uint64_t count, const std::string& noun);
+
+// Calls `work` (a blocking GPU submission) again and again for `ms` milliseconds of wall time, at
+// least once when ms > 0: the GPU's clock rises from idle before what is timed.
+void keepBusy(uint64_t ms, const std::function<void()>& work);
 
 // Exit code at the end of a run: validation errors turn success into exitValidation.
 int finish(int code);

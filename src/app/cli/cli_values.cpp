@@ -1,11 +1,12 @@
 #include "app/cli/cli_values.h"
 
+#include "io/output.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
 
 namespace app {
 
@@ -21,15 +22,6 @@ render::ColorMode colorModeFromText(const std::string& text) {
     const std::optional<render::ColorMode> color = render::colorModeFromName(text);
     if (!color) throw InputError("--color: '" + text + "' must be speed, heading, cell or order");
     return *color;
-}
-
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) out.push_back(item);
-    if (!text.empty() && text.back() == ',') out.push_back("");
-    return out;
 }
 
 sim::Mode modeFromText(const std::string& text, const std::string& flag) {
@@ -76,23 +68,6 @@ sim::CellWidth cellWidthFromText(const std::string& text) {
     return *w;
 }
 
-// "1280x800", at least minWindowWidth x minWindowHeight.
-void parseWindowSize(const std::string& text, int& width, int& height) {
-    const std::string problem =
-        "--window: '" + text + "' must be WIDTHxHEIGHT, at least 800x600 (e.g. 1280x800)";
-    const size_t x = text.find('x');
-    const auto isNumber = [](const std::string& t) {
-        return !t.empty() && t.size() <= 5 &&
-               std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
-    };
-    if (x == std::string::npos || !isNumber(text.substr(0, x)) || !isNumber(text.substr(x + 1)))
-        throw InputError(problem);
-    const int w = std::stoi(text.substr(0, x)), h = std::stoi(text.substr(x + 1));
-    if (w < minWindowWidth || h < minWindowHeight) throw InputError(problem);
-    width = w;
-    height = h;
-}
-
 // --predator X,Y,Z: three numbers.
 void parsePredator(const std::string& text, sim::Params& p) {
     const std::vector<std::string> items = splitList(text);
@@ -119,36 +94,6 @@ void checkParamsBeforeTheCount(const sim::Config& config) {
     sim::Params p = config.params;
     if (config.density > 0) p.domainHalf = sim::maxDomainHalf; // the largest L passes every L check
     checkParams(p);
-}
-
-uint64_t parseCount(const std::string& text, const std::string& flag, uint64_t max) {
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
-        throw InputError(flag + ": '" + text + "' is not a number");
-    if (v != std::floor(v)) throw InputError(flag + ": '" + text + "' is not a whole number");
-    if (v < 1) throw InputError(flag + ": must be at least 1 (got '" + text + "')");
-    if (v > double(max))
-        throw InputError(flag + ": '" + text + "' is too large (at most " + std::to_string(max) + ")");
-    return uint64_t(v);
-}
-
-uint64_t parseCountOrZero(const std::string& text, const std::string& flag, uint64_t max) {
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (!text.empty() && end == text.c_str() + text.size()) {
-        if (v == 0) return 0; // "0", "0.0", "0e0"
-        if (v < 0) throw InputError(flag + ": must be 0 or more (got '" + text + "')");
-    }
-    return parseCount(text, flag, max);
-}
-
-std::vector<uint32_t> parseCountList(const std::string& text, const std::string& flag, uint64_t max) {
-    std::vector<uint32_t> out;
-    for (const std::string& item : splitList(text)) out.push_back(uint32_t(parseCount(item, flag, max)));
-    if (out.empty()) throw InputError(flag + ": the list is empty");
-    return out;
 }
 
 namespace {

@@ -1,16 +1,16 @@
 #pragma once
-// The command line's texts turned into values (cli.cpp declares the options): each throws
+// The command line's texts turned into values (cli_*.cpp declare the options): each throws
 // io::InputError with a one-line message naming the flag.
 
-#include "app/cli/cli.h"
+#include "app/values.h"
+#include "render/renderer.h"
+#include "sim/config.h"
+#include "sort/radix_sort.h"
 
 #include <string>
 #include <vector>
 
 namespace app {
-
-// "a,b,,c" -> {"a", "b", "", "c"}; a trailing comma gives a last empty item.
-std::vector<std::string> splitList(const std::string& text);
 
 sim::Mode modeFromText(const std::string& text, const std::string& flag);
 sim::CellWidth cellWidthFromText(const std::string& text); // --cell-width
@@ -21,9 +21,6 @@ sort::SortAlgorithm algorithmFromText(const std::string& text);
 render::DrawPath drawPathFromText(const std::string& text, const std::string& flag);
 render::ColorMode colorModeFromText(const std::string& text);
 
-// A count as parseCount, or 0.
-uint64_t parseCountOrZero(const std::string& text, const std::string& flag, uint64_t max);
-void parseWindowSize(const std::string& text, int& width, int& height);
 void parsePredator(const std::string& text, sim::Params& p);
 
 // L for `boids` at `density` (when given, else L stays), checked with the other parameters.

@@ -7,6 +7,7 @@
 #include "app/demo/demo.h"
 
 #include "app/demo/demo_state.h"
+#include "app/exit_codes.h"
 #include "io/platform.h"
 
 #include <atomic>
@@ -127,7 +128,7 @@ void harvest(Demo& d, FrameSlot& s) {
         d.panel.gridStats = *static_cast<const gpudata::GridStats*>(s.gridStats.mapped);
         d.panel.haveGridStats = true;
     }
-    if (s.row.mode == sim::modeName(sim::Mode::Naive)) {
+    if (s.row.config.mode == sim::Mode::Naive) {
         double ms = 0;
         bool stepped = false;
         for (const gpu::ScopeTime& t : times)
@@ -444,23 +445,21 @@ void submitAndPresent(Demo& d, FrameSlot& slot, uint32_t image) {
 void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPath drawn) {
     const PanelState& st = d.panel;
     slot.used = true;
-    slot.row = FrameRow{};
-    slot.row.mode = sim::modeName(st.sim.mode);
-    slot.row.boids = d.flock.count;
-    slot.row.cells = st.sim.mode == sim::Mode::Naive ? 0 : sim::labCells(st.sim.cellWidth);
-    if (st.sim.mode != sim::Mode::Naive) slot.row.gridBuild = sim::gridBuildName(st.sim.gridBuild);
-    if (st.sim.mode != sim::Mode::Naive) slot.row.cellOrder = sim::cellOrderName(st.grid.cellOrder);
-    slot.row.domainHalf = st.sim.params.domainHalf;
-    slot.row.presentMode = gpu::presentModeName(d.swapchain.presentMode);
-    slot.row.draw = render::drawPathName(drawn);
+    slot.row = FrameRow{.config = st.sim,
+                        .boids = d.flock.count,
+                        .presentMode = gpu::presentModeName(d.swapchain.presentMode),
+                        .draw = render::drawPathName(drawn)};
     if (d.capture && measureFrame(*d.capture, start, slot.row)) {
         slot.captured = true;
-        if (slot.row.frame == 0) {
-            d.capture->info = RunInfo{sim::modeName(st.sim.mode), d.flock.count, slot.row.cells, st.grid.dim,
-                                      slot.row.presentMode,       true,          slot.row.draw,  st.seedInput,
-                                      d.options.warmup,           st.sim.params};
-            d.capture->info.cellOrder = slot.row.cellOrder;
-        }
+        if (slot.row.frame == 0)
+            d.capture->info = RunInfo{.config = st.sim,
+                                      .boids = d.flock.count,
+                                      .gridDim = st.grid.dim,
+                                      .presentMode = slot.row.presentMode,
+                                      .render = true,
+                                      .draw = slot.row.draw,
+                                      .seed = st.seedInput,
+                                      .warmupFrames = d.options.warmup};
     }
     d.previousSlot = int(&slot - d.slots);
     d.frameNumber++;

@@ -1,7 +1,8 @@
 #pragma once
 // The interactive demo: a window, the flock drawn each frame, the panel, and the controls.
 
-#include "app/cli/cli.h"
+#include "app/demo/demo_options.h"
+#include "app/run.h"
 
 namespace app {
 

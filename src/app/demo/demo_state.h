@@ -3,7 +3,7 @@
 
 #include "app/camera.h"
 #include "app/capture_files.h"
-#include "app/cli/cli.h"
+#include "app/demo/demo_options.h"
 #include "app/demo/help.h"
 #include "app/demo/input_script.h"
 #include "app/demo/panel.h"

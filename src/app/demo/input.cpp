@@ -1,9 +1,9 @@
 // The demo's input: its callbacks, the input script (input_script.h) played through them, the
 // predator under the mouse, and the reports tests read (--report-memory, --report-layout).
 
-#include "app/cli/cli_values.h"
 #include "app/demo/demo_state.h"
 #include "app/demo/picking.h"
+#include "app/values.h"
 
 namespace app {
 namespace {

@@ -1,7 +1,8 @@
 #include "app/demo/input_script.h"
 
-#include "app/cli/cli_values.h"
+#include "app/demo/demo_options.h"
 #include "app/presets.h"
+#include "app/values.h"
 #include "sim/params.h"
 
 #define GLFW_INCLUDE_NONE

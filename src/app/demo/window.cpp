@@ -1,5 +1,7 @@
 #include "app/demo/window.h"
 
+#include "app/demo/demo_options.h"
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The demo's window (GLFW, no client API) and a Vulkan context that can present to it.
 
-#include "app/cli/cli.h"
+#include "app/run.h"
 #include "gpu/context.h"
 
 struct GLFWwindow;

@@ -1,0 +1,151 @@
+#include "app/cli/cli_commands.h"
+
+#include "app/cli/cli_values.h"
+#include "app/formed_flock.h"
+#include "app/presets.h"
+
+namespace app {
+namespace {
+
+using io::InputError;
+
+// The rule flags a preset sets, unless given (--preset).
+const std::pair<const char*, float sim::Params::*> presetFlags[] = {
+    {"--cohesion-radius", &sim::Params::cohesionRadius},
+    {"--separation-radius", &sim::Params::separationRadius},
+    {"--alignment-radius", &sim::Params::alignmentRadius},
+    {"--cohesion-scale", &sim::Params::cohesionScale},
+    {"--separation-scale", &sim::Params::separationScale},
+    {"--alignment-scale", &sim::Params::alignmentScale},
+    {"--max-speed", &sim::Params::maxSpeed},
+    {"--dt", &sim::Params::dt},
+    {"--domain-half", &sim::Params::domainHalf}};
+
+// --preset: the demo starts as choosing the preset in the panel's Play section right after starting
+// would leave it (selectPreset), except that a flag given explicitly wins over the preset's value:
+// a rule flag over its rule, --boids or --load-state over its flock, --domain-half over its L.
+void startFromPreset(const CLI::App& app, DemoOptions& demo) {
+    const Preset* preset = findPreset(demo.preset);
+    if (!preset) throw InputError("--preset: '" + demo.preset + "' is not a preset (" + presetIds() + ")");
+    demo.preset = preset->id;
+    const sim::Params given = demo.sim.params;
+    demo.sim.params = applyPreset(*preset, given);
+    for (const auto& [flag, field] : presetFlags)
+        if (app.get_option(flag)->count()) demo.sim.params.*field = given.*field;
+    if (preset->boids && !app.get_option("--boids")->count() && demo.loadState.empty()) {
+        // A fresh flock of the preset's count at the density it would have replaced.
+        if (!app.get_option("--domain-half")->count() && demo.sim.density <= 0)
+            demo.sim.density = sim::densityOf(demo.boids, demo.sim.params.domainHalf);
+        demo.boids = preset->boids;
+        demo.keepDensity = true;
+    }
+}
+
+// What the run starts from, how long it runs and what it writes.
+void addDemoRunFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
+    flags.boidsOption =
+        app->add_option("--boids", flags.boids, "number of boids (re-initializes when changed in the panel)")
+            ->capture_default_str();
+    app->add_option("--seed", demo.seed, "seed of the random start")->capture_default_str()->check(seedRange);
+    addConfigFlags(app, demo.sim, flags.config, false);
+    app->add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
+    app->add_option("--frames", flags.frames, "quit after N frames");
+    flags.warmupOption = app->add_option("--warmup", flags.warmup, "frames before --capture starts recording")
+                             ->capture_default_str();
+    app->add_option(
+           "--capture", demo.capture,
+           "write per-frame timings to FILE.csv and a summary to FILE.json beside it (with --frames)")
+        ->check(nonEmptyPath);
+    app->add_option("--screenshot", demo.screenshot, "write the last frame to FILE.png (with --frames)")
+        ->check(nonEmptyPath);
+    app->add_option("--load-state", demo.loadState,
+                    "start from a state file (NumPy, as step --save-state writes)");
+    app->add_option("--preset", demo.preset,
+                    "start with a preset of the panel's Play section (" + presetIds() +
+                        "): its rules, and its flock where it has one; flags given win over it");
+    app->add_flag("--paused", demo.paused, "start paused (space resumes, N steps once)");
+    app->add_flag("--random-start", flags.randomStart,
+                  "start from boids scattered at random (--seed) rather than the formed flock the demo "
+                  "opens on by default");
+    app->add_option("--steps-before", flags.stepsBefore,
+                    "run N steps before the first frame, to start from a formed flock (about 2000 at the "
+                    "default 20000 boids)")
+        ->capture_default_str();
+}
+
+// What tests drive and read, and how the flock is drawn.
+void addDemoViewFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
+    app->add_flag("--exercise-window", demo.exerciseWindow,
+                  "testing: resize, minimize and restore the window")
+        ->group(expertGroup);
+    app->add_option("--input-script", demo.inputScript,
+                    "testing: play the input events of FILE (keys, mouse) through the window's callbacks")
+        ->check(nonEmptyPath)
+        ->group(expertGroup);
+    app->add_flag("--report-layout", demo.reportLayout,
+                  "testing: print where the panels and the domain lie in the window, once a second")
+        ->group(expertGroup);
+    app->add_flag("--report-memory", demo.reportMemory,
+                  "testing: print the device memory that vkboids' buffers and images hold, once a second")
+        ->group(expertGroup);
+    app->add_option("--draw", flags.draw,
+                    "how boids are drawn: compute (a compute rasterizer), points (hardware points), glyphs "
+                    "(arrowheads along each boid's heading) or auto (glyphs up to " +
+                        std::to_string(render::glyphsUpTo) + " boids, else the fastest the device has)")
+        ->capture_default_str();
+    app->add_option(
+           "--color", flags.color,
+           "colour boids by speed, heading, cell (their grid cell) or order (their slot: in coherent "
+           "mode, their position in the sorted order)")
+        ->capture_default_str();
+    app->add_option("--window", flags.window, "the window's size, at least 800x600 (default 1280x800)");
+}
+
+// The flock the demo starts with: the counts, the state file, the preset, the formed flock.
+void finishDemoFlock(const DemoFlags& flags, DemoOptions& demo) {
+    const CLI::App& app = *flags.app;
+    demo.boids = uint32_t(parseCount(flags.boids, "--boids", maxBoids));
+    if (flags.boidsOption->count() && !demo.loadState.empty())
+        throw InputError("give either --boids or --load-state, not both");
+    demo.sim = parseConfig(flags.config, demo.sim);
+    if (!demo.preset.empty()) startFromPreset(app, demo);
+    demo.stepsBefore = parseCountOrZero(flags.stepsBefore, "--steps-before", 1ull << 40);
+}
+
+} // namespace
+
+void addDemoFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
+    flags.app = app;
+    const size_t globalOptionCount = app->get_options().size();
+    addDemoRunFlags(app, demo, flags);
+    addDemoViewFlags(app, demo, flags);
+    const std::vector<CLI::Option*> options = app->get_options();
+    flags.only.assign(options.begin() + ptrdiff_t(globalOptionCount), options.end());
+    nameValues(app);
+}
+
+void finishDemo(const DemoFlags& flags, DemoOptions& demo) {
+    finishDemoFlock(flags, demo);
+    if (!flags.frames.empty()) demo.frames = parseCount(flags.frames, "--frames", 1ull << 40);
+    demo.warmup = parseCountOrZero(flags.warmup, "--warmup", 1ull << 40);
+    if (flags.warmupOption->count() && demo.capture.empty())
+        throw InputError("--warmup needs --capture (it counts the frames before the capture starts)");
+    if (!flags.window.empty()) parseWindowSize(flags.window, demo.width, demo.height);
+    if (demo.presentMode != "fifo" && demo.presentMode != "mailbox" && demo.presentMode != "immediate")
+        throw InputError("--present-mode: '" + demo.presentMode + "' must be fifo, mailbox or immediate");
+    if (!demo.capture.empty() && demo.frames == 0)
+        throw InputError("--capture needs --frames N (the number of frames to record "
+                         "after --warmup)");
+    demo.drawPath = drawPathFromText(flags.draw, "--draw");
+    demo.color = colorModeFromText(flags.color);
+    if (demo.loadState.empty()) demo.sim = sim::configFor(demo.sim, demo.boids);
+    checkParamsBeforeTheCount(demo.sim);
+    if (flags.randomStart && !demo.loadState.empty())
+        throw InputError("--random-start has no effect with --load-state");
+    // The formed flock where no other flock is asked for and it fits: its count, its L.
+    demo.formedStart = !flags.randomStart && demo.loadState.empty() && !flags.boidsOption->count() &&
+                       !flags.app->get_option("--seed")->count() && demo.boids == formedFlockBoids &&
+                       demo.sim.params.domainHalf == sim::Params{}.domainHalf;
+}
+
+} // namespace app

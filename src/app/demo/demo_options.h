@@ -1,0 +1,45 @@
+#pragma once
+// What the demo takes from the command line (app/cli parses it), and the window's size rules it
+// shares with the input script.
+
+#include "render/renderer.h"
+#include "sim/config.h"
+
+#include <cstdint>
+#include <string>
+
+namespace app {
+
+// The smallest window the demo opens (--window) or resizes to: the panels and the domain beside
+// them fit, nothing clipped.
+constexpr int minWindowWidth = 800, minWindowHeight = 600;
+
+struct DemoOptions {
+    uint32_t boids = 20000;
+    uint64_t seed = 1;
+    sim::Config sim;
+    std::string presentMode = "fifo";
+    uint64_t frames = 0; // 0: run until closed
+    uint64_t warmup = 0;
+    std::string capture;    // CSV path; a JSON summary goes beside it
+    std::string screenshot; // PNG of the last frame
+    std::string loadState;
+    std::string preset;       // --preset: the panel's preset (its id) the run starts with; "" none
+    bool keepDensity = false; // the preset's flock was taken: later counts keep its density, as in the panel
+    bool paused = false;      // the first frames show the flock still (space resumes)
+    uint64_t stepsBefore = 0; // steps run before the first frame: a formed flock
+    bool formedStart = false; // no flock asked for: the formed flock of assets/ (app/formed_flock.h)
+    bool exerciseWindow = false;    // testing: resize, minimize and restore during the run
+    std::string inputScript;        // testing: input events at given frames (input_script.h)
+    bool reportMemory = false;      // testing: the device memory vkboids holds, a line a second
+    bool reportLayout = false;      // testing: the panels' and the domain's rectangles, a line a second
+    int width = 1280, height = 800; // --window
+    render::DrawPath drawPath = render::DrawPath::Auto;
+    render::ColorMode color = render::ColorMode::Heading;
+};
+
+// "1280x800", at least minWindowWidth x minWindowHeight (--window, and the input script's "window").
+// Throws io::InputError.
+void parseWindowSize(const std::string& text, int& width, int& height);
+
+} // namespace app

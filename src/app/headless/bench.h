@@ -1,0 +1,39 @@
+#pragma once
+// bench: the simulation timed headless over configurations, a table on stdout, rows and summaries
+// to files.
+
+#include "app/run.h"
+#include "render/renderer.h"
+#include "sim/config.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct BenchOptions {
+    // Every combination of the lists given for --mode, --cell-width, --cell-order and --grid-build, in that
+    // order of nesting (naive once: it builds no grid), each with the rows, rules and density given.
+    std::vector<sim::Config> configs;
+    std::vector<uint32_t> boids = {100000, 1000000};
+    bool countCandidates = false; // after each run, the search's candidates and neighbours a boid
+    uint64_t frames = 300, warmup = 60;
+    uint64_t warmupMs = 1000; // untimed steps from the start state before each run's warm-up frames
+    uint64_t seed = 1;
+    std::string csv, json;
+    bool render = false;
+    std::vector<render::DrawPath> drawPaths;              // with --render; empty: auto, per count
+    render::ColorMode color = render::ColorMode::Heading; // with --render
+    int width = 1280, height = 800;
+    std::optional<double> naiveLimit; // --naive-max; unset: by the device (below)
+};
+
+// Naive runs only up to this many boids unless --naive-max says otherwise: fewer on a CPU device,
+// where a naive step with 1e5 boids takes a minute and more.
+constexpr double defaultNaiveMax = 2e6, cpuNaiveMax = 5e4;
+
+int runBench(const GlobalOptions& global, const BenchOptions& options);
+
+} // namespace app

@@ -1,0 +1,280 @@
+#include "app/headless/sort_bench.h"
+
+#include "app/exit_codes.h"
+#include "app/stats.h"
+#include "io/output.h"
+#include "sim/state.h"
+
+#include "build_info.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace app {
+namespace {
+
+// The unique stable order by masked key: values are the input indices, so the output must be a
+// permutation carrying each key with its index, ordered by (key & mask, index). Linear time.
+bool isStableSortOf(const std::vector<uint32_t>& keysIn, const std::vector<uint32_t>& keysOut,
+                    const std::vector<uint32_t>& valuesOut, uint32_t mask, std::string& why) {
+    const size_t n = keysIn.size();
+    std::vector<bool> seen(n, false);
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t v = valuesOut[i];
+        if (v >= n || seen[v])
+            return why = "value " + std::to_string(v) + " at " + std::to_string(i) +
+                         " is not a permutation entry",
+                   false;
+        seen[v] = true;
+        if (keysOut[i] != keysIn[v])
+            return why = "key at " + std::to_string(i) + " does not travel with its value", false;
+        if (i > 0) {
+            const uint32_t a = keysOut[i - 1] & mask, b = keysOut[i] & mask;
+            if (a > b || (a == b && valuesOut[i - 1] > v))
+                return why = "out of order at " + std::to_string(i), false;
+        }
+    }
+    return true;
+}
+
+struct SortBuffers {
+    const gpu::Buffer &keysIn, &valuesIn, &keysOut, &valuesOut;
+};
+
+// One configuration of sort-bench: n pairs of `bits`-bit keys, sorted by `algorithm`, which the
+// rows call `name`.
+struct SortCase {
+    const sort::Sorter& sorter;
+    SortBuffers buffers;
+    const std::vector<uint32_t>& keys; // in keysIn; valuesIn holds the indices
+    uint32_t n, bits;
+    sort::SortAlgorithm algorithm;
+    std::string name;
+};
+
+// The timed runs' microseconds: the whole sort's, and each dispatch's by scope name.
+struct SortTimes {
+    std::vector<double> total;
+    std::map<std::string, std::vector<double>> dispatches;
+};
+
+// The sort's output after `run` checked against the CPU; false (with a line on stderr) where it is wrong.
+bool checkSortOutput(const gpu::Context& ctx, const SortCase& c, uint32_t run) {
+    std::vector<uint32_t> outKeys(c.n), outValues(c.n);
+    gpu::downloadBuffer(ctx, c.buffers.keysOut, outKeys.data(), 4ull * c.n);
+    gpu::downloadBuffer(ctx, c.buffers.valuesOut, outValues.data(), 4ull * c.n);
+    std::string why;
+    if (isStableSortOf(c.keys, outKeys, outValues, sort::sortKeyMask(c.bits), why)) return true;
+    endProgress();
+    std::fprintf(stderr, "vkboids: error: sort of %u pairs, %u bits, %s, run %u: %s\n", c.n, c.bits,
+                 c.name.c_str(), run, why.c_str());
+    return false;
+}
+
+// The warm-up run and the timed runs, the first and the last checked against the CPU.
+SortTimes timeSorts(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o, const SortCase& c,
+                    bool& allMatch) {
+    const SortBuffers& b = c.buffers;
+    const auto record = [&](VkCommandBuffer cmd, gpu::Profiler* p) {
+        sort::recordSort(cmd, c.sorter, b.keysIn, b.valuesIn, b.keysOut, b.valuesOut, c.n, c.bits,
+                         c.algorithm, p, p != nullptr);
+    };
+    SortTimes times;
+    for (uint32_t run = 0; run <= o.runs; ++run) {
+        const bool check = run == 0 || run == o.runs;
+        if (check) {
+            gpu::fillBuffer(ctx, b.keysOut, 0xdeadbeef);
+            gpu::fillBuffer(ctx, b.valuesOut, 0xdeadbeef);
+        }
+        progress("sorting " + std::to_string(c.n) + " pairs, " + std::to_string(c.bits) + " bits, " + c.name +
+                 ": run " + std::to_string(run) + "/" + std::to_string(o.runs));
+        std::vector<gpu::ScopeTime> scopes = runHeadlessFrame(ctx, headless, record);
+        if (run > 0) // run 0 is the warm-up
+            for (const gpu::ScopeTime& t : scopes)
+                if (t.valid)
+                    (t.name == "sort" ? times.total : times.dispatches[t.name]).push_back(t.ms * 1000);
+        if (check && !checkSortOutput(ctx, c, run)) allMatch = false;
+        // The GPU idled through the check on the CPU, and its clock with it: sorts back to back
+        // until it has risen (a GPU can take seconds from idle to its top rate).
+        if (run == 0)
+            keepBusy(o.warmupMs, [&] {
+                runHeadlessFrame(ctx, headless,
+                                 [&](VkCommandBuffer cmd, gpu::Profiler*) { record(cmd, nullptr); });
+            });
+    }
+    endProgress();
+    return times;
+}
+
+// Each dispatch's median, on the table's line and in the CSV's columns (empty where the algorithm has
+// no such dispatch): onesweep's histogram and passes, reduce-then-scan's steps summed over the passes.
+void addDispatchColumns(const SortTimes& times, uint32_t passes, std::string& line, std::string& csvLine) {
+    char text[64];
+    const auto median = [&](const std::string& scope) {
+        auto it = times.dispatches.find(scope);
+        return it != times.dispatches.end() && !it->second.empty()
+                   ? std::optional(summarize(it->second).median)
+                   : std::nullopt;
+    };
+    for (const char* scope : {"sort/histogram", "sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"}) {
+        const std::optional<double> m = median(scope);
+        if (m) {
+            std::snprintf(text, sizeof text, " %s %.1f", scope + 5, *m);
+            line += text;
+        }
+        csvLine += "," + (m ? std::to_string(*m) : std::string());
+    }
+    for (const char* step : {"upsweep", "spine", "downsweep"}) {
+        std::optional<double> sum;
+        for (uint32_t p = 0; p < passes; ++p)
+            if (const std::optional<double> m = median("sort/" + std::string(step) + std::to_string(p)))
+                sum = sum.value_or(0) + *m;
+        if (sum) {
+            std::snprintf(text, sizeof text, " %s %.1f", step, *sum);
+            line += text;
+        }
+        csvLine += "," + (sum ? std::to_string(*sum) : std::string());
+    }
+}
+
+// One configuration: checked and timed; prints the table's row and returns the CSV's.
+std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o,
+                         const SortCase& c, bool& allMatch) {
+    const SortTimes times = timeSorts(ctx, headless, o, c, allMatch);
+    const uint32_t n = c.n, passes = sort::sortPassCount(c.bits);
+    const Summary s = summarize(times.total);
+    const double seconds = s.median * 1e-6;
+    // The same bytes for both algorithms, so that the column ranks them: each pass reads and writes
+    // pairs, and one histogram read.
+    const double gbytes = (16.0 * passes + 4.0) * n * 1e-9;
+    char row[512];
+    // Rates to three significant digits in fixed notation: a CPU driver's are thousandths of a GPU's.
+    const auto digits = [](double v) {
+        return v > 0 ? std::clamp(2 - int(std::floor(std::log10(v))), 0, 6) : 2;
+    };
+    const double pairsRate = seconds > 0 ? n / seconds * 1e-9 : 0,
+                 bytesRate = seconds > 0 ? gbytes / seconds : 0;
+    std::snprintf(row, sizeof row, "%12u %5u %-30s %6u %11.2f %11.2f %11.2f %10.*f %9.*f  ", n, c.bits,
+                  c.name.c_str(), passes, s.median, s.p95, s.min, digits(pairsRate), pairsRate,
+                  digits(bytesRate), bytesRate);
+    std::string line = row;
+    std::string csvLine =
+        std::to_string(n) + "," + std::to_string(c.bits) + "," + c.name + "," + std::to_string(passes) + "," +
+        std::to_string(o.runs) + "," + std::to_string(s.median) + "," + std::to_string(s.p95) + "," +
+        std::to_string(s.min) + "," + std::to_string(pairsRate) + "," + std::to_string(bytesRate);
+    addDispatchColumns(times, passes, line, csvLine);
+    const bool half = sort::takesHalfGroups(c.sorter, n);
+    const uint32_t groupSize = half ? c.sorter.workgroupSize / 2 : c.sorter.workgroupSize;
+    const uint32_t tile = sort::tileSizeFor(c.sorter, n);
+    if (half) { // the CSV says so too
+        std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", groupSize, tile);
+        line += row;
+    }
+    std::printf("%s%s\n", line.c_str(), times.total.empty() ? " (timestamps unavailable)" : "");
+    return csvLine + "," + std::to_string(groupSize) + "," + std::to_string(tile) + "\n";
+}
+
+// The buffers and the sorter for n pairs, refused as input where they do not fit.
+struct SortSize {
+    gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
+    sort::Sorter sorter;
+};
+
+SortSize createSortSize(const gpu::Context& ctx, const SortBenchOptions& o, uint32_t n) {
+    const VkDeviceSize bytes = 4ull * n;
+    SortSize s;
+    try {
+        for (gpu::Buffer* b : {&s.keysIn, &s.valuesIn, &s.keysOut, &s.valuesOut})
+            *b = gpu::createBuffer(ctx, bytes, gpu::storageUsage, gpu::MemoryUse::Device);
+        const bool reduceThenScan = std::find(o.algorithms.begin(), o.algorithms.end(),
+                                              sort::SortAlgorithm::ReduceThenScan) != o.algorithms.end();
+        s.sorter = sort::createSorter(ctx, n, {.reduceThenScan = reduceThenScan});
+    } catch (const gpu::OutOfMemory& e) {
+        throw io::InputError("--n " + std::to_string(n) + " does not fit in GPU memory (" + e.what() + ")");
+    }
+    std::vector<uint32_t> values(n);
+    for (uint32_t i = 0; i < n; ++i) values[i] = i;
+    gpu::uploadBuffer(ctx, s.valuesIn, values.data(), bytes);
+    return s;
+}
+
+void destroySortSize(const gpu::Context& ctx, SortSize& s) {
+    for (gpu::Buffer* b : {&s.keysIn, &s.valuesIn, &s.keysOut, &s.valuesOut}) gpu::destroyBuffer(ctx, *b);
+    sort::destroySorter(ctx, s.sorter);
+}
+
+// Every key width and algorithm for n pairs: the CSV's rows.
+std::string sortSize(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o,
+                     const SortSize& s, uint32_t n, bool& allMatch) {
+    std::string csv;
+    for (uint32_t bits : o.bits) {
+        const uint32_t mask = sort::sortKeyMask(bits);
+        sim::Random rng(o.seed * 1000003ull + n * 31ull + bits);
+        std::vector<uint32_t> keys(n);
+        for (uint32_t& k : keys) k = rng.next32() & mask;
+        gpu::uploadBuffer(ctx, s.keysIn, keys.data(), 4ull * n);
+        for (sort::SortAlgorithm asked : o.algorithms) {
+            const sort::SortAlgorithm algorithm = sort::resolveAlgorithm(asked, n, bits);
+            const std::string name = asked == sort::SortAlgorithm::Auto
+                                         ? std::string("auto:") + sort::algorithmName(algorithm)
+                                         : sort::algorithmName(algorithm);
+            const SortCase c{
+                s.sorter, {s.keysIn, s.valuesIn, s.keysOut, s.valuesOut}, keys, n, bits, algorithm, name};
+            csv += sortBenchRow(ctx, headless, o, c, allMatch);
+        }
+    }
+    return csv;
+}
+
+} // namespace
+
+int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
+    if (o.runs < 20) throw io::InputError("--runs must be at least 20 (medians of fewer runs are noise)");
+    for (uint32_t b : o.bits)
+        if (b < 1 || b > 32) throw io::InputError("--bits: key widths must be between 1 and 32");
+    std::string csv = "pairs,key_bits,algorithm,passes,runs,median_us,p95_us,min_us,gpairs_per_s,gb_per_s,"
+                      "histogram_us,pass0_us,pass1_us,pass2_us,pass3_us,upsweep_us,spine_us,downsweep_us,"
+                      "workgroup,tile_keys\n";
+    if (!o.csv.empty()) io::checkOutputPath(o.csv, ".csv");
+
+    gpu::Context ctx = gpu::createContext({.validation = global.validation,
+                                           .deviceIndex = global.device,
+                                           .pipelineStatistics = global.pipelineStats});
+    Headless headless = createHeadless(ctx);
+    std::printf("sort-bench on %s (%s %s), subgroup %u, vkboids %s\n", ctx.properties.deviceName,
+                ctx.driverName.c_str(), ctx.driverInfo.c_str(), gpu::preferredSubgroupSize(ctx),
+                VKBOIDS_COMMIT);
+    printTimestampNote(headless.profiler.probe);
+    for (uint32_t n : o.sizes) // every size before any work
+        if (n > sort::maxSortPairs(ctx))
+            throw io::InputError("--n " + std::to_string(n) + " exceeds this device's limit of " +
+                                 std::to_string(sort::maxSortPairs(ctx)) + " pairs");
+    bool allMatch = true, printedConfig = false;
+    for (uint32_t n : o.sizes) {
+        SortSize s = createSortSize(ctx, o, n);
+        if (!printedConfig) {
+            std::printf("work group %u, %u keys per invocation (tile %u)\n", s.sorter.workgroupSize,
+                        s.sorter.keysPerThread, s.sorter.tileSize);
+            std::printf("%12s %5s %-30s %6s %11s %11s %11s %10s %9s   per dispatch (median us)\n", "pairs",
+                        "bits", "algorithm", "passes", "median us", "p95 us", "min us", "Gpairs/s", "GB/s");
+            printedConfig = true;
+        }
+        csv += sortSize(ctx, headless, o, s, n, allMatch);
+        destroySortSize(ctx, s);
+    }
+    destroyHeadless(ctx, headless);
+    gpu::destroyContext(ctx);
+    if (!o.csv.empty()) io::writeFileAtomically(o.csv, csv);
+    if (!allMatch) {
+        std::fprintf(stderr, "vkboids: error: the GPU sort disagreed with the CPU check\n");
+        return finish(exitMismatch);
+    }
+    std::printf("every output matched the CPU check (stable order by masked key)\n");
+    return finish(exitOk);
+}
+
+} // namespace app
