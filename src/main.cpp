@@ -2,7 +2,10 @@
 
 #include "app/cli/cli.h"
 #include "app/demo/demo.h"
+#include "app/headless/bench.h"
 #include "app/headless/list_devices.h"
+#include "app/headless/sort_bench.h"
+#include "app/headless/step.h"
 #include "gpu/check.h"
 #include "io/output.h"
 #include "io/platform.h"

@@ -278,6 +278,14 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
     }
 }
 
+// A preset's flock keeps the density it replaces; a check L then fails names the flags the user
+// gave, not a --density they did not.
+TEST(Cli, APresetsFlockIsCheckedByTheFlagsGiven) {
+    EXPECT_EQ(
+        parseError({"--preset", "large-flock", "--dt", "100", "--max-speed", "10"}),
+        "--dt times --max-speed must be at most --domain-half (no boid crosses half the domain in a step)");
+}
+
 TEST(Cli, DensitySetsTheDomainFromTheCount) {
     // The lab's density: 1M boids at L = 100; 16M at the same density fill L = 252.
     EXPECT_NEAR(sim::domainHalfForDensity(1000000, sim::labDensity), 100.0, 1e-3);

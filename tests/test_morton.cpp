@@ -57,7 +57,7 @@ class MortonTest : public test::GpuTest {
     }
 };
 
-// Domain half-widths giving `dim` cells per axis for a search shape (cells of max(r) = 5, or 10 with 8).
+// Domain half-widths giving `dim` cells per axis of a cell width (max(r) = 5, or 2 max(r) = 10).
 float halfFor(uint32_t dim, sim::CellWidth width) {
     return (width == sim::CellWidth::TwoReach ? 10.0f : 5.0f) * (float(dim) + 0.4f) / 2;
 }

@@ -2,7 +2,7 @@
 // history.
 
 #include "app/capture.h"
-#include "app/cli/cli.h"
+#include "app/demo/demo_options.h"
 #include "app/demo/help.h"
 #include "app/demo/panel.h"
 
@@ -166,9 +166,9 @@ TEST(Panel, TheDrawingControlsFitToo) {
     }
 }
 
-// At the smallest window (cli.h), with every section open, the help shown and the drawing controls at
-// their widest: no label is clipped, in the panel (which scrolls), the timings or the help, and the
-// panels stay within the window.
+// At the smallest window (demo_options.h), with every section open, the help shown and the drawing controls
+// at their widest: no label is clipped, in the panel (which scrolls), the timings or the help, and the panels
+// stay within the window.
 TEST(Panel, EveryLabelFitsAtTheSmallestWindow) {
     const float width = app::minWindowWidth, height = app::minWindowHeight;
     for (sim::Mode mode : {sim::Mode::Coherent, sim::Mode::Scattered}) {

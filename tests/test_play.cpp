@@ -343,6 +343,7 @@ TEST(InputScript, BadLinesNameTheFileAndLine) {
         {"1 char ab\n", "char takes one character"},
         {"1 set mode fast\n", "set mode: 'fast' must be naive, scattered or coherent"},
         {"1 set cell-width 9\n", "set cell-width: '9' must be r or 2r"},
+        {"1 set cells 9\n", "set cells: '9' must be r or 2r"},
         {"1 set draw lines\n", "set draw: 'lines' must be"},
         {"1 set preset calm\n", "must be a preset's id"},
         {"1 set boids 0\n", "set boids: must be at least 1"},

@@ -14,11 +14,11 @@ using sim::Mode;
 using sim::Params;
 using sim::State;
 
-struct ModeCells {
+struct ModeWidth {
     Mode mode;
     sim::CellWidth width;
 };
-const ModeCells everyMode[] = {{Mode::Naive, sim::CellWidth::Reach},
+const ModeWidth everyMode[] = {{Mode::Naive, sim::CellWidth::Reach},
                                {Mode::Scattered, sim::CellWidth::TwoReach},
                                {Mode::Scattered, sim::CellWidth::Reach},
                                {Mode::Coherent, sim::CellWidth::TwoReach},
@@ -40,7 +40,7 @@ class PredatorTest : public test::GpuTest {
             (minImageDistance(in, i, p) < p.predatorRadius ? inside : outside)++;
         EXPECT_GE(inside, 20u) << what;
         EXPECT_GE(outside, 20u) << what;
-        for (const ModeCells& m : everyMode) {
+        for (const ModeWidth& m : everyMode) {
             SCOPED_TRACE(what + " mode=" + sim::modeName(m.mode) + " width=" + sim::cellWidthName(m.width));
             const test::Comparison c = test::compareStates(gpuStep(in, p, m.mode, m.width), ref, p);
             EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;
@@ -115,7 +115,7 @@ TEST_F(PredatorTest, WithoutEffectTheStepIsUnchanged) {
     zero.predatorRadius = 0;
     Params far = predatorParams(10, 10, 10); // 10 from the crowd's box along each axis
     far.predatorRadius = 9.5f;
-    for (const ModeCells& m : everyMode) {
+    for (const ModeWidth& m : everyMode) {
         SCOPED_TRACE(std::string(sim::modeName(m.mode)) + " width=" + sim::cellWidthName(m.width));
         const State base = gpuStep(s, none, m.mode, m.width);
         EXPECT_EQ(gpuStep(s, off, m.mode, m.width).data, base.data);

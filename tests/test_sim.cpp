@@ -142,7 +142,7 @@ TEST_F(SimTest, GridPassesMatchTheCpu) {
 TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
     Params p;
     p.domainHalf = 25;
-    rows = sim::Rows::Cells; // whole cells (auto would give the 8-cell grid's 24 boids a cell x windows)
+    rows = sim::Rows::Cells; // whole cells (auto would give cells 2 max(r) wide, 24 boids a cell, x windows)
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach}) {
             expectMatchesReference(uniformState(2999, 21, p), p, mode, width, "uniform");
@@ -332,7 +332,7 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
 // grid-index pass: the steps must be the same, bit for bit, as with that pass every time.
 TEST_F(SimTest, StepsOnTheSameGridReuseTheSearchsPairs) {
     Params p;
-    p.domainHalf = 12.5f; // 5 cells of 5 per axis (27 cells), 24 boids a cell
+    p.domainHalf = 12.5f; // 5 cells of max(r) = 5 per axis, 24 boids a cell
     const State in = edgeState(2999, 92, p);
     for (sim::Rows r : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {

@@ -338,8 +338,10 @@ void readDeviceProperties(Context& ctx) {
     ctx.timestampValidBits = families[ctx.queueFamily].timestampValidBits;
 }
 
-// The device extensions to enable: those vkboids needs, and those the options and the device call for.
-std::vector<const char*> deviceExtensions(Context& ctx, const ContextOptions& options) {
+// The device extensions to enable: those vkboids needs, and those the options and the device call for,
+// each optional one chosen noted in the context (vertexStrideAlignment, pipelineStatistics), which
+// chainFeatures reads.
+std::vector<const char*> chooseDeviceExtensions(Context& ctx, const ContextOptions& options) {
     std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
     if (ctx.surface) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
     if (const uint32_t alignment = portabilityStrideAlignment(ctx.physicalDevice)) {
@@ -449,7 +451,7 @@ Context createContext(const ContextOptions& options) {
         std::fprintf(stderr, "vkboids: note: running on %s, a CPU Vulkan driver (no GPU found)\n",
                      ctx.properties.deviceName);
 
-    const std::vector<const char*> extensions = deviceExtensions(ctx, options);
+    const std::vector<const char*> extensions = chooseDeviceExtensions(ctx, options);
     FeatureChain chain;
     chainFeatures(ctx, chain);
     createDevice(ctx, extensions, chain.features);

@@ -12,7 +12,7 @@ void addBenchFlags(CLI::App* bench, BenchOptions& bo, BenchFlags& flags) {
     flags.app = bench;
     bench->add_option("--boids", flags.boids, "boid counts, comma-separated")->capture_default_str();
     flags.config.mode = "naive,scattered,coherent";
-    flags.config.cellWidth = "r,2r";
+    flags.config.cellWidth = "2r,r";
     addConfigFlags(bench, flags.base, flags.config, true);
     bench->add_option("--frames", flags.frames, "measured frames per configuration")->capture_default_str();
     bench->add_option("--warmup", flags.warmup, "frames before measuring")->capture_default_str();

@@ -34,8 +34,9 @@ void startFromPreset(const CLI::App& app, DemoOptions& demo) {
         if (app.get_option(flag)->count()) demo.sim.params.*field = given.*field;
     if (preset->boids && !app.get_option("--boids")->count() && demo.loadState.empty()) {
         // A fresh flock of the preset's count at the density it would have replaced.
+        float& L = demo.sim.params.domainHalf;
         if (!app.get_option("--domain-half")->count() && demo.sim.density <= 0)
-            demo.sim.density = sim::densityOf(demo.boids, demo.sim.params.domainHalf);
+            L = sim::domainHalfForDensity(preset->boids, sim::densityOf(demo.boids, L));
         demo.boids = preset->boids;
         demo.keepDensity = true;
     }

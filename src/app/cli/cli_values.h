@@ -23,7 +23,7 @@ render::ColorMode colorModeFromText(const std::string& text);
 
 void parsePredator(const std::string& text, sim::Params& p);
 
-// L for `boids` at `density` (when given, else L stays), checked with the other parameters.
+// The parameters checked (sim::validateParams): throws io::InputError with the first problem.
 void checkParams(const sim::Params& p);
 // The same, for a configuration whose L a density sets only once a state file's count is read
 // (sim::configFor checks that L): the checks that depend on L wait for it.

@@ -273,9 +273,11 @@ void rebuildFlock(Demo& d) {
         if (st.reinitialize) {
             sim::checkFlockFits(d.ctx, uint32_t(st.boidInput));
             if (st.keepDensity && uint32_t(st.boidInput) != d.flock.count) {
-                sim::Config kept = st.sim;
-                kept.density = sim::densityOf(d.flock.count, st.sim.params.domainHalf);
-                st.sim.params = sim::configFor(kept, uint32_t(st.boidInput)).params;
+                sim::Params scaled = st.sim.params;
+                scaled.domainHalf = sim::domainHalfForDensity(
+                    uint32_t(st.boidInput), sim::densityOf(d.flock.count, scaled.domainHalf));
+                if (const std::string e = sim::validateParams(scaled); !e.empty()) throw io::InputError(e);
+                st.sim.params = scaled;
                 d.camera.distance = defaultCamera(st.sim.params.domainHalf).distance;
             }
             state = sim::randomState(uint32_t(st.boidInput), st.seedInput, st.sim.params.domainHalf,

@@ -46,7 +46,7 @@ void installInputCallbacks(Demo& d) {
 void applySetting(Demo& d, const InputEvent& e) {
     PanelState& st = d.panel;
     if (e.name == "mode") st.sim.mode = *sim::parseMode(e.value);
-    if (e.name == "cell-width") st.sim.cellWidth = *sim::parseCellWidth(e.value);
+    if (e.name == "cell-width" || e.name == "cells") st.sim.cellWidth = *sim::parseCellWidth(e.value);
     if (e.name == "build") st.sim.gridBuild = *sim::parseGridBuild(e.value);
     if (e.name == "order") st.sim.cellOrder = *sim::parseCellOrder(e.value);
     if (e.name == "draw") st.draw.path = *render::drawPathFromName(e.value);

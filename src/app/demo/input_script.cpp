@@ -46,7 +46,8 @@ std::string settingProblem(const std::string& name, const std::string& value) {
         return ok ? std::string() : "set " + name + ": '" + value + "' must be " + values;
     };
     if (name == "mode") return expect(sim::parseMode(value).has_value(), "naive, scattered or coherent");
-    if (name == "cell-width") return expect(sim::parseCellWidth(value).has_value(), "r or 2r");
+    if (name == "cell-width" || name == "cells") // cells: its old name, whose 8 and 27 still read
+        return expect(sim::parseCellWidth(value).has_value(), "r or 2r");
     if (name == "build") return expect(sim::parseGridBuild(value).has_value(), "radix or counting");
     if (name == "order") return expect(sim::parseCellOrder(value).has_value(), "linear or morton");
     if (name == "draw")

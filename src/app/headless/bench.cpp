@@ -237,7 +237,7 @@ void planBench(Bench& b) {
 }
 
 // What the search did, on the state the timed frames left, outside the timings, into each row.
-// Naive steps test every boid; their neighbours are counted on the grid of cells max(r) wide.
+// Naive steps test every boid.
 std::optional<sim::SearchCounts> addSearchCounts(Bench& b, sim::Flock& flock, const BenchRun& r,
                                                  std::vector<FrameRow>& rows) {
     if (!b.o.countCandidates) return std::nullopt;

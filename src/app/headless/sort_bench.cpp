@@ -208,8 +208,8 @@ void destroySortSize(const gpu::Context& ctx, SortSize& s) {
 }
 
 // Every key width and algorithm for n pairs: the CSV's rows.
-std::string sortSize(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o,
-                     const SortSize& s, uint32_t n, bool& allMatch) {
+std::string sortRowsFor(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o,
+                        const SortSize& s, uint32_t n, bool& allMatch) {
     std::string csv;
     for (uint32_t bits : o.bits) {
         const uint32_t mask = sort::sortKeyMask(bits);
@@ -263,7 +263,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                         "bits", "algorithm", "passes", "median us", "p95 us", "min us", "Gpairs/s", "GB/s");
             printedConfig = true;
         }
-        csv += sortSize(ctx, headless, o, s, n, allMatch);
+        csv += sortRowsFor(ctx, headless, o, s, n, allMatch);
         destroySortSize(ctx, s);
     }
     destroyHeadless(ctx, headless);
