@@ -40,7 +40,7 @@ cat >"$out/soak.txt" <<'EOF'
 2 move 0.6 0.5
 4 set draw compute
 10 set color cell
-16 set cells 8
+16 set cell-width 2r
 22 set build counting
 28 set order morton
 34 key M
@@ -55,7 +55,7 @@ cat >"$out/soak.txt" <<'EOF'
 94 key M
 100 set draw glyphs
 106 set color speed
-112 set cells 27
+112 set cell-width r
 118 set build radix
 124 set order linear
 130 set preset tight schools
