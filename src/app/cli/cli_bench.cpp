@@ -42,7 +42,9 @@ void addBenchFlags(CLI::App* bench, BenchOptions& bo, BenchFlags& flags) {
             ->capture_default_str();
     bench->add_option("--naive-max", flags.naiveMax,
                       "skip naive above this many boids [2e6, 5e4 on a CPU device]");
-    nameValues(bench, {{"--boids", "N,..."},
+    nameValues(bench, {{"--naive-max", "N"},
+                       {"--json", "FILE.json"},
+                       {"--boids", "N,..."},
                        {"--mode", "MODE,..."},
                        {"--cell-width", "r|2r,..."},
                        {"--draw", "PATH,..."},

@@ -122,7 +122,13 @@ void addDemoFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
     addDemoViewFlags(app, demo, flags);
     const std::vector<CLI::Option*> options = app->get_options();
     flags.only.assign(options.begin() + ptrdiff_t(globalOptionCount), options.end());
-    nameValues(app);
+    nameValues(app, {{"--capture", "FILE.csv"},
+                     {"--screenshot", "FILE.png"},
+                     {"--preset", "NAME"},
+                     {"--steps-before", "N"},
+                     {"--present-mode", "MODE"},
+                     {"--window", "WxH"},
+                     {"--input-script", "FILE"}});
 }
 
 void finishDemo(const DemoFlags& flags, DemoOptions& demo) {

@@ -114,39 +114,15 @@ const char* const cellOrderHelp =
     "how the sort key numbers cells: linear (x + dim (y + dim z)) or morton (Z-order: x, y, z bits "
     "interleaved; rows one cell high)";
 
-// What --help shows for each option's value: counts as numbers, lists as lists.
-const std::map<std::string, std::string> valueNames = {{"--boids", "N"},
-                                                       {"--frames", "N"},
-                                                       {"--warmup", "N"},
-                                                       {"--steps", "N"},
-                                                       {"--runs", "N"},
-                                                       {"--warmup-ms", "MS"},
-                                                       {"--naive-max", "N"},
-                                                       {"--n", "N,..."},
-                                                       {"--bits", "BITS,..."},
-                                                       {"--mode", "MODE"},
-                                                       {"--cell-width", "r|2r"},
-                                                       {"--capture", "FILE.csv"},
-                                                       {"--screenshot", "FILE.png"},
-                                                       {"--load-state", "FILE"},
-                                                       {"--save-state", "FILE.npy"},
-                                                       {"--csv", "FILE.csv"},
-                                                       {"--json", "FILE.json"},
-                                                       {"--density", "D"},
-                                                       {"--preset", "NAME"},
-                                                       {"--steps-before", "N"},
-                                                       {"--draw", "PATH"},
-                                                       {"--present-mode", "MODE"},
-                                                       {"--rows", "ROWS"},
-                                                       {"--seed", "S"},
-                                                       {"--device", "N"},
-                                                       {"--window", "WxH"},
-                                                       {"--grid-build", "BUILD"},
-                                                       {"--cell-order", "linear|morton"},
-                                                       {"--predator", "X,Y,Z"},
-                                                       {"--input-script", "FILE"},
-                                                       {"--color", "MODE"},
-                                                       {"--algorithm", "ALGORITHM,..."}};
+// What --help shows for the value of each option more than one command has: counts as numbers, lists
+// as lists. A command names its own options' values (nameValues).
+const std::map<std::string, std::string> valueNames = {
+    {"--boids", "N"},         {"--frames", "N"},         {"--warmup", "N"},
+    {"--warmup-ms", "MS"},    {"--mode", "MODE"},        {"--cell-width", "r|2r"},
+    {"--load-state", "FILE"}, {"--csv", "FILE.csv"},     {"--density", "D"},
+    {"--draw", "PATH"},       {"--rows", "ROWS"},        {"--seed", "S"},
+    {"--device", "N"},        {"--grid-build", "BUILD"}, {"--cell-order", "linear|morton"},
+    {"--color", "MODE"}};
 
 } // namespace
 

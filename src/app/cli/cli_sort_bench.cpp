@@ -25,7 +25,8 @@ void addSortBenchFlags(CLI::App* sortBench, SortBenchOptions& options, SortBench
         ->capture_default_str()
         ->check(seedRange);
     sortBench->add_option("--csv", options.csv, "write the results to FILE.csv")->check(nonEmptyPath);
-    nameValues(sortBench);
+    nameValues(sortBench,
+               {{"--n", "N,..."}, {"--bits", "BITS,..."}, {"--runs", "N"}, {"--algorithm", "ALGORITHM,..."}});
 }
 
 void finishSortBench(const SortBenchFlags& flags, SortBenchOptions& options) {

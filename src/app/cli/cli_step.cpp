@@ -27,7 +27,7 @@ void addStepFlags(CLI::App* step, StepOptions& so, StepFlags& flags) {
                          "with --predator: the push a step, S (1 - distance / radius), on boids within it")
             ->check(floatNumber)
             ->capture_default_str();
-    nameValues(step);
+    nameValues(step, {{"--steps", "N"}, {"--save-state", "FILE.npy"}, {"--predator", "X,Y,Z"}});
 }
 
 void finishStep(const StepFlags& flags, StepOptions& so) {

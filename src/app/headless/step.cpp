@@ -27,17 +27,16 @@ std::vector<double>& timesOf(PassTimes& passes, const std::string& name) {
 }
 
 // The run's first line: what steps, how many, on which device, and the grid it builds.
-void printStepHeader(const StepOptions& o, const gpu::Context& ctx, uint32_t count, const sim::Grid& grid,
-                     float domainHalf) {
-    std::printf("%s: %s of %s on %s (%s %s), vkboids %s", sim::modeName(o.sim.mode),
-                countOf(o.steps, "step").c_str(), countOf(count, "boid").c_str(), ctx.properties.deviceName,
+void printStepHeader(const sim::Config& config, uint64_t steps, const gpu::Context& ctx, uint32_t count,
+                     const sim::Grid& grid) {
+    std::printf("%s: %s of %s on %s (%s %s), vkboids %s", sim::modeName(config.mode),
+                countOf(steps, "step").c_str(), countOf(count, "boid").c_str(), ctx.properties.deviceName,
                 ctx.driverName.c_str(), ctx.driverInfo.c_str(), VKBOIDS_COMMIT);
-    if (o.sim.mode != sim::Mode::Naive)
-        std::printf(", %u^3 cells of %.3g (at least %s) in %s order, %s, %s build", grid.dim, grid.cellWidth,
-                    o.sim.cellWidth == sim::CellWidth::TwoReach ? "2 max(r)" : "max(r)",
-                    sim::cellOrderName(grid.cellOrder), sim::describeRows(grid).c_str(),
-                    sim::gridBuildName(o.sim.gridBuild));
-    std::printf(", L = %.4g\n", domainHalf);
+    if (config.mode != sim::Mode::Naive)
+        std::printf(", %u^3 cells of %.3g (cell width %s) in %s order, %s, %s build", grid.dim,
+                    grid.cellWidth, sim::cellWidthName(config.cellWidth), sim::cellOrderName(grid.cellOrder),
+                    sim::describeRows(grid).c_str(), sim::gridBuildName(config.gridBuild));
+    std::printf(", L = %.4g\n", config.params.domainHalf);
 }
 
 // Progress on a terminal at step `s` (from 0) of `steps`, `elapsed` seconds into the run.
@@ -53,13 +52,12 @@ void stepProgress(uint64_t s, uint64_t steps, double elapsed) {
 }
 
 // The steps, each submitted and waited on; the GPU times of each, as a whole and per pass.
-void runSteps(const StepOptions& o, const gpu::Context& ctx, Headless& headless, sim::Flock& flock,
-              const sim::Grid& grid, const sim::Params& params, std::vector<double>& stepMs,
-              PassTimes& passMs) {
+void runSteps(const StepOptions& o, const sim::Config& config, const gpu::Context& ctx, Headless& headless,
+              sim::Flock& flock, const sim::Grid& grid, std::vector<double>& stepMs, PassTimes& passMs) {
     // Progress on a terminal for a run a user waits on: from the start where naive steps are expected
     // to take seconds, else once the run has taken 2 s.
     const double naiveSeconds =
-        o.sim.mode == sim::Mode::Naive ? estimateNaiveStepSeconds(flock.count, std::nullopt, ctx.isCpu) : 0;
+        config.mode == sim::Mode::Naive ? estimateNaiveStepSeconds(flock.count, std::nullopt, ctx.isCpu) : 0;
     const auto start = std::chrono::steady_clock::now();
     for (uint64_t s = 0; s < o.steps; ++s) {
         const double elapsed =
@@ -68,7 +66,7 @@ void runSteps(const StepOptions& o, const gpu::Context& ctx, Headless& headless,
             stepProgress(s, o.steps, elapsed);
         std::vector<gpu::ScopeTime> times =
             runHeadlessFrame(ctx, headless, [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-                sim::recordStep(cmd, flock, params, o.sim.mode, grid, o.sim.gridBuild, p);
+                sim::recordStep(cmd, flock, config.params, config.mode, grid, config.gridBuild, p);
             });
         for (const gpu::ScopeTime& t : times) {
             if (!t.valid) continue;
@@ -119,14 +117,14 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     sim::Flock flock = sim::createFlock(ctx, state.count());
     sim::uploadState(ctx, flock, state);
     const sim::Grid grid = sim::gridFor(config, flock.count);
-    sim::prepareGrid(ctx, flock, grid, o.sim.mode, o.sim.gridBuild);
-    if (!o.quiet) printStepHeader(o, ctx, flock.count, grid, params.domainHalf);
+    sim::prepareGrid(ctx, flock, grid, config.mode, config.gridBuild);
+    if (!o.quiet) printStepHeader(config, o.steps, ctx, flock.count, grid);
 
     Headless headless = createHeadless(ctx);
     if (!o.quiet) printTimestampNote(headless.profiler.probe);
     std::vector<double> stepMs;
     PassTimes passMs;
-    runSteps(o, ctx, headless, flock, grid, params, stepMs, passMs);
+    runSteps(o, config, ctx, headless, flock, grid, stepMs, passMs);
     const sim::State result = sim::downloadState(ctx, flock);
     for (float x : result.data)
         if (!std::isfinite(x)) throw gpu::Error("the flock's state became non-finite; nothing was written");
