@@ -60,6 +60,17 @@ app::PanelState fullState() {
     return state;
 }
 
+// fullState with the drawing controls at their tallest and widest: auto's line, the glyph size, the
+// order colours' note.
+app::PanelState fullDrawingState(sim::Mode mode) {
+    app::PanelState state = fullState();
+    state.sim.mode = mode;
+    state.draw.path = render::DrawPath::Auto;
+    state.drawn = render::DrawPath::Glyphs;
+    state.draw.colorMode = render::ColorMode::Order;
+    return state;
+}
+
 // A context with a display of width x height, without a backend.
 void createContext(float width, float height) {
     IMGUI_CHECKVERSION();
@@ -149,14 +160,10 @@ TEST(Panel, EveryTimingFitsAt1280x800) {
     EXPECT_EQ(l.panelScroll, 0) << "the panel needs a scrollbar";
 }
 
-// The drawing controls at their tallest: auto's line, the glyph size, the order colours' note.
+// The drawing controls at their tallest.
 TEST(Panel, TheDrawingControlsFitToo) {
     for (sim::Mode mode : {sim::Mode::Coherent, sim::Mode::Scattered}) {
-        app::PanelState state = fullState();
-        state.sim.mode = mode;
-        state.draw.path = render::DrawPath::Auto;
-        state.drawn = render::DrawPath::Glyphs;
-        state.draw.colorMode = render::ColorMode::Order;
+        app::PanelState state = fullDrawingState(mode);
         const Layout l = layoutAt(1280, 800, state);
         ASSERT_TRUE(l.found);
         EXPECT_TRUE(ImRect(0, 0, 1280, 800).Contains(l.panel));
@@ -172,11 +179,7 @@ TEST(Panel, TheDrawingControlsFitToo) {
 TEST(Panel, EveryLabelFitsAtTheSmallestWindow) {
     const float width = app::minWindowWidth, height = app::minWindowHeight;
     for (sim::Mode mode : {sim::Mode::Coherent, sim::Mode::Scattered}) {
-        app::PanelState state = fullState();
-        state.sim.mode = mode;
-        state.draw.path = render::DrawPath::Auto;
-        state.drawn = render::DrawPath::Glyphs;
-        state.draw.colorMode = render::ColorMode::Order;
+        app::PanelState state = fullDrawingState(mode);
         state.sim.params.predatorScale = -1; // the attractor's note
         const Layout l = layoutAt(width, height, state, true);
         ASSERT_TRUE(l.found);

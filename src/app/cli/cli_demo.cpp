@@ -9,18 +9,6 @@ namespace {
 
 using io::InputError;
 
-// The rule flags a preset sets, unless given (--preset).
-const std::pair<const char*, float sim::Params::*> presetFlags[] = {
-    {"--cohesion-radius", &sim::Params::cohesionRadius},
-    {"--separation-radius", &sim::Params::separationRadius},
-    {"--alignment-radius", &sim::Params::alignmentRadius},
-    {"--cohesion-scale", &sim::Params::cohesionScale},
-    {"--separation-scale", &sim::Params::separationScale},
-    {"--alignment-scale", &sim::Params::alignmentScale},
-    {"--max-speed", &sim::Params::maxSpeed},
-    {"--dt", &sim::Params::dt},
-    {"--domain-half", &sim::Params::domainHalf}};
-
 // --preset: the demo starts as choosing the preset in the panel's Play section right after starting
 // would leave it (selectPreset), except that a flag given explicitly wins over the preset's value:
 // a rule flag over its rule, --boids or --load-state over its flock, --domain-half over its L.
@@ -30,8 +18,9 @@ void startFromPreset(const CLI::App& app, DemoOptions& demo) {
     demo.preset = preset->id;
     const sim::Params given = demo.sim.params;
     demo.sim.params = applyPreset(*preset, given);
-    for (const auto& [flag, field] : presetFlags)
-        if (app.get_option(flag)->count()) demo.sim.params.*field = given.*field;
+    for (const RuleFlag& rule : ruleFlags)
+        if (app.get_option(rule.flag)->count()) demo.sim.params.*rule.field = given.*rule.field;
+    if (app.get_option("--domain-half")->count()) demo.sim.params.domainHalf = given.domainHalf;
     if (preset->boids && !app.get_option("--boids")->count() && demo.loadState.empty()) {
         // A fresh flock of the preset's count at the density it would have replaced.
         float& L = demo.sim.params.domainHalf;

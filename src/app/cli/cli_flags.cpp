@@ -58,29 +58,21 @@ void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
     app->add_flag("--list-devices", listDevices, "list the Vulkan devices and exit");
 }
 
+const RuleFlag ruleFlags[8] = {
+    {"--cohesion-radius", &sim::Params::cohesionRadius, "r1: cohesion neighbourhood radius"},
+    {"--separation-radius", &sim::Params::separationRadius, "r2: separation radius"},
+    {"--alignment-radius", &sim::Params::alignmentRadius, "r3: alignment radius"},
+    {"--cohesion-scale", &sim::Params::cohesionScale, "s1: cohesion strength"},
+    {"--separation-scale", &sim::Params::separationScale, "s2: separation strength"},
+    {"--alignment-scale", &sim::Params::alignmentScale, "s3: alignment strength"},
+    {"--max-speed", &sim::Params::maxSpeed, "speed limit"},
+    {"--dt", &sim::Params::dt, "time step"}};
+
 namespace {
 
 void addParamFlags(CLI::App* app, sim::Params& p, ParamFlags& flags) {
-    app->add_option("--cohesion-radius", p.cohesionRadius, "r1: cohesion neighbourhood radius")
-        ->check(floatNumber)
-        ->capture_default_str();
-    app->add_option("--separation-radius", p.separationRadius, "r2: separation radius")
-        ->check(floatNumber)
-        ->capture_default_str();
-    app->add_option("--alignment-radius", p.alignmentRadius, "r3: alignment radius")
-        ->check(floatNumber)
-        ->capture_default_str();
-    app->add_option("--cohesion-scale", p.cohesionScale, "s1: cohesion strength")
-        ->check(floatNumber)
-        ->capture_default_str();
-    app->add_option("--separation-scale", p.separationScale, "s2: separation strength")
-        ->check(floatNumber)
-        ->capture_default_str();
-    app->add_option("--alignment-scale", p.alignmentScale, "s3: alignment strength")
-        ->check(floatNumber)
-        ->capture_default_str();
-    app->add_option("--max-speed", p.maxSpeed, "speed limit")->check(floatNumber)->capture_default_str();
-    app->add_option("--dt", p.dt, "time step")->check(floatNumber)->capture_default_str();
+    for (const RuleFlag& rule : ruleFlags)
+        app->add_option(rule.flag, p.*rule.field, rule.help)->check(floatNumber)->capture_default_str();
     flags.domainHalf =
         app->add_option("--domain-half", p.domainHalf, "L: the domain is the periodic cube [-L, L)^3")
             ->check(floatNumber)
@@ -182,7 +174,8 @@ std::vector<sim::Config> parseConfigs(const ConfigFlags& flags, const sim::Confi
     return configs;
 }
 
-// A grid's shape, build or cell order given where no step builds a grid has no effect: refused.
+// A grid's cell width, rows, build or cell order given where no step builds a grid has no effect:
+// refused.
 void refuseGridOptionsWithoutGrid(const CLI::App* command, bool naiveOnly) {
     if (!naiveOnly) return;
     for (const char* flag : {"--cell-width", "--rows", "--grid-build", "--cell-order"})

@@ -30,6 +30,14 @@ extern const char* const expertGroup;
 // Accepted before or after the command.
 void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices);
 
+// The rules' flags, each a field of sim::Params (L, --domain-half, is apart: --density may set it).
+struct RuleFlag {
+    const char* flag;
+    float sim::Params::*field;
+    const char* help;
+};
+extern const RuleFlag ruleFlags[8];
+
 // The flags' texts that need parsing once the command is known.
 struct ParamFlags {
     CLI::Option *domainHalf = nullptr, *densityOption = nullptr;
@@ -49,11 +57,12 @@ sim::Config parseConfig(const ConfigFlags& flags, const sim::Config& base);
 // bench: every combination of the lists, modes outermost.
 std::vector<sim::Config> parseConfigs(const ConfigFlags& flags, const sim::Config& base);
 
-// A grid's shape, build or cell order given where no step builds a grid has no effect: refused.
+// A grid's cell width, rows, build or cell order given where no step builds a grid has no effect:
+// refused.
 void refuseGridOptionsWithoutGrid(const CLI::App* command, bool naiveOnly);
 
 // What --help shows for each option's value of `app`: counts as numbers, lists as lists; `own`
-// names a command's values unlike the others' (bench's lists).
+// names the command's own options' values, and bench's lists.
 void nameValues(CLI::App* app, const std::map<std::string, std::string>& own = {});
 
 } // namespace app
