@@ -14,8 +14,12 @@
 # is unset this starts `Xvfb :N -screen 0 1280x1024x24` on a free display and exports DISPLAY
 # (and VKBOIDS_XVFB_PID).
 #
+# With a display it also keeps Wine's desktop up (tools/windows/desktop-pin.c): otherwise the
+# first program to need it starts explorer.exe, holding that program's stdout.
+#
 # `tools/windows/wine-start.sh --server-only` (what wine-run calls before each program) does
-# only the prefix and the wineserver, under a lock beside the prefix, and prints nothing.
+# only the prefix, the wineserver and the desktop, under a lock beside the prefix, and prints
+# nothing.
 
 _vkb_wine64=/usr/lib/wine/wine64
 _vkb_wineserver=/usr/lib/wine/wineserver
@@ -61,6 +65,33 @@ _vkb_wine_server() {
     2) ;;
     *) echo "wine-start: wineserver -p failed ($rc)" >&2; return 1 ;;
   esac
+  _vkb_wine_pin
+}
+
+# The desktop pin (desktop-pin.c says why), once per wineserver, where there is a display: built
+# into the prefix, started with its output in a file of its own, waited for until it says the
+# desktop is up. Callers hold the lock.
+_vkb_wine_pin() {
+  [[ -n ${DISPLAY:-} ]] || return 0
+  local here exe=$WINEPREFIX/desktop-pin.exe out=$WINEPREFIX/desktop-pin.out pid="" i
+  [[ -f $WINEPREFIX/desktop-pin.pid ]] && pid=$(<"$WINEPREFIX/desktop-pin.pid")
+  [[ -n $pid ]] && grep -qs desktop-pin "/proc/$pid/cmdline" && return 0
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) || return 1
+  if [[ ! -x $exe || $here/desktop-pin.c -nt $exe ]]; then
+    x86_64-w64-mingw32-gcc-posix -O2 -mwindows -s -o "$exe" "$here/desktop-pin.c" ||
+      { echo "wine-start: could not build $exe" >&2; return 1; }
+  fi
+  "$_vkb_wine64" "$exe" </dev/null >"$out" 2>&1 &
+  pid=$!
+  disown "$pid" 2>/dev/null
+  echo "$pid" >"$WINEPREFIX/desktop-pin.pid"
+  for ((i = 0; i < 300; i++)); do
+    grep -qs ready "$out" && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "wine-start: Wine's desktop did not start ($out)" >&2
+  return 1
 }
 
 # Under the lock; flock -o keeps the lock's descriptor out of the daemons started here.
