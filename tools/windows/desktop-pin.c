@@ -5,9 +5,7 @@
  * explorer.exe, which inherits that program's stdout, and the wineserver closes the desktop one
  * second after its last user exits. So without a user that stays, each test that starts explorer
  * leaves ctest waiting on its output pipe for as long as explorer lives, and a program that starts
- * while the desktop closes finds none. A hidden window makes this process that user.
- *
- * Built by wine-start.sh: x86_64-w64-mingw32-gcc-posix -O2 -mwindows -s */
+ * while the desktop closes finds none. A hidden window makes this process that user. */
 #include <windows.h>
 
 int WINAPI WinMain(HINSTANCE instance, HINSTANCE previous, LPSTR command, int show) {

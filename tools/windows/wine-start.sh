@@ -68,29 +68,34 @@ _vkb_wine_server() {
   _vkb_wine_pin
 }
 
-# The desktop pin (desktop-pin.c says why), once per wineserver, where there is a display: built
-# into the prefix, started with its output in a file of its own, waited for until it says the
-# desktop is up. Callers hold the lock.
+# The desktop pin (desktop-pin.c says why), where there is a display: built into the prefix,
+# started in a session of its own with its output in a file, waited for until it says the desktop
+# is up, and started again whenever it is not running. Callers hold the lock.
 _vkb_wine_pin() {
   [[ -n ${DISPLAY:-} ]] || return 0
-  local here exe=$WINEPREFIX/desktop-pin.exe out=$WINEPREFIX/desktop-pin.out pid="" i
-  [[ -f $WINEPREFIX/desktop-pin.pid ]] && pid=$(<"$WINEPREFIX/desktop-pin.pid")
-  [[ -n $pid ]] && grep -qs desktop-pin "/proc/$pid/cmdline" && return 0
+  local here exe=$WINEPREFIX/desktop-pin.exe out=$WINEPREFIX/desktop-pin.out
+  local pidfile=$WINEPREFIX/desktop-pin.pid pid="" i
+  [[ -f $pidfile ]] && pid=$(<"$pidfile")
+  [[ -n $pid ]] && grep -qsa 'desktop-pin\.exe' "/proc/$pid/cmdline" && return 0
+  rm -f "$pidfile"
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) || return 1
   if [[ ! -x $exe || $here/desktop-pin.c -nt $exe ]]; then
-    x86_64-w64-mingw32-gcc-posix -O2 -mwindows -s -o "$exe" "$here/desktop-pin.c" ||
-      { echo "wine-start: could not build $exe" >&2; return 1; }
+    x86_64-w64-mingw32-gcc-posix -O2 -mwindows -s -o "$exe" "$here/desktop-pin.c" >"$out" 2>&1 ||
+      { echo "wine-start: could not build $exe (x86_64-w64-mingw32-gcc-posix: $out)" >&2; return 1; }
   fi
-  "$_vkb_wine64" "$exe" </dev/null >"$out" 2>&1 &
+  setsid "$_vkb_wine64" "$exe" </dev/null >"$out" 2>&1 &
   pid=$!
   disown "$pid" 2>/dev/null
-  echo "$pid" >"$WINEPREFIX/desktop-pin.pid"
   for ((i = 0; i < 300; i++)); do
-    grep -qs ready "$out" && return 0
+    if grep -qsx ready "$out"; then
+      echo "$pid" >"$pidfile"
+      return 0
+    fi
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
-  echo "wine-start: Wine's desktop did not start ($out)" >&2
+  kill "$pid" 2>/dev/null
+  echo "wine-start: Wine's desktop did not start on display $DISPLAY ($out)" >&2
   return 1
 }
 
