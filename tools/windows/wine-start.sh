@@ -39,6 +39,13 @@ _vkb_wine_server() {
     echo "wine-start: $_vkb_wine64 not found (apt-get install wine64 wine)" >&2
     return 1
   fi
+  # Without the preloader Wine claims its fixed addresses only once the C library is up, and now and
+  # then a start finds the heap, which the kernel places at random, on KUSER_SHARED_DATA
+  # (0x7ffe0000): the program then ends with status 1 before its main, silently under WINEDEBUG=-all.
+  if [[ ! -x ${_vkb_wine64}-preloader ]]; then
+    echo "wine-start: ${_vkb_wine64}-preloader not found (apt-get install wine64-preloader)" >&2
+    return 1
+  fi
   # .update-timestamp is Wine's own mark of a finished wineboot (the time of wine.inf);
   # missing or stale (Wine upgraded), the next wine would run wineboot itself, inside the
   # caller's program.
