@@ -4,10 +4,11 @@
 #   eval "$(tools/windows/wine-start.sh)"     # the same from any step of a CI job
 #   tools/windows/wine-start.sh --stop        # kill the wineserver (and the Xvfb this script started)
 #
-# Exports WINEPREFIX (default: build/wine in the repository; an exported WINEPREFIX is kept),
-# WINEDEBUG=-all and WINEDLLOVERRIDES (no Mono/Gecko install prompts, no menu entries) where
-# not set already; creates the prefix once and starts a persistent wineserver with Wine's
-# services, their output to /dev/null. Without that every wine run waits ~3 s for the
+# Needs Debian's wine64, wine and wine64-preloader (tools/windows/packages.txt; _vkb_wine_check says
+# why the preloader). Exports WINEPREFIX (default: build/wine in the repository; an exported
+# WINEPREFIX is kept), WINEDEBUG=-all and WINEDLLOVERRIDES (no Mono/Gecko install prompts, no menu
+# entries) where not set already; creates the prefix once and starts a persistent wineserver with
+# Wine's services, their output to /dev/null. Without that every wine run waits ~3 s for the
 # services, and a run that starts them itself leaves them holding its stdout: ctest and
 # gtest_discover_tests then wait on the pipe for ever.
 # Vulkan under Wine (winevulkan -> the host loader -> lavapipe) needs an X server: when DISPLAY
@@ -33,19 +34,23 @@ _vkb_wine_defaults() {
   export WINEDLLOVERRIDES="${WINEDLLOVERRIDES:-mscoree,mshtml=;winemenubuilder.exe=d}"
 }
 
-# The prefix (once) and a persistent wineserver with the services. Callers hold the lock.
-_vkb_wine_server() {
+_vkb_wine_check() {
   if [[ ! -x $_vkb_wine64 ]]; then
     echo "wine-start: $_vkb_wine64 not found (apt-get install wine64 wine)" >&2
     return 1
   fi
   # Without the preloader Wine claims its fixed addresses only once the C library is up, and now and
   # then a start finds the heap, which the kernel places at random, on KUSER_SHARED_DATA
-  # (0x7ffe0000): the program then ends with status 1 before its main, silently under WINEDEBUG=-all.
+  # (0x7ffe0000): the .exe then ends with status 1 before its main, silently under WINEDEBUG=-all.
   if [[ ! -x ${_vkb_wine64}-preloader ]]; then
     echo "wine-start: ${_vkb_wine64}-preloader not found (apt-get install wine64-preloader)" >&2
     return 1
   fi
+}
+
+# The prefix (once) and a persistent wineserver with the services. Callers hold the lock.
+_vkb_wine_server() {
+  _vkb_wine_check || return 1
   # .update-timestamp is Wine's own mark of a finished wineboot (the time of wine.inf);
   # missing or stale (Wine upgraded), the next wine would run wineboot itself, inside the
   # caller's program.
@@ -151,14 +156,14 @@ _vkb_wine_stop() {
 
 if [[ ${BASH_SOURCE[0]} != "$0" ]]; then
   # sourced
-  _vkb_wine_defaults && _vkb_xvfb && _vkb_wine_server_locked
+  _vkb_wine_defaults && _vkb_wine_check && _vkb_xvfb && _vkb_wine_server_locked
 else
   case ${1:-} in
     --server-only-unlocked) _vkb_wine_defaults && _vkb_wine_server ;;
     --server-only) _vkb_wine_defaults && _vkb_wine_server_locked ;;
     --stop) _vkb_wine_defaults && _vkb_wine_stop ;;
     "")
-      _vkb_wine_defaults && _vkb_xvfb && _vkb_wine_server_locked || exit 1
+      _vkb_wine_defaults && _vkb_wine_check && _vkb_xvfb && _vkb_wine_server_locked || exit 1
       for v in WINEPREFIX WINEDEBUG WINEDLLOVERRIDES DISPLAY VKBOIDS_XVFB_PID; do
         if [[ -n ${!v:-} ]]; then printf 'export %s=%q\n' "$v" "${!v}"; fi
       done
