@@ -4,8 +4,8 @@
  * The first program that needs a desktop (any that makes a Vulkan instance) starts Wine's
  * explorer.exe, which inherits that program's stdout, and the wineserver closes the desktop one
  * second after its last user exits. So without a user that stays, each test that starts explorer
- * leaves ctest waiting on its output pipe for as long as explorer lives, and a program that starts
- * while the desktop closes finds none. A hidden window makes this process that user. */
+ * leaves ctest waiting on its output pipe for as long as explorer lives. A hidden window makes this
+ * process that user. */
 #include <windows.h>
 
 int WINAPI WinMain(HINSTANCE instance, HINSTANCE previous, LPSTR command, int show) {

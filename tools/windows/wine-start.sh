@@ -24,11 +24,11 @@
 
 _vkb_wine64=/usr/lib/wine/wine64
 _vkb_wineserver=/usr/lib/wine/wineserver
+_vkb_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 _vkb_wine_defaults() {
-  local here root
-  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) || return 1
-  root=$(cd "$here/../.." && pwd) || return 1
+  local root
+  root=$(cd "$_vkb_here/../.." && pwd) || return 1
   export WINEPREFIX="${WINEPREFIX:-$root/build/wine}"
   export WINEDEBUG="${WINEDEBUG:--all}"
   export WINEDLLOVERRIDES="${WINEDLLOVERRIDES:-mscoree,mshtml=;winemenubuilder.exe=d}"
@@ -50,7 +50,6 @@ _vkb_wine_check() {
 
 # The prefix (once) and a persistent wineserver with the services. Callers hold the lock.
 _vkb_wine_server() {
-  _vkb_wine_check || return 1
   # .update-timestamp is Wine's own mark of a finished wineboot (the time of wine.inf);
   # missing or stale (Wine upgraded), the next wine would run wineboot itself, inside the
   # caller's program.
@@ -85,14 +84,13 @@ _vkb_wine_server() {
 # is up, and started again whenever it is not running. Callers hold the lock.
 _vkb_wine_pin() {
   [[ -n ${DISPLAY:-} ]] || return 0
-  local here exe=$WINEPREFIX/desktop-pin.exe out=$WINEPREFIX/desktop-pin.out
+  local exe=$WINEPREFIX/desktop-pin.exe out=$WINEPREFIX/desktop-pin.out
   local pidfile=$WINEPREFIX/desktop-pin.pid pid="" i
   [[ -f $pidfile ]] && pid=$(<"$pidfile")
   [[ -n $pid ]] && grep -qsa 'desktop-pin\.exe' "/proc/$pid/cmdline" && return 0
   rm -f "$pidfile"
-  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) || return 1
-  if [[ ! -x $exe || $here/desktop-pin.c -nt $exe ]]; then
-    x86_64-w64-mingw32-gcc-posix -O2 -mwindows -s -o "$exe" "$here/desktop-pin.c" >"$out" 2>&1 ||
+  if [[ ! -x $exe || $_vkb_here/desktop-pin.c -nt $exe ]]; then
+    x86_64-w64-mingw32-gcc-posix -O2 -mwindows -s -o "$exe" "$_vkb_here/desktop-pin.c" >"$out" 2>&1 ||
       { echo "wine-start: could not build $exe (x86_64-w64-mingw32-gcc-posix: $out)" >&2; return 1; }
   fi
   setsid "$_vkb_wine64" "$exe" </dev/null >"$out" 2>&1 &
@@ -113,10 +111,8 @@ _vkb_wine_pin() {
 
 # Under the lock; flock -o keeps the lock's descriptor out of the daemons started here.
 _vkb_wine_server_locked() {
-  local here
-  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) || return 1
   mkdir -p "$(dirname "$WINEPREFIX")" || return 1
-  flock -o "${WINEPREFIX%/}.lock" bash "$here/wine-start.sh" --server-only-unlocked
+  flock -o "${WINEPREFIX%/}.lock" bash "$_vkb_here/wine-start.sh" --server-only-unlocked
 }
 
 _vkb_xvfb() {
@@ -160,7 +156,7 @@ if [[ ${BASH_SOURCE[0]} != "$0" ]]; then
 else
   case ${1:-} in
     --server-only-unlocked) _vkb_wine_defaults && _vkb_wine_server ;;
-    --server-only) _vkb_wine_defaults && _vkb_wine_server_locked ;;
+    --server-only) _vkb_wine_defaults && _vkb_wine_check && _vkb_wine_server_locked ;;
     --stop) _vkb_wine_defaults && _vkb_wine_stop ;;
     "")
       _vkb_wine_defaults && _vkb_wine_check && _vkb_xvfb && _vkb_wine_server_locked || exit 1
