@@ -7,7 +7,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 
 namespace {
@@ -183,5 +185,54 @@ TEST_F(ImGuiTest, ClipRectanglesPastTheFrameAreCutToIt) {
             expectPixel(rgba, x, y, want);
         }
 }
+
+#ifdef IMGUI_HAS_TEXTURES
+// ImGui 1.92 and later rasterize glyphs at the size they are drawn: a size the atlas lacks is added to
+// it by an update request, and an atlas that runs out of room is replaced by a larger one, the old one
+// destroyed once no frame in flight samples it.
+TEST_F(ImGuiTest, GlyphsOfNewSizesReachTheAtlasAsImGuiAsks) {
+    ImGui::NewFrame();
+    ImGui::GetForegroundDrawList()->AddText(ImVec2(4, 4), IM_COL32_WHITE, "v");
+    drawFrame();
+
+    // One large glyph, at a size not drawn before: its texels must have been uploaded to be seen.
+    ImGui::NewFrame();
+    const float size = 40.0f;
+    ImGui::GetForegroundDrawList()->AddText(ImGui::GetFont(), size, ImVec2(2, 2), IM_COL32_WHITE, "W");
+    const std::vector<uint8_t> rgba = drawFrame();
+    const Rgba bg = background();
+    uint32_t lit = 0, top = height, bottom = 0;
+    for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x)
+            if (rgba[4 * (size_t(y) * width + x) + 1] > bg.g + 1) {
+                ++lit;
+                top = std::min(top, y);
+                bottom = std::max(bottom, y);
+            }
+    EXPECT_GT(lit, 100u) << "the new size's glyph was not uploaded";
+    EXPECT_GE(bottom - top, 20u) << "the glyph was drawn at the atlas's old size";
+
+    // Many large sizes: the atlas grows into new textures, and the old ones go once unused.
+    std::set<int> seen;
+    for (int frame = 0; frame < 24; ++frame) {
+        ImGui::NewFrame();
+        if (frame < 16)
+            ImGui::GetForegroundDrawList()->AddText(ImGui::GetFont(), 48.0f + 8.0f * frame, ImVec2(0, 0),
+                                                    IM_COL32_WHITE, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        drawFrame();
+        for (const ImTextureData* tex : ImGui::GetPlatformIO().Textures) {
+            seen.insert(tex->UniqueID);
+            EXPECT_TRUE(tex->Status == ImTextureStatus_OK || tex->Status == ImTextureStatus_Destroyed ||
+                        tex->Status == ImTextureStatus_WantDestroy)
+                << "texture " << tex->UniqueID << " has a request left unmet: " << int(tex->Status);
+        }
+    }
+    EXPECT_GT(seen.size(), 1u) << "the atlas never grew into a new texture";
+    size_t live = 0;
+    for (const ImTextureData* tex : ImGui::GetPlatformIO().Textures)
+        live += tex->Status != ImTextureStatus_Destroyed;
+    EXPECT_EQ(imgui.textures.size(), live) << "textures ImGui let go of are still held";
+}
+#endif
 
 } // namespace

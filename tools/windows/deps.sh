@@ -11,8 +11,14 @@
 #   CLI11           CLI11::CLI11               Debian's headers
 #   nlohmann_json   nlohmann_json::nlohmann_json  Debian's headers
 #   stb             PREFIX/include/stb_*.h (and include/stb/), header-only as vcpkg has it
-#   glfw3           glfw                       GLFW 3.3.8, `apt-get source glfw3` (bookworm)
-#   imgui           imgui::imgui               ImGui 1.86 core + GLFW backend, `apt-get source imgui`
+#   glfw3           glfw                       GLFW, Debian's newest source package (3.4 or newer)
+#   imgui           imgui::imgui               ImGui core + GLFW backend, Debian's newest (1.92 or newer)
+#
+# GLFW and ImGui come from Debian's newest suites (unstable, then testing, then trixie: the first
+# whose source package the mirror serves), so that CI builds the Windows program against the
+# versions that vcpkg gives Windows users, while the Linux build keeps Debian 12's ImGui 1.86 and
+# GLFW 3.3.8: both ends are tested. The versions taken are printed; a newer one that breaks the
+# build breaks it for vcpkg's users too.
 #   GTest           GTest::gtest, GTest::gtest_main   /usr/src/googletest (Debian's googletest)
 #
 # Idempotent: PREFIX/.vkboids-deps-stamp holds a hash of this script, the toolchain file and
@@ -27,9 +33,9 @@ root=$(cd "$here/../.." && pwd)
 toolchain=$root/cmake/mingw-w64.cmake
 prefix=${1:-$root/build/mingw-deps}
 mirror=${VKBOIDS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-suite=bookworm                        # Debian 12: GLFW 3.3.8, ImGui 1.86
-glfw_version=3.3.8
-imgui_version=1.86
+suites=(unstable testing trixie)       # newest first
+glfw_minimum=3.4
+imgui_minimum=19200                   # IMGUI_VERSION_NUM of 1.92.0
 jobs=${VKBOIDS_JOBS:-$(nproc)}
 sysinc=/usr/include
 
@@ -55,7 +61,7 @@ prefix=$(cd "$prefix" && pwd)
 stamp=$prefix/.vkboids-deps-stamp
 marker=$prefix/.vkboids-deps
 if [[ -f $stamp && $(cat "$stamp") == "$hash" ]]; then
-  echo "mingw deps: up to date in $prefix"
+  echo "mingw deps: up to date in $prefix: $(cat "$prefix/versions.txt" 2>/dev/null)"
   exit 0
 fi
 if [[ -n $(ls -A "$prefix") && ! -e $marker ]]; then
@@ -112,13 +118,14 @@ headers() {   # PREFIX/include: symlinks to Debian's header-only libraries, neve
   ls -l "$inc"
 }
 
-sources() {   # apt-get source glfw3 imgui from bookworm, with a private apt configuration
-  local apt=$work/apt
+sources() {   # the newest source packages of glfw3 and imgui, with a private apt configuration
+  local apt=$work/apt suite
   mkdir -p "$apt"/{etc/apt.conf.d,etc/preferences.d,etc/sources.list.d,lists/partial,cache/archives/partial}
-  cat >"$apt/etc/sources.list" <<EOF
-deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main
-deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite-updates main
-EOF
+  for suite in "${suites[@]}"; do
+    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main"
+  done >"$apt/etc/sources.list"
+  # Signatures are checked as always; a mirror's copy of unstable may be past its Release file's
+  # Valid-Until date, which says nothing about the sources it signs.
   cat >"$apt/apt.conf" <<EOF
 Dir::Etc "$apt/etc";
 Dir::Etc::sourcelist "$apt/etc/sources.list";
@@ -131,29 +138,56 @@ Dir::Cache "$apt/cache";
 Dir::Cache::pkgcache "";
 Dir::Cache::srcpkgcache "";
 APT::Sandbox::User "root";
+Acquire::Check-Valid-Until "false";
 Acquire::IndexTargets::deb-src::Sources::KeepCompressed "false";
 EOF
   export APT_CONFIG=$apt/apt.conf
   apt-get -q update
-  (cd "$work/src" && apt-get -q source "glfw3/$suite" "imgui/$suite")
+  local package
+  for package in glfw3 imgui; do
+    for suite in "${suites[@]}" none; do
+      [[ $suite == none ]] && { echo "no suite's $package source could be fetched"; return 1; }
+      (cd "$work/src" && apt-get -q source "$package/$suite") && break
+      echo "$package/$suite could not be fetched; trying the next suite"
+      rm -rf "$work/src/$package"[-_]*
+    done
+    echo "$package/$suite" >"$work/src/$package.suite"
+  done
   unset APT_CONFIG
-  [[ -f $work/src/glfw3-$glfw_version/CMakeLists.txt ]] || { ls "$work/src"; echo "no GLFW $glfw_version"; return 1; }
-  [[ -f $work/src/imgui-$imgui_version+ds/imgui.h ]] || { ls "$work/src"; echo "no ImGui $imgui_version"; return 1; }
   rm -rf "$apt/lists"
+}
+
+# The unpacked sources' folders and versions, checked against the minimums.
+found() {
+  glfw_dir=$(ls -d "$work/src"/glfw3-*/ | head -n 1)
+  imgui_dir=$(ls -d "$work/src"/imgui-*/ | head -n 1)
+  local major minor
+  major=$(sed -n 's/^#define GLFW_VERSION_MAJOR *\([0-9]*\).*/\1/p' "$glfw_dir/include/GLFW/glfw3.h")
+  minor=$(sed -n 's/^#define GLFW_VERSION_MINOR *\([0-9]*\).*/\1/p' "$glfw_dir/include/GLFW/glfw3.h")
+  glfw_version=$major.$minor.$(sed -n 's/^#define GLFW_VERSION_REVISION *\([0-9]*\).*/\1/p' "$glfw_dir/include/GLFW/glfw3.h")
+  imgui_version=$(sed -n 's/^#define IMGUI_VERSION  *"\([^"]*\)".*/\1/p' "$imgui_dir/imgui.h")
+  local imgui_num
+  imgui_num=$(sed -n 's/^#define IMGUI_VERSION_NUM *\([0-9]*\).*/\1/p' "$imgui_dir/imgui.h")
+  echo "  GLFW $glfw_version ($(cat "$work/src/glfw3.suite")), Dear ImGui $imgui_version ($(cat "$work/src/imgui.suite"))"
+  printf '%s\n%s\n' "$glfw_minimum" "$major.$minor" | sort -C -V ||
+    die "GLFW $glfw_version is older than $glfw_minimum: the Windows build tests what vcpkg gives"
+  ((imgui_num >= imgui_minimum)) || die "Dear ImGui $imgui_version is older than 1.92"
 }
 
 echo "mingw deps -> $prefix (logs: $logs)"
 step headers headers
 step apt-source sources
+found
 step base   cmake_dep "$work/build/base" "$here/ports/base"
-step glfw   cmake_dep "$work/build/glfw" "$work/src/glfw3-$glfw_version" \
+step glfw   cmake_dep "$work/build/glfw" "$glfw_dir" \
             -DGLFW_BUILD_EXAMPLES=OFF -DGLFW_BUILD_TESTS=OFF -DGLFW_BUILD_DOCS=OFF -DGLFW_INSTALL=ON
-step imgui  cmake_dep "$work/build/imgui" "$here/ports/imgui" -DIMGUI_SOURCE_DIR="$work/src/imgui-$imgui_version+ds"
+step imgui  cmake_dep "$work/build/imgui" "$here/ports/imgui" -DIMGUI_SOURCE_DIR="$imgui_dir"
 step gtest  cmake_dep "$work/build/gtest" /usr/src/googletest \
             -DBUILD_GMOCK=OFF -DINSTALL_GTEST=ON -Dgtest_build_tests=OFF -Dgtest_build_samples=OFF
 
 # Keep the logs, drop the sources and build trees.
 rm -rf "$work/src" "$work/build" "$work/apt"
+echo "GLFW $glfw_version, Dear ImGui $imgui_version" >"$prefix/versions.txt"
 echo "$hash" >"$stamp"
 t_end=$(date +%s.%N)
 awk -v a="$t_all" -v b="$t_end" 'BEGIN { printf "mingw deps: done in %.1fs\n", b - a }'
