@@ -84,14 +84,19 @@ w, l = keys(json.load(open("win.json"))), keys(json.load(open("linux.json")))
 assert w == l, f"bench JSON keys differ: {sorted(w ^ l)}"
 
 # Lit pixels right of the panel and outside the timings window (top right): the box and the boids.
-def lit(name):
+# Then the panel's own (ImGui 1.92 on Windows, Debian's 1.86 on Linux): its text and widgets drawn.
+def lit(name, region):
     image = Image.open(name).convert("RGB")
     width, height = image.size
     pixels = image.load()
-    return sum(1 for y in range(height) for x in range(360, width)
-               if not (x >= width - 330 and y < 320) and sum(abs(a - b) for a, b in zip(pixels[x, y], (5, 5, 9))) > 30)
-w, l = lit("win.png"), lit("linux.png")
+    return sum(1 for y in range(height) for x in range(width)
+               if region(x, y, width) and sum(abs(a - b) for a, b in zip(pixels[x, y], (5, 5, 9))) > 30)
+flock = lambda x, y, width: x >= 360 and not (x >= width - 330 and y < 320)
+w, l = lit("win.png", flock), lit("linux.png", flock)
 assert l > 12000 and 0.75 * l <= w <= 1.25 * l, f"demo screenshot: {w} lit pixels on Windows, {l} on Linux"
+panel = lambda x, y, width: 10 <= x < 350 and 10 <= y < 700
+pw, pl = lit("win.png", panel), lit("linux.png", panel)
+assert pl > 20000 and 0.8 * pl <= pw <= 1.25 * pl, f"demo's panel: {pw} lit pixels on Windows, {pl} on Linux"
 print(f"windows: step within {difference:.1e} of Linux's; bench and capture columns as Linux's; bad input "
-      f"exit 2 in one line; screenshot {w} lit pixels (Linux {l})")
+      f"exit 2 in one line; screenshot {w} lit pixels (Linux {l}), its panel {pw} (Linux {pl})")
 PY
