@@ -237,13 +237,32 @@ TEST_F(Outputs, ReplacedFileKeepsItsPermissions) {
     }
 }
 
-// A file its owner made read-only is refused, though its folder would allow the rename, and is kept.
-// Root may write any file, so as root the write runs as nobody in a child process.
-TEST_F(Outputs, ReadOnlyFileIsRefusedAndKept) {
-    ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
+// Root may write any file, but one that no one may write is read-only for root too: refused before
+// the run and at the write, through a link as well, and kept.
+TEST_F(Outputs, ReadOnlyFileIsRefusedEvenForRoot) {
     const fs::path file = dir / "kept.csv";
     std::ofstream(file) << "old";
     ASSERT_EQ(::chmod(file.c_str(), 0444), 0);
+    fs::create_symlink("kept.csv", dir / "link.csv");
+    for (const fs::path& path : {file, dir / "link.csv"}) {
+        const std::string expected = "cannot write '" + path.string() + "': the file is read-only";
+        EXPECT_EQ(outputPathError(path.string(), ".csv"), expected);
+        EXPECT_EQ(writeError(path.string(), "new"), expected);
+    }
+    EXPECT_EQ(contents(file), "old");
+    EXPECT_EQ(entries(dir), 2u);
+}
+
+// A file that its owner alone may write is refused to others, though its folder would allow the
+// rename, and is kept. As root, the file is root's and the write runs as nobody in a child process;
+// as another user, their own file made read-only stands in for it.
+TEST_F(Outputs, FileOthersMayNotWriteIsRefusedAndKept) {
+    ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
+    const fs::path file = dir / "kept.csv";
+    std::ofstream(file) << "old";
+    const bool root = ::geteuid() == 0;
+    ASSERT_EQ(::chmod(file.c_str(), root ? 0644 : 0444), 0);
+    const std::string reason = root ? "Permission denied" : "the file is read-only";
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
@@ -258,8 +277,8 @@ TEST_F(Outputs, ReadOnlyFileIsRefusedAndKept) {
             checked = e.what();
         }
         written = writeError(file.string(), "new");
-        const bool refused = checked.find("Permission denied") != std::string::npos &&
-                             written.find("Permission denied") != std::string::npos;
+        const bool refused =
+            checked.find(reason) != std::string::npos && written.find(reason) != std::string::npos;
         ::_exit(refused ? 0 : 1);
     }
     int status = 0;
@@ -267,7 +286,7 @@ TEST_F(Outputs, ReadOnlyFileIsRefusedAndKept) {
     ASSERT_TRUE(WIFEXITED(status));
     if (WEXITSTATUS(status) == 3) GTEST_SKIP() << "root here cannot become nobody (no CAP_SETUID)";
     if (WEXITSTATUS(status) == 4) GTEST_SKIP() << "nobody cannot reach the temporary folder " << dir;
-    EXPECT_EQ(WEXITSTATUS(status), 0) << "the read-only file was not refused";
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "the file was not refused";
     EXPECT_EQ(contents(file), "old");
     EXPECT_EQ(entries(dir), 1u);
 }

@@ -48,8 +48,9 @@ void checkWritableInPlace(const std::string& path, const Target& target);
 // Writes `bytes` into a device or pipe; a pipe nobody reads fails at once instead of waiting.
 void writeInPlace(const std::string& path, const Target& target, const std::string& bytes);
 
-// Throws when the regular file `target.file` exists and may not be written by this user: replacing
-// it would undo the protection its owner gave it.
+// Throws when the regular file `target.file` exists and may not be written by this user, or is
+// read-only (root too is refused a file that no one may write): replacing it would undo the
+// protection its owner gave it.
 void checkReplaceable(const std::string& path, const Target& target);
 
 // A temporary file beside `target.file`, written whole and closed, keeping what the file it will

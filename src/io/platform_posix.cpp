@@ -127,9 +127,14 @@ void writeInPlace(const std::string& path, const Target& target, const std::stri
     if (::close(fd) != 0 && errno != EINTR) cannotWrite(path, std::strerror(errno));
 }
 
-// Renaming over a file needs only its folder, so its own permission is checked here.
+// Renaming over a file needs only its folder, so its own permission is checked here. A file that no
+// one may write is read-only for root too, who may write any file: asked of its mode bits, as Windows
+// asks of its read-only attribute.
 void checkReplaceable(const std::string& path, const Target& target) {
     if (target.kind != Kind::Regular) return;
+    struct stat info;
+    if (::stat(target.file.c_str(), &info) == 0 && (info.st_mode & 0222) == 0)
+        cannotWrite(path, "the file is read-only");
     if (::faccessat(AT_FDCWD, target.file.c_str(), W_OK, AT_EACCESS) != 0)
         cannotWrite(path, std::strerror(errno));
 }
