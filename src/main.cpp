@@ -10,10 +10,13 @@
 #include "io/output.h"
 #include "io/platform.h"
 
+#include "build_info.h" // generated at each build: compiled here alone (app/run.h, buildCommit)
+
 #include <cstdio>
 #include <exception>
 
 int main(int argc, char** argv) {
+    app::setBuildCommit(VKBOIDS_COMMIT);
     // A FIFO whose reader quits mid-write gives EPIPE, reported as a one-line error, not a silent death.
     io::os::ignoreBrokenPipes();
     // Piped or redirected, output still arrives line by line as it is printed (a bench's rows as each

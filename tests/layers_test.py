@@ -19,7 +19,7 @@ import tempfile
 
 RANK = {"io": 0, "gpu": 1, "tuning.h": 1.5, "sort": 2, "sim": 3, "render": 3,
         "app": 4, "app/demo": 5, "app/headless": 5, "app/cli": 5.5, "main.cpp": 6,
-        "build_info.h": 0}  # generated: the build's version and flags, for any to print
+        "build_info.h": 0}  # generated: the build's commit, which main.cpp alone includes
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 

@@ -30,10 +30,11 @@ struct Result {
     std::string err;
 };
 
-Result run(const std::string& args) {
+// `prefix` is shell words before the binary's name (limits, a timeout).
+Result run(const std::string& args, const std::string& prefix = "") {
     const std::string errFile =
         fs::temp_directory_path() / ("vkboids-cli-" + std::to_string(::getpid()) + ".err");
-    const std::string command = std::string(VKBOIDS_BINARY) + " " + args + " >/dev/null 2>" + errFile;
+    const std::string command = prefix + VKBOIDS_BINARY + " " + args + " >/dev/null 2>" + errFile;
     const int status = std::system(command.c_str());
     Result r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -45,8 +46,8 @@ Result run(const std::string& args) {
     return r;
 }
 
-void expectBadInput(const std::string& args, const std::string& mention) {
-    const Result r = run(args);
+void expectBadInput(const std::string& args, const std::string& mention, const std::string& prefix = "") {
+    const Result r = run(args, prefix);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": more than one line:\n" << r.err;
     EXPECT_LT(r.err.size(), 200u) << args << ": " << r.err;
@@ -101,6 +102,37 @@ TEST(Binary, BadInputExitsWithCodeTwoAndOneLine) {
     expectBadInput("--frames 5 --capture " + (dir / "cap.csv").string(), "cap.json' beside");
     EXPECT_TRUE(fs::is_symlink(dir / "cap.json"));
     EXPECT_FALSE(fs::exists(dir / "elsewhere.json"));
+    fs::remove_all(dir);
+}
+
+// Inputs that are no files, or far longer than their format allows, are refused at once in one line
+// within a gigabyte of address space: a device that reads zeros for ever (a user's grew to 24 GB
+// before the kernel ended it), a FIFO that nobody writes (which must not wait), a state file far
+// longer than its header says (sparse, 8 GiB). A run that waits is ended after 60 s, and fails.
+TEST(Binary, InputsThatAreNoFilesAreRefusedInOneLineWithinBoundedMemory) {
+    const fs::path dir = fs::temp_directory_path() / ("vkboids-inputs-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::path zeros = dir / "zeros";
+    if (::mknod(zeros.c_str(), S_IFCHR | 0666, makedev(1, 5)) != 0) zeros = "/dev/zero"; // not root
+    const fs::path fifo = dir / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    const fs::path longer = dir / "longer.npy";
+    {
+        std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (10, 6), }";
+        dict.append(64 - (10 + dict.size() + 1) % 64, ' ');
+        dict += '\n';
+        std::ofstream out(longer, std::ios::binary);
+        out << std::string("\x93NUMPY\x01\x00", 8) << char(dict.size()) << char(0) << dict
+            << std::string(240, '\0');
+    }
+    fs::resize_file(longer, 8ull << 30);
+    const std::string bounded = "ulimit -v 1048576; timeout 60 ";
+    expectBadInput("step --load-state " + zeros.string(), "it is a device, not a file", bounded);
+    expectBadInput("step --load-state " + fifo.string(), "it is a FIFO, not a file", bounded);
+    expectBadInput("step --load-state " + longer.string(), "unexpected bytes after the data", bounded);
+    expectBadInput("--frames 1 --input-script " + zeros.string(), "--input-script: cannot read", bounded);
+    expectBadInput("--frames 1 --input-script " + fifo.string(), "it is a FIFO, not a file", bounded);
     fs::remove_all(dir);
 }
 

@@ -169,6 +169,47 @@ TEST_F(TempDir, SaveReplacesAtomicallyAndFailuresLoseNothing) {
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 4);
 }
 
+std::string loadError(const fs::path& path) {
+    try {
+        sim::loadNpy(path.string());
+    } catch (const io::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// A state larger than the first read (the header's megabyte) loads whole: its header first, then
+// exactly the data that its shape says.
+TEST_F(TempDir, LargeStateLoadsBack) {
+    const sim::State s = sim::randomState(50000, 3, 100, 1);
+    const fs::path file = dir / "large.npy";
+    sim::saveNpy(file.string(), s);
+    ASSERT_GT(fs::file_size(file), 1u << 20);
+    EXPECT_EQ(sim::loadNpy(file.string()).data, s.data);
+}
+
+// A file far longer than its shape says (a sparse gigabyte here) is refused by its size before its
+// data is read, and so is one far shorter.
+TEST_F(TempDir, FileLongerOrShorterThanItsShapeIsRefusedBeforeReading) {
+    const std::string tenBoids = header("{'descr': '<f4', 'fortran_order': False, 'shape': (10, 6), }");
+    const fs::path longer = dir / "longer.npy";
+    std::ofstream(longer, std::ios::binary) << tenBoids << floats(60);
+    fs::resize_file(longer, 1ull << 30);
+    EXPECT_EQ(loadError(longer), longer.string() + ": " +
+                                     std::to_string((1ull << 30) - tenBoids.size() - 240) +
+                                     " unexpected bytes after the data");
+    const std::string manyBoids = header("{'descr': '<f4', 'fortran_order': False, 'shape': (100000, 6), }");
+    const fs::path shorter = dir / "shorter.npy";
+    std::ofstream(shorter, std::ios::binary) << manyBoids;
+    fs::resize_file(shorter, 3 << 19);
+    EXPECT_EQ(loadError(shorter), shorter.string() + ": truncated: 2400000 bytes of data expected, " +
+                                      std::to_string((3 << 19) - manyBoids.size()) + " found");
+    // A header longer than any numpy writes is refused without reading on.
+    std::string huge = header("{'descr': '<f4', 'fortran_order': False, 'shape': (10, 6), }", 2);
+    huge[10] = char(0x20); // 2 MiB and a little
+    EXPECT_EQ(rejection(huge), "f.npy: the .npy header is longer than 1048576 bytes");
+}
+
 } // namespace
 
 namespace {

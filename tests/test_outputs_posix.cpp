@@ -1,7 +1,8 @@
 // Output files on POSIX systems: what a path names (a file, a link, a device, a FIFO) is never
-// damaged by writing it.
+// damaged by writing it. Input files: only regular files are read, and no more of them than asked.
 
 #include "app/capture_files.h"
+#include "io/input.h"
 #include "io/platform.h"
 #include "output_test.h"
 
@@ -237,13 +238,32 @@ TEST_F(Outputs, ReplacedFileKeepsItsPermissions) {
     }
 }
 
-// A file its owner made read-only is refused, though its folder would allow the rename, and is kept.
-// Root may write any file, so as root the write runs as nobody in a child process.
-TEST_F(Outputs, ReadOnlyFileIsRefusedAndKept) {
-    ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
+// Root may write any file, but one that no one may write is read-only for root too: refused before
+// the run and at the write, through a link as well, and kept.
+TEST_F(Outputs, ReadOnlyFileIsRefusedEvenForRoot) {
     const fs::path file = dir / "kept.csv";
     std::ofstream(file) << "old";
     ASSERT_EQ(::chmod(file.c_str(), 0444), 0);
+    fs::create_symlink("kept.csv", dir / "link.csv");
+    for (const fs::path& path : {file, dir / "link.csv"}) {
+        const std::string expected = "cannot write '" + path.string() + "': the file is read-only";
+        EXPECT_EQ(outputPathError(path.string(), ".csv"), expected);
+        EXPECT_EQ(writeError(path.string(), "new"), expected);
+    }
+    EXPECT_EQ(contents(file), "old");
+    EXPECT_EQ(entries(dir), 2u);
+}
+
+// A file that its owner alone may write is refused to others, though its folder would allow the
+// rename, and is kept. As root, the file is root's and the write runs as nobody in a child process;
+// as another user, their own file made read-only stands in for it.
+TEST_F(Outputs, FileOthersMayNotWriteIsRefusedAndKept) {
+    ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
+    const fs::path file = dir / "kept.csv";
+    std::ofstream(file) << "old";
+    const bool root = ::geteuid() == 0;
+    ASSERT_EQ(::chmod(file.c_str(), root ? 0644 : 0444), 0);
+    const std::string reason = root ? "Permission denied" : "the file is read-only";
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
@@ -258,8 +278,8 @@ TEST_F(Outputs, ReadOnlyFileIsRefusedAndKept) {
             checked = e.what();
         }
         written = writeError(file.string(), "new");
-        const bool refused = checked.find("Permission denied") != std::string::npos &&
-                             written.find("Permission denied") != std::string::npos;
+        const bool refused =
+            checked.find(reason) != std::string::npos && written.find(reason) != std::string::npos;
         ::_exit(refused ? 0 : 1);
     }
     int status = 0;
@@ -267,7 +287,7 @@ TEST_F(Outputs, ReadOnlyFileIsRefusedAndKept) {
     ASSERT_TRUE(WIFEXITED(status));
     if (WEXITSTATUS(status) == 3) GTEST_SKIP() << "root here cannot become nobody (no CAP_SETUID)";
     if (WEXITSTATUS(status) == 4) GTEST_SKIP() << "nobody cannot reach the temporary folder " << dir;
-    EXPECT_EQ(WEXITSTATUS(status), 0) << "the read-only file was not refused";
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "the file was not refused";
     EXPECT_EQ(contents(file), "old");
     EXPECT_EQ(entries(dir), 1u);
 }
@@ -299,6 +319,63 @@ TEST_F(Outputs, FilesWrittenTogetherThroughALinkAreAllOrNothing) {
     EXPECT_TRUE(fs::is_symlink(dir / "latest.csv"));
     EXPECT_EQ(contents(dir / "run.csv"), "new csv");
     EXPECT_EQ(entries(dir), 3u);
+}
+
+std::string readError(const fs::path& path, uint64_t maxBytes) {
+    try {
+        io::readFile(path.string(), maxBytes, "a test file");
+    } catch (const io::InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// A regular file is read up to the most asked for, and the rest is only counted; io::readFile
+// refuses a file that holds more.
+TEST_F(Outputs, InputsAreReadUpToTheMostAskedFor) {
+    const fs::path file = dir / "ten.txt";
+    std::ofstream(file) << "0123456789";
+    io::os::FileStart start = io::os::readFileStart(file.string(), 4);
+    EXPECT_EQ(start.bytes, "0123");
+    EXPECT_EQ(start.size, 10u);
+    for (uint64_t most : {10, 100}) {
+        start = io::os::readFileStart(file.string(), most);
+        EXPECT_EQ(start.bytes, "0123456789");
+        EXPECT_EQ(start.size, 10u);
+    }
+    EXPECT_EQ(io::readFile(file.string(), 10, "a test file"), "0123456789");
+    EXPECT_EQ(readError(file, 9), "cannot read '" + file.string() +
+                                      "': it holds more than 9 bytes, the most a test file may have");
+    // Far larger than its bytes on disk (a sparse file): refused by its size, without reading it.
+    fs::resize_file(file, 1ull << 40);
+    EXPECT_NE(readError(file, 1 << 20).find("it holds more than 1048576 bytes"), std::string::npos);
+    // /proc's files say they hold 0 bytes but hold more: read to their end too, and bounded.
+    if (fs::exists("/proc/self/status")) {
+        start = io::os::readFileStart("/proc/self/status", 8);
+        EXPECT_EQ(start.bytes, "Name:\tun");
+        EXPECT_GT(start.size, 8u);
+        EXPECT_NE(io::readFile("/proc/self/status", 1 << 20, "a test file").find("Pid:"), std::string::npos);
+    }
+}
+
+// Only regular files are read: a FIFO that nobody writes is refused at once, not waited on; a device
+// that reads zeros for ever (/dev/zero's numbers) is refused without reading it; a directory too.
+TEST_F(Outputs, InputsThatAreNoFilesAreRefusedAtOnce) {
+    const fs::path fifo = dir / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    auto fifoError = std::async(std::launch::async, [&] { return readError(fifo, 1 << 20); });
+    if (fifoError.wait_for(10s) != std::future_status::ready) {
+        // A writer's open releases a reader that waits, so that the test ends; it has failed.
+        const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+        if (writer >= 0) ::close(writer);
+        ADD_FAILURE() << "reading a FIFO that nobody writes waited";
+    }
+    EXPECT_EQ(fifoError.get(), "cannot read '" + fifo.string() + "': it is a FIFO, not a file");
+    fs::path zeros = dir / "zeros";
+    if (makeCharDevice(dir, "zeros", 5) != 0) zeros = "/dev/zero";
+    EXPECT_EQ(readError(zeros, 1 << 20), "cannot read '" + zeros.string() + "': it is a device, not a file");
+    EXPECT_EQ(readError(dir, 1 << 20), "cannot read '" + dir.string() + "': it is a directory");
+    EXPECT_NE(readError(dir / "absent", 1 << 20).find("No such file or directory"), std::string::npos);
 }
 
 // Ctrl-C while outputs are written waits until they are whole: the signal ends the process only

@@ -8,6 +8,7 @@
 #include "app/demo/picking.h"
 #include "app/presets.h"
 #include "cli_test.h"
+#include "output_test.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -364,6 +365,32 @@ TEST(InputScript, BadLinesNameTheFileAndLine) {
         }
     }
     EXPECT_THROW(app::loadInputScript("/nonexistent/script.txt"), io::InputError);
+}
+
+// A script file is read only whole and small: one longer than any script (a sparse file here) is
+// refused by its size, and the device that reads zeros for ever without reading it, in one line
+// naming the flag.
+TEST(InputScript, OnlyASmallRegularFileIsRead) {
+    const std::filesystem::path dir = test::freshTestDir("vkboids-script");
+    const std::filesystem::path file = dir / "script.txt";
+    std::ofstream(file) << "1 key SPACE\n";
+    EXPECT_EQ(app::loadInputScript(file.string()).size(), 1u);
+    std::filesystem::resize_file(file, app::maxInputScriptBytes + 1);
+    const auto error = [](const std::string& path) {
+        try {
+            app::loadInputScript(path);
+        } catch (const io::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(error(file.string()), "--input-script: cannot read '" + file.string() +
+                                        "': it holds more than " + std::to_string(app::maxInputScriptBytes) +
+                                        " bytes, the most an input script may have");
+    std::filesystem::remove_all(dir);
+#ifndef _WIN32
+    EXPECT_EQ(error("/dev/zero"), "--input-script: cannot read '/dev/zero': it is a device, not a file");
+#endif
 }
 
 } // namespace

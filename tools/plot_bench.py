@@ -26,11 +26,17 @@ from collections import defaultdict, namedtuple
 
 import json
 
-import matplotlib
+# Without matplotlib, one line saying what to install rather than a traceback (plot_capture.py, which
+# imports this module, says it too).
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib import ticker  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib import ticker
+except ImportError as missing:
+    sys.exit(f"{os.path.basename(sys.argv[0])}: error: the charts need matplotlib ({missing}): install it "
+             "(Debian: apt-get install python3-matplotlib; elsewhere: pip install matplotlib)")
 
 # The names of the passes' columns; a file's other gpu_*_ms columns are passes too, named from the
 # column. Files list their passes in the order they run.

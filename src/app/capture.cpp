@@ -1,7 +1,6 @@
 #include "app/capture.h"
 
-#include "build_info.h"
-
+#include "app/run.h"
 #include "app/stats.h"
 #include "sim/npy.h"
 
@@ -117,7 +116,7 @@ nlohmann::json deviceJson(const gpu::Context& ctx, const gpu::TimestampProbe& pr
 }
 
 nlohmann::json buildJson() {
-    return {{"version", VKBOIDS_VERSION}, {"commit", VKBOIDS_COMMIT}, {"build_type", VKBOIDS_BUILD_TYPE}};
+    return {{"version", VKBOIDS_VERSION}, {"commit", buildCommit()}, {"build_type", VKBOIDS_BUILD_TYPE}};
 }
 
 nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& rows) {

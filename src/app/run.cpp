@@ -9,6 +9,19 @@
 #include <cstdio>
 
 namespace app {
+namespace {
+
+std::string commit = "unknown";
+
+} // namespace
+
+void setBuildCommit(const std::string& stamped) {
+    commit = stamped;
+}
+
+const std::string& buildCommit() {
+    return commit;
+}
 
 Headless createHeadless(const gpu::Context& ctx) {
     Headless h;

@@ -50,6 +50,12 @@ std::string countOf(uint64_t count, const std::string& noun);
 // least once when ms > 0: the GPU's clock rises from idle before what is timed.
 void keepBusy(uint64_t ms, const std::function<void()>& work);
 
+// The commit the program was built from, which main() sets ("unknown" until then, as in the tests).
+// Only main.cpp includes the build's stamp (generated/build_info.h): a new commit, or a working tree
+// that becomes dirty, then recompiles that one file and relinks the binary alone.
+void setBuildCommit(const std::string& commit);
+const std::string& buildCommit();
+
 // Exit code at the end of a run: validation errors turn success into exitValidation.
 int finish(int code);
 

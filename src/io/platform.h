@@ -3,6 +3,7 @@
 // (platform_posix.cpp), one for Windows (platform_windows.cpp). Paths are UTF-8. Each function that
 // fails throws InputError naming the path the user gave and the system's reason.
 
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -48,8 +49,9 @@ void checkWritableInPlace(const std::string& path, const Target& target);
 // Writes `bytes` into a device or pipe; a pipe nobody reads fails at once instead of waiting.
 void writeInPlace(const std::string& path, const Target& target, const std::string& bytes);
 
-// Throws when the regular file `target.file` exists and may not be written by this user: replacing
-// it would undo the protection its owner gave it.
+// Throws when the regular file `target.file` exists and may not be written by this user, or is
+// read-only (root too is refused a file that no one may write): replacing it would undo the
+// protection its owner gave it.
 void checkReplaceable(const std::string& path, const Target& target);
 
 // A temporary file beside `target.file`, written whole and closed, keeping what the file it will
@@ -59,6 +61,18 @@ std::string writeTemporary(const std::string& path, const Target& target, const 
 
 // Moves the temporary file over `target.file` in one step: a reader sees the old file or the new.
 void replace(const std::string& path, const std::string& temporary, const Target& target);
+
+// The start of a regular file, read with bounded memory.
+struct FileStart {
+    std::string bytes; // its first bytes, at most the `maxBytes` asked for
+    uint64_t size = 0; // its whole size: more than `maxBytes` (the system's figure, or maxBytes + 1) where
+                       // the file goes on past them, exact otherwise
+};
+
+// Opens `path` for reading, only if it is a regular file: a directory, a device, a FIFO or a socket is
+// refused without reading it or waiting on it (no writer need open a FIFO). Reads from its start until
+// its end or `maxBytes` bytes. Throws InputError "cannot read 'PATH': ...".
+FileStart readFileStart(const std::string& path, uint64_t maxBytes);
 
 // Removes a temporary file; quiet when it is already gone.
 void removeQuietly(const std::string& file);

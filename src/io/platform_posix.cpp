@@ -4,6 +4,7 @@
 
 #include "io/output.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -19,6 +20,10 @@ namespace {
 
 [[noreturn]] void cannotWrite(const std::string& path, const std::string& why) {
     throw InputError("cannot write '" + path + "': " + why);
+}
+
+[[noreturn]] void cannotRead(const std::string& path, const std::string& why) {
+    throw InputError("cannot read '" + path + "': " + why);
 }
 
 // The end of a chain of symbolic links, which need not exist yet: renaming over a link itself would
@@ -127,9 +132,14 @@ void writeInPlace(const std::string& path, const Target& target, const std::stri
     if (::close(fd) != 0 && errno != EINTR) cannotWrite(path, std::strerror(errno));
 }
 
-// Renaming over a file needs only its folder, so its own permission is checked here.
+// Renaming over a file needs only its folder, so its own permission is checked here. A file that no
+// one may write is read-only for root too, who may write any file: asked of its mode bits, as Windows
+// asks of its read-only attribute.
 void checkReplaceable(const std::string& path, const Target& target) {
     if (target.kind != Kind::Regular) return;
+    struct stat info;
+    if (::stat(target.file.c_str(), &info) == 0 && (info.st_mode & 0222) == 0)
+        cannotWrite(path, "the file is read-only");
     if (::faccessat(AT_FDCWD, target.file.c_str(), W_OK, AT_EACCESS) != 0)
         cannotWrite(path, std::strerror(errno));
 }
@@ -171,6 +181,42 @@ void replace(const std::string& path, const std::string& temporary, const Target
 
 void removeQuietly(const std::string& file) {
     ::unlink(file.c_str());
+}
+
+// Non-blocking, so that opening a FIFO that no process writes returns at once; what the path names is
+// then asked of the open file itself, so that nothing can take its place in between.
+FileStart readFileStart(const std::string& path, uint64_t maxBytes) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) cannotRead(path, std::strerror(errno));
+    auto fail = [&](const std::string& why) {
+        ::close(fd);
+        cannotRead(path, why);
+    };
+    struct stat info;
+    if (::fstat(fd, &info) != 0) fail(std::strerror(errno));
+    if (S_ISDIR(info.st_mode)) fail("it is a directory");
+    if (S_ISFIFO(info.st_mode)) fail("it is a FIFO, not a file");
+    if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode)) fail("it is a device, not a file");
+    if (!S_ISREG(info.st_mode)) fail("it is not a regular file");
+    // One byte past the most asked for tells a file that goes on (one that grows, or /proc's, whose
+    // size reads as 0) from one that ends there.
+    const uint64_t want = maxBytes + 1;
+    FileStart start;
+    start.bytes.resize(size_t(std::min<uint64_t>(uint64_t(info.st_size), maxBytes) + 1));
+    size_t done = 0;
+    while (done < want) {
+        if (done == start.bytes.size())
+            start.bytes.resize(size_t(std::min<uint64_t>(want, uint64_t(done) * 2 + 4096)));
+        const ssize_t n = ::read(fd, start.bytes.data() + done, start.bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) fail(std::strerror(errno));
+        if (n == 0) break;
+        done += size_t(n);
+    }
+    ::close(fd);
+    start.bytes.resize(std::min<uint64_t>(done, maxBytes));
+    start.size = done > maxBytes ? std::max<uint64_t>(uint64_t(info.st_size), want) : done;
+    return start;
 }
 
 // Process-wide, not a blocked mask: a signal goes to whichever thread does not block it, and the

@@ -58,6 +58,10 @@ std::string reason(DWORD error) {
     throw InputError("cannot write '" + path + "': " + why);
 }
 
+[[noreturn]] void cannotRead(const std::string& path, const std::string& why) {
+    throw InputError("cannot read '" + path + "': " + why);
+}
+
 struct Handle {
     HANDLE h = INVALID_HANDLE_VALUE;
     explicit Handle(HANDLE handle) : h(handle) {}
@@ -270,6 +274,50 @@ void replace(const std::string& path, const std::string& temporary, const Target
 
 void removeQuietly(const std::string& file) {
     DeleteFileW(wide(file).c_str());
+}
+
+// A named pipe is refused by its name, before opening it would connect to its server. Other files are
+// asked what they are once open: a console (CON), NUL or a serial port is a character device, and
+// none of them blocks the open.
+FileStart readFileStart(const std::string& path, uint64_t maxBytes) {
+    if (isPipeName(path)) cannotRead(path, "it is a named pipe, not a file");
+    std::wstring name;
+    try {
+        name = wide(path);
+    } catch (const InputError&) {
+        cannotRead(path, "the name is not valid UTF-8");
+    }
+    Handle file{CreateFileW(name.c_str(), GENERIC_READ, shareAll, nullptr, OPEN_EXISTING,
+                            FILE_FLAG_BACKUP_SEMANTICS, nullptr)};
+    if (!file.ok()) cannotRead(path, reason(GetLastError()));
+    switch (GetFileType(file.h)) {
+    case FILE_TYPE_DISK: break;
+    case FILE_TYPE_PIPE: cannotRead(path, "it is a pipe, not a file");
+    default: cannotRead(path, "it is a device, not a file");
+    }
+    BY_HANDLE_FILE_INFORMATION info;
+    if (!GetFileInformationByHandle(file.h, &info)) cannotRead(path, reason(GetLastError()));
+    if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) cannotRead(path, "it is a directory");
+    const uint64_t size = uint64_t(info.nFileSizeHigh) << 32 | info.nFileSizeLow;
+    // One byte past the most asked for tells a file that goes on (one that grows) from one that ends
+    // there.
+    const uint64_t want = maxBytes + 1;
+    FileStart start;
+    start.bytes.resize(size_t(std::min<uint64_t>(size, maxBytes) + 1));
+    size_t done = 0;
+    while (done < want) {
+        if (done == start.bytes.size())
+            start.bytes.resize(size_t(std::min<uint64_t>(want, uint64_t(done) * 2 + 4096)));
+        const DWORD chunk = DWORD(std::min<size_t>(start.bytes.size() - done, 1u << 30));
+        DWORD n = 0;
+        if (!ReadFile(file.h, start.bytes.data() + done, chunk, &n, nullptr))
+            cannotRead(path, reason(GetLastError()));
+        if (n == 0) break;
+        done += n;
+    }
+    start.bytes.resize(size_t(std::min<uint64_t>(done, maxBytes)));
+    start.size = done > maxBytes ? std::max(size, want) : done;
+    return start;
 }
 
 DeferInterrupts::DeferInterrupts() {

@@ -1,16 +1,13 @@
 #include "sim/npy.h"
 
+#include "io/input.h"
 #include "io/output.h"
+#include "io/platform.h"
 
 #include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 namespace sim {
 namespace {
@@ -108,7 +105,20 @@ std::string encodeNpy(const State& state) {
     return out;
 }
 
-State decodeNpy(const std::string& bytes, const std::string& name) {
+namespace {
+
+// More than any header numpy writes (version 1.0 allows 64 KiB), and the most of a file read before
+// its shape is known.
+const size_t maxHeaderBytes = 1 << 20;
+
+struct NpyHeader {
+    size_t dataStart = 0; // where the data begins: the preamble and the header dict before it
+    uint64_t count = 0;   // the boids of its shape (N, 6)
+};
+
+// Checks the preamble and the header dict, which `bytes` must hold whole; what follows them need not
+// be there.
+NpyHeader parseHeader(const std::string& bytes, const std::string& name) {
     if (bytes.size() < 10 || bytes.compare(0, 6, magic, 6) != 0) fail(name, "not an .npy file (bad magic)");
     const uint8_t major = uint8_t(bytes[6]), minor = uint8_t(bytes[7]);
     size_t headerLength = 0, headerStart = 0;
@@ -125,6 +135,8 @@ State decodeNpy(const std::string& bytes, const std::string& name) {
     }
     if (minor != 0)
         fail(name, "unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor));
+    if (headerLength > maxHeaderBytes - headerStart)
+        fail(name, "the .npy header is longer than " + std::to_string(maxHeaderBytes) + " bytes");
     if (headerStart + headerLength > bytes.size()) fail(name, "truncated .npy header");
     const std::string header = bytes.substr(headerStart, headerLength);
     if (header.empty() || header.back() != '\n') fail(name, "malformed .npy header (no terminating newline)");
@@ -158,17 +170,31 @@ State decodeNpy(const std::string& bytes, const std::string& name) {
     if (shape.size() != 2 || shape[1] != 6) fail(name, "shape " + shapeText(shape) + " is not (N, 6)");
     if (shape[0] == 0) fail(name, "the file holds no boids (shape (0, 6))");
     if (shape[0] > 0xffffffffull) fail(name, "too many boids for one flock");
+    return {headerStart + headerLength, shape[0]};
+}
 
-    const uint64_t expected = shape[0] * 6 * sizeof(float);
-    const uint64_t found = bytes.size() - headerStart - headerLength;
+uint64_t dataBytes(const NpyHeader& header) {
+    return header.count * 6 * sizeof(float);
+}
+
+// The data must be exactly what the shape says: a file cut short, or one with more after its data.
+void checkDataSize(const NpyHeader& header, uint64_t found, const std::string& name) {
+    const uint64_t expected = dataBytes(header);
     if (found < expected)
         fail(name, "truncated: " + std::to_string(expected) + " bytes of data expected, " +
                        std::to_string(found) + " found");
     if (found > expected) fail(name, std::to_string(found - expected) + " unexpected bytes after the data");
+}
 
+} // namespace
+
+State decodeNpy(const std::string& bytes, const std::string& name) {
+    const NpyHeader header = parseHeader(bytes, name);
+    checkDataSize(header, bytes.size() - header.dataStart, name);
+    const uint64_t expected = dataBytes(header);
     State state;
-    state.data.resize(shape[0] * 6);
-    std::memcpy(state.data.data(), bytes.data() + headerStart + headerLength, expected);
+    state.data.resize(header.count * 6);
+    std::memcpy(state.data.data(), bytes.data() + header.dataStart, expected);
     for (size_t i = 0; i < state.data.size(); ++i)
         if (!std::isfinite(state.data[i]))
             fail(name, "row " + std::to_string(i / 6) + " holds a non-finite value (NaN or infinity)");
@@ -183,16 +209,14 @@ State decodeNpy(const std::string& bytes, const std::string& name) {
     return state;
 }
 
+// The header first, and the data only when the file's size is exactly what its shape says: a device
+// that never ends, or a file far longer than its header claims, is refused before it fills memory.
 State loadNpy(const std::string& path) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-        throw InputError("cannot read '" + path + "': it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError("cannot read '" + path + "': " + std::strerror(errno));
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw InputError("cannot read '" + path + "': read error");
-    return decodeNpy(buffer.str(), path);
+    const io::os::FileStart start = io::os::readFileStart(path, maxHeaderBytes);
+    if (start.size == start.bytes.size()) return decodeNpy(start.bytes, path);
+    const NpyHeader header = parseHeader(start.bytes, path);
+    checkDataSize(header, start.size - header.dataStart, path);
+    return decodeNpy(io::readFile(path, header.dataStart + dataBytes(header), "this state file"), path);
 }
 
 void saveNpy(const std::string& path, const State& state) {

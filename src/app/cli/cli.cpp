@@ -2,8 +2,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_values.h"
-
-#include "build_info.h"
+#include "app/run.h"
 
 #include <CLI/CLI.hpp>
 
@@ -111,8 +110,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     CommandLine cl;
     CLI::App app{
         "vkboids: a Vulkan compute boids simulator. Without a command it runs the interactive demo."};
-    app.set_version_flag("--version",
-                         std::string("vkboids ") + VKBOIDS_VERSION + " (" + VKBOIDS_COMMIT + ")");
+    app.set_version_flag("--version", std::string("vkboids ") + VKBOIDS_VERSION + " (" + buildCommit() + ")");
     app.require_subcommand(0, 1);
     bool listDevices = false;
     addGlobalFlags(&app, cl.global, listDevices);

@@ -3,18 +3,15 @@
 #include "app/demo/demo_options.h"
 #include "app/presets.h"
 #include "app/values.h"
+#include "io/input.h"
 #include "sim/params.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace app {
@@ -185,14 +182,13 @@ std::vector<InputEvent> parseInputScript(const std::string& text, const std::str
 }
 
 std::vector<InputEvent> loadInputScript(const std::string& path) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-        throw io::InputError("--input-script: cannot read '" + path + "': it is a directory");
-    std::ifstream in(path);
-    if (!in) throw io::InputError("--input-script: cannot read '" + path + "': " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseInputScript(text.str(), path);
+    std::string text;
+    try {
+        text = io::readFile(path, maxInputScriptBytes, "an input script");
+    } catch (const io::InputError& e) {
+        throw io::InputError(std::string("--input-script: ") + e.what());
+    }
+    return parseInputScript(text, path);
 }
 
 } // namespace app

@@ -34,6 +34,13 @@ struct InputEvent {
 
 // Events in frame order. Throws io::InputError naming `source` and the line.
 std::vector<InputEvent> parseInputScript(const std::string& text, const std::string& source);
+
+// The most an input script may hold: far more than any hand-written or recorded script, and little
+// memory.
+constexpr uint64_t maxInputScriptBytes = 16ull << 20;
+
+// Reads and parses the script file at `path`: a regular file of at most maxInputScriptBytes. Throws
+// io::InputError in one line.
 std::vector<InputEvent> loadInputScript(const std::string& path);
 
 } // namespace app

@@ -5,8 +5,6 @@
 #include "io/output.h"
 #include "sim/state.h"
 
-#include "build_info.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -247,7 +245,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
     Headless headless = createHeadless(ctx);
     std::printf("sort-bench on %s (%s %s), subgroup %u, vkboids %s\n", ctx.properties.deviceName,
                 ctx.driverName.c_str(), ctx.driverInfo.c_str(), gpu::preferredSubgroupSize(ctx),
-                VKBOIDS_COMMIT);
+                buildCommit().c_str());
     printTimestampNote(headless.profiler.probe);
     for (uint32_t n : o.sizes) // every size before any work
         if (n > sort::maxSortPairs(ctx))

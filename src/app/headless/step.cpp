@@ -8,8 +8,6 @@
 #include "sim/flock.h"
 #include "sim/npy.h"
 
-#include "build_info.h"
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -31,7 +29,7 @@ void printStepHeader(const sim::Config& config, uint64_t steps, const gpu::Conte
                      const sim::Grid& grid) {
     std::printf("%s: %s of %s on %s (%s %s), vkboids %s", sim::modeName(config.mode),
                 countOf(steps, "step").c_str(), countOf(count, "boid").c_str(), ctx.properties.deviceName,
-                ctx.driverName.c_str(), ctx.driverInfo.c_str(), VKBOIDS_COMMIT);
+                ctx.driverName.c_str(), ctx.driverInfo.c_str(), buildCommit().c_str());
     if (config.mode != sim::Mode::Naive)
         std::printf(", %u^3 cells of %.3g (cell width %s) in %s order, %s, %s build", grid.dim,
                     grid.cellWidth, sim::cellWidthName(config.cellWidth), sim::cellOrderName(grid.cellOrder),
