@@ -3,12 +3,14 @@
 #include "app/camera.h"
 #include "app/capture.h"
 #include "app/exit_codes.h"
+#include "app/naive_guard.h"
 #include "io/output.h"
 #include "render/renderer.h"
 #include "sim/flock.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -212,8 +214,13 @@ void startBench(Bench& b, const GlobalOptions& global) {
         if (const std::string e = sim::validateParams(sim::configFor(o.configs.front(), n).params);
             !e.empty())
             throw io::InputError(e);
-    b.naiveLimit = o.naiveLimit.value_or(b.ctx.isCpu ? cpuNaiveMax : defaultNaiveMax);
     const auto isNaive = [](const sim::Config& c) { return c.mode == sim::Mode::Naive; };
+    b.naiveLimit = o.naiveLimit.value_or(defaultNaiveMax);
+    if (!o.naiveLimit && b.ctx.isCpu && std::ranges::any_of(o.configs, isNaive)) {
+        const uint32_t most = *std::ranges::max_element(b.boids);
+        const NaiveTiming t = measureNaiveStep(b.ctx, most, sim::configFor(o.configs.front(), most).params);
+        b.naiveLimit = t.second > 0 ? std::floor(t.first * std::sqrt(cpuNaiveStepSeconds / t.second)) : most;
+    }
     if (std::ranges::all_of(o.configs, isNaive) &&
         std::ranges::all_of(b.boids, [&](uint32_t n) { return n > b.naiveLimit; }))
         throw io::InputError("every configuration is naive above --naive-max " +
@@ -236,13 +243,15 @@ void startBench(Bench& b, const GlobalOptions& global) {
                     "full one\n",
                     countList(b.boids).c_str(), (unsigned long long)b.frames, (unsigned long long)b.warmup);
     if (!o.naiveLimit && b.ctx.isCpu && std::ranges::any_of(o.configs, isNaive))
-        std::printf("a CPU device: naive runs only up to %.0f boids (--naive-max to change)\n", b.naiveLimit);
+        std::printf("a CPU device: naive runs only up to %.0f boids, where a step takes about %.2g s "
+                    "(measured; --naive-max to change)\n",
+                    b.naiveLimit, cpuNaiveStepSeconds);
 }
 
 } // namespace
 
 BenchSweep benchSweep(bool cpuDevice, bool full) {
-    if (cpuDevice && !full) return {{5000, 50000}, 30, 5};
+    if (cpuDevice && !full) return {{2000, 20000, 100000}, 30, 5};
     return {{100000, 1000000}, 300, 60};
 }
 

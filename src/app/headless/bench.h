@@ -31,9 +31,10 @@ struct BenchOptions {
     std::optional<double> naiveLimit; // --naive-max; unset: by the device (below)
 };
 
-// Naive runs only up to this many boids unless --naive-max says otherwise: fewer on a CPU device,
-// where a naive step with 1e5 boids takes a minute and more.
-constexpr double defaultNaiveMax = 2e6, cpuNaiveMax = 5e4;
+// Naive runs only up to this many boids unless --naive-max says otherwise; on a CPU device, up to the
+// count whose step takes cpuNaiveStepSeconds, measured (measureNaiveStep): a naive step with 1e5 boids
+// takes minutes there.
+constexpr double defaultNaiveMax = 2e6, cpuNaiveStepSeconds = 0.25;
 
 // The counts and frames bench runs where --boids, --frames and --warmup are not given: the full
 // sweep, or on a CPU device (without --full) a short one that takes about a minute on lavapipe.

@@ -240,7 +240,7 @@ std::string sortRowsFor(const gpu::Context& ctx, Headless& headless, const SortB
 } // namespace
 
 std::vector<uint32_t> sortBenchSizes(bool cpuDevice, bool full, uint64_t maxPairs) {
-    if (cpuDevice && !full) return {100000, 1000000};
+    if (cpuDevice && !full) return {100000, 500000};
     std::vector<uint32_t> sizes;
     for (uint32_t n : {1000000u, 4000000u, 16000000u, 64000000u})
         if (n <= maxPairs) sizes.push_back(n);
