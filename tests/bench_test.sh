@@ -15,6 +15,9 @@ trap 'rm -rf "$out"' EXIT
     --cell-order linear,morton --grid-build radix,counting --warmup-ms 0 \
     --frames 3 --warmup 1 --density 0.02 --count-candidates --csv "$out/counted.csv" --json "$out/counted.json" \
     | tee -a "$out/log"
+# Each bench names the files it wrote.
+grep -qx "wrote $out/bench.csv and $out/bench.json" "$out/log"
+grep -qx "wrote $out/counted.csv and $out/counted.json" "$out/log"
 /usr/bin/python3 - "$out/bench.csv" "$out/bench.json" "$out/counted.csv" "$out/counted.json" <<'PY'
 import csv, json, math, sys
 from collections import defaultdict
@@ -107,7 +110,8 @@ test ! -e "$out/charts/candidates.png"  # nothing counted, no chart
 test -s "$out/counted/candidates.png"
 test ! -e "$out/counted/frames.png"  # nothing drawn, no chart
 # A sort-bench CSV gives the sort's chart.
-"$vkboids" sort-bench --n 1000,3000 --bits 8 --csv "$out/sort.csv" >/dev/null
+"$vkboids" sort-bench --n 1000,3000 --bits 8 --csv "$out/sort.csv" >"$out/sort.log"
+grep -qx "wrote $out/sort.csv" "$out/sort.log"
 /usr/bin/python3 "$source_dir/tools/plot_bench.py" "$out/sort.csv" --out "$out/sort"
 test -s "$out/sort/sort.png"
 test ! -e "$out/sort/scaling.png"  # no bench rows, no step charts

@@ -71,6 +71,20 @@ TEST(Cli, CommandsAndOptions) {
     EXPECT_EQ(cl.bench.boids, (std::vector<uint32_t>{100000, 1000000}));
     EXPECT_FALSE(cl.bench.naiveLimit.has_value()); // resolved once the device is known
     EXPECT_EQ(parse({"bench", "--naive-max", "3e5"}).bench.naiveLimit, 3e5);
+    // Without --boids, --frames or --warmup, the sweep's, chosen once the device is known.
+    cl = parse({"bench"});
+    EXPECT_TRUE(cl.bench.boids.empty());
+    EXPECT_FALSE(cl.bench.frames.has_value());
+    EXPECT_FALSE(cl.bench.warmup.has_value());
+    EXPECT_FALSE(cl.bench.full);
+    cl = parse({"bench", "--full", "--frames", "7", "--warmup", "0"});
+    EXPECT_TRUE(cl.bench.full);
+    EXPECT_EQ(cl.bench.frames, 7u);
+    EXPECT_EQ(cl.bench.warmup, 0u);
+    EXPECT_TRUE(parse({"sort-bench"}).sortBench.sizes.empty());
+    EXPECT_TRUE(parse({"sort-bench", "--full"}).sortBench.full);
+    EXPECT_NE(parseError({"sort-bench", "--full", "--n", "1e6"}).find("give either --n or --full"),
+              std::string::npos);
 
     cl = parse({"sort-bench", "--n", "1e6,16e6", "--bits", "21"});
     EXPECT_EQ(cl.command, app::Command::SortBench);
@@ -246,6 +260,9 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"--window", "1280"}, "--window: '1280' must be WIDTHxHEIGHT"},
         {{"--window", "799x800"}, "at least 800x600"},
         {{"--window", "1280x599"}, "at least 800x600"},
+        {{"--window", "99999x99999"},
+         "--window: '99999x99999' is larger than a window can be (at most 32767x32767)"},
+        {{"--window", "1280x32768"}, "at most 32767x32767"},
         {{"--window", "1280x800x2"}, "--window"},
         {{"--window", "-640x480"}, "--window"},
         {{"--window", "x"}, "--window"},
@@ -260,6 +277,16 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"bench", "--cell-width", ""}, "--cell-width: the value is empty"},
         {{"bench", "--render", "--draw", ""}, "--draw: the value is empty"},
         {{"sort-bench", "--n", ""}, "--n: the value is empty"},
+        // A list's item given twice would run twice.
+        {{"bench", "--mode", "coherent,coherent"}, "--mode: 'coherent' is listed twice"},
+        {{"bench", "--boids", "1e6,1000000"}, "--boids: '1000000' is '1e6' again"},
+        {{"bench", "--cell-width", "2r,r,2r"}, "--cell-width: '2r' is listed twice"},
+        {{"bench", "--cell-order", "morton,linear,morton"}, "--cell-order: 'morton' is listed twice"},
+        {{"bench", "--grid-build", "radix,radix"}, "--grid-build: 'radix' is listed twice"},
+        {{"bench", "--render", "--draw", "points,points"}, "--draw: 'points' is listed twice"},
+        {{"sort-bench", "--n", "1e6,1e6"}, "--n: '1e6' is listed twice"},
+        {{"sort-bench", "--bits", "21,32,21"}, "--bits: '21' is listed twice"},
+        {{"sort-bench", "--algorithm", "onesweep,onesweep"}, "--algorithm: 'onesweep' is listed twice"},
         // Options that would have no effect.
         {{"step", "--mode", "naive", "--cell-width", "2r"}, "--cell-width has no effect in naive mode"},
         {{"step", "--mode", "naive", "--rows", "full"}, "--rows has no effect in naive mode"},
@@ -310,6 +337,22 @@ TEST(Cli, DensitySetsTheDomainFromTheCount) {
 
     EXPECT_EQ(parse({"--boids", "1000"}).demo.sim.density, 0.0); // L = 100 stays the default
     EXPECT_FLOAT_EQ(parse({"--boids", "1000"}).demo.sim.params.domainHalf, 100.0f);
+}
+
+// A CPU device runs a short sweep unless --full; the full sweep stops at the device's limit of pairs.
+TEST(Cli, SweepsByTheDevice) {
+    const app::BenchSweep full = app::benchSweep(false, false);
+    EXPECT_EQ(full.boids, (std::vector<uint32_t>{100000, 1000000}));
+    EXPECT_EQ(full.frames, 300u);
+    EXPECT_EQ(full.warmup, 60u);
+    EXPECT_EQ(app::benchSweep(true, true).boids, full.boids);
+    const app::BenchSweep cpu = app::benchSweep(true, false);
+    EXPECT_LT(cpu.boids.back(), full.boids.back());
+    EXPECT_LT(cpu.frames, full.frames);
+    EXPECT_EQ(app::sortBenchSizes(false, false, 1u << 30),
+              (std::vector<uint32_t>{1000000, 4000000, 16000000, 64000000}));
+    EXPECT_EQ(app::sortBenchSizes(true, true, 33554432), (std::vector<uint32_t>{1000000, 4000000, 16000000}));
+    EXPECT_EQ(app::sortBenchSizes(true, false, 33554432), (std::vector<uint32_t>{100000, 500000}));
 }
 
 TEST(Cli, DensityIsRefusedWithTheDomainOrOutOfRange) {

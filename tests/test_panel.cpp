@@ -5,6 +5,7 @@
 #include "app/demo/demo_options.h"
 #include "app/demo/help.h"
 #include "app/demo/panel.h"
+#include "app/naive_guard.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -242,6 +243,70 @@ TEST(Panel, APassNotRunRecentlyKeepsNoHistory) {
     EXPECT_EQ(h.gpuMs["flock"].size(), app::TimingHistory::window);
     app::addFrameTimes(h, {{.name = "grid index", .ms = 0.5, .valid = true}}, 16.7);
     EXPECT_EQ(h.gpuMs["grid index"].size(), 1u);
+}
+
+// A combo box clips its choice to its width, which no window's overflow shows: each of the "colour by"
+// choices, in either mode's wording, fits beside the combo's arrow.
+TEST(Panel, EveryColourChoiceFitsItsComboBox) {
+    createContext(1280, 800);
+    ImGui::NewFrame();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    for (sim::Mode mode : {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent})
+        for (const char* label : app::colorLabels(mode))
+            EXPECT_LE(ImGui::CalcTextSize(label).x + 2 * style.FramePadding.x + ImGui::GetFrameHeight(),
+                      app::colorComboWidth)
+                << "'" << label << "' is clipped";
+    ImGui::EndFrame();
+    ImGui::DestroyContext();
+}
+
+// M, pressed again and again, reaches every mode in turn, whether naive's step is fast or asks first:
+// pressed while the question shows, it moves on past naive rather than ask again.
+TEST(Panel, TheModeKeyReachesEveryModeEvenWhereNaiveAsksFirst) {
+    for (double naiveSeconds : {0.01, 30.0}) {
+        app::PanelState st;
+        st.boids = 20000;
+        st.sim.mode = sim::Mode::Coherent;
+        std::vector<sim::Mode> reached;
+        int asked = 0;
+        for (int press = 0; press < 6; ++press) {
+            const sim::Mode before = st.sim.mode;
+            app::pressModeKey(st);
+            asked += app::askBeforeNaive(st, before, [&] { return naiveSeconds; });
+            reached.push_back(!st.naiveQuestion.empty() ? sim::Mode::Naive : st.sim.mode);
+        }
+        const std::vector<sim::Mode> cycle = {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent,
+                                              sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent};
+        EXPECT_EQ(reached, cycle) << "naive at " << naiveSeconds << " s a step";
+        EXPECT_EQ(asked, naiveSeconds > app::slowNaiveStepSeconds ? 2 : 0);
+        EXPECT_TRUE(st.naiveQuestion.empty());
+    }
+    // The question shown, the panel's Yes switches to naive.
+    app::PanelState st;
+    st.sim.mode = sim::Mode::Coherent;
+    app::pressModeKey(st);
+    ASSERT_TRUE(app::askBeforeNaive(st, sim::Mode::Coherent, [] { return 30.0; }));
+    EXPECT_EQ(st.sim.mode, sim::Mode::Coherent);
+    st.naiveConfirmed = true;
+    EXPECT_FALSE(app::askBeforeNaive(st, sim::Mode::Coherent, [] { return 30.0; }));
+    EXPECT_EQ(st.sim.mode, sim::Mode::Naive);
+    EXPECT_TRUE(st.naiveQuestion.empty());
+}
+
+// The timings leave a history's first frame (its pipelines created) out while they hold it, so that
+// its mean stays under its p95; once it has left the window, every time counts.
+TEST(Panel, TheTimingsLeaveTheFirstFramesSpikeOut) {
+    app::TimingHistory h;
+    app::addFrameTimes(h, {{.name = "flock", .ms = 900, .valid = true}}, 2000);
+    for (int i = 0; i < 99; ++i) app::addFrameTimes(h, {{.name = "flock", .ms = 1, .valid = true}}, 16);
+    const app::Summary cpu = app::settledSummary(h.cpuMs, h.frames);
+    const app::Summary flock = app::settledSummary(h.gpuMs["flock"], h.added["flock"]);
+    EXPECT_EQ(cpu.count, 99u);
+    EXPECT_LE(cpu.mean, cpu.p95);
+    EXPECT_LE(flock.mean, flock.p95);
+    for (size_t i = 0; i < app::TimingHistory::window; ++i)
+        app::addFrameTimes(h, {{.name = "flock", .ms = 1, .valid = true}}, 16);
+    EXPECT_EQ(app::settledSummary(h.cpuMs, h.frames).count, app::TimingHistory::window);
 }
 
 } // namespace

@@ -246,12 +246,30 @@ TEST(Presets, StartTheDemoAsThePanelDoes) {
     EXPECT_EQ(parse({}).demo.preset, "");
 }
 
+// A preset that crawls on the device says so with its measured frame time.
+TEST(Presets, SlowNoteNamesThePresetAndItsFrameTime) {
+    EXPECT_EQ(app::slowPresetNote("large-flock", 5.04),
+              "large-flock: about 5 s a frame on this device (measured); fewer boids run faster");
+    EXPECT_EQ(app::slowPresetNote("large-flock", 0.314),
+              "large-flock: about 0.31 s a frame on this device (measured); fewer boids run faster");
+    EXPECT_EQ(app::slowPresetNote("tight-schools", 12.6),
+              "tight-schools: about 13 s a frame on this device (measured); fewer boids run faster");
+}
+
+// Choosing a preset in the panel has the demo watch its frame time.
+TEST(Presets, ChoosingOneWatchesItsSpeed) {
+    app::PanelState st;
+    app::selectPreset(st, *app::findPreset("large-flock"));
+    EXPECT_EQ(st.presetWatched, "large-flock");
+}
+
 TEST(Presets, PausedAndStepsBefore) {
     EXPECT_FALSE(parse({}).demo.paused);
     EXPECT_TRUE(parse({"--paused"}).demo.paused);
     EXPECT_EQ(parse({}).demo.stepsBefore, 0u);
     EXPECT_EQ(parse({"--steps-before", "2e3"}).demo.stepsBefore, 2000u);
     EXPECT_EQ(parse({"--steps-before", "0"}).demo.stepsBefore, 0u);
+    EXPECT_EQ(parse({"--steps-before", "1e5"}).demo.stepsBefore, 100000u);
     const std::vector<std::pair<std::vector<const char*>, std::string>> cases = {
         {{"--preset", "calm"},
          "--preset: 'calm' is not a preset (lab-defaults, calm-murmuration, tight-schools, large-flock)"},
@@ -259,6 +277,7 @@ TEST(Presets, PausedAndStepsBefore) {
         {{"--steps-before", "-1"}, "--steps-before: must be 0 or more"},
         {{"--steps-before", "1.5"}, "--steps-before: '1.5' is not a whole number"},
         {{"--steps-before", "many"}, "--steps-before: 'many' is not a number"},
+        {{"--steps-before", "1e12"}, "--steps-before: '1e12' is too large (at most 100000)"},
         {{"--preset", "tight-schools", "step"}, "'step' has no --preset"},
         {{"step", "--preset", "tight-schools"}, "unknown option '--preset' for step"},
         {{"--paused", "bench"}, "'bench' has no --paused"},

@@ -320,16 +320,15 @@ TEST(SpirvReflection, RefusesUnknownAndRepeatedSpecializationConstants) {
     EXPECT_EQ(gpu::specConstantIds("sort_scan", scan, {{"ITEMS", 4}}), std::vector<uint32_t>{1});
 }
 
-TEST(NaiveGuard, EstimateScalesTheMeasuredStepOrGuessesByDevice) {
-    // Before a measurement: n^2 pairs at 1e-8 s on a CPU device, 1e-11 s on a GPU.
-    EXPECT_NEAR(app::estimateNaiveStepSeconds(20000, std::nullopt, true), 4.0, 1e-9);
-    EXPECT_NEAR(app::estimateNaiveStepSeconds(20000, std::nullopt, false), 0.004, 1e-12);
-    // A measured step scales with the square of the count, whatever the device.
-    const std::pair<uint32_t, double> measured{10000, 0.5};
-    EXPECT_NEAR(app::estimateNaiveStepSeconds(20000, measured, true), 2.0, 1e-12);
-    EXPECT_NEAR(app::estimateNaiveStepSeconds(5000, measured, false), 0.125, 1e-12);
-    EXPECT_EQ(app::estimateNaiveStepSeconds(0, measured, true), 0.0);
-    EXPECT_NEAR(app::estimateNaiveStepSeconds(100, std::pair<uint32_t, double>{0, 1.0}, true), 1e-4, 1e-12);
+// The estimate is a measured step (measureNaiveStep times one on the device) scaled with the square
+// of the count.
+TEST(NaiveGuard, EstimateScalesTheMeasuredStep) {
+    const app::NaiveTiming measured{10000, 0.5};
+    EXPECT_NEAR(app::estimateNaiveStepSeconds(20000, measured), 2.0, 1e-12);
+    EXPECT_NEAR(app::estimateNaiveStepSeconds(5000, measured), 0.125, 1e-12);
+    EXPECT_NEAR(app::estimateNaiveStepSeconds(10000, measured), 0.5, 1e-12);
+    EXPECT_EQ(app::estimateNaiveStepSeconds(0, measured), 0.0);
+    EXPECT_EQ(app::estimateNaiveStepSeconds(100, app::NaiveTiming{0, 1.0}), 0.0); // nothing measured
 }
 
 TEST(NaiveGuard, QuestionNamesTheCountAndTime) {

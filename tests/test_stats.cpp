@@ -30,6 +30,21 @@ TEST(Stats, Summary) {
     EXPECT_DOUBLE_EQ(s.stddev, 2); // population standard deviation
 }
 
+// One first frame's spike lifts the mean of the rest above their p95; the settled summary leaves it out.
+TEST(Stats, ASettledSummaryLeavesTheWarmUpOut) {
+    std::vector<double> frames;
+    for (int i = 0; i < 100; ++i) frames.push_back(10 + i % 3);
+    frames[0] = 5000;
+    const app::Summary all = app::summarize(frames);
+    EXPECT_GT(all.mean, all.p95);
+    const app::Summary settled = app::summarizeSettled(frames, 1);
+    EXPECT_EQ(settled.count, 99u);
+    EXPECT_LE(settled.mean, settled.p95);
+    EXPECT_DOUBLE_EQ(settled.max, 12);
+    EXPECT_EQ(app::summarizeSettled(frames, 0).count, 100u);
+    EXPECT_DOUBLE_EQ(app::summarizeSettled({7}, 1).mean, 7); // nothing but the warm-up: kept
+}
+
 TEST(Stats, FpsAverageAndOnePercentLow) {
     std::vector<double> frames(200, 10.0); // 100 FPS
     frames[17] = 50;

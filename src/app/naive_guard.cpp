@@ -1,19 +1,46 @@
 #include "app/naive_guard.h"
 
+#include "sim/config.h"
+#include "sim/flock.h"
+#include "sim/state.h"
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 namespace app {
 
-double estimateNaiveStepSeconds(uint32_t boids, std::optional<std::pair<uint32_t, double>> measured,
-                                bool cpuDevice) {
-    const double n = boids;
-    if (measured && measured->first > 0) {
-        const double ratio = n / measured->first;
-        return measured->second * ratio * ratio;
+double estimateNaiveStepSeconds(uint32_t boids, NaiveTiming measured) {
+    if (measured.first == 0) return 0;
+    const double ratio = double(boids) / measured.first;
+    return measured.second * ratio * ratio;
+}
+
+NaiveTiming measureNaiveStep(const gpu::Context& ctx, uint32_t boids, const sim::Params& params) {
+    const double density = sim::densityOf(std::max(boids, 1u), params.domainHalf);
+    NaiveTiming timing{0, 0};
+    for (uint32_t n = std::min(boids, 1024u); n > 0; n = std::min(2 * n, boids)) {
+        sim::Config config;
+        config.mode = sim::Mode::Naive;
+        config.params = params;
+        config.params.domainHalf = sim::domainHalfForDensity(n, density);
+        const sim::Grid grid = sim::gridFor(config, n);
+        sim::Flock flock = sim::createFlock(ctx, n);
+        sim::uploadState(ctx, flock, sim::randomState(n, 1, config.params.domainHalf, params.maxSpeed));
+        sim::prepareGrid(ctx, flock, grid, config.mode, config.gridBuild);
+        double seconds = 0;
+        for (int run = 0; run < 2; ++run) { // the first run warms the pipeline up, the second is timed
+            const auto start = std::chrono::steady_clock::now();
+            VkCommandBuffer cmd = gpu::beginOneShot(ctx);
+            sim::recordStep(cmd, flock, config.params, config.mode, grid, config.gridBuild, nullptr);
+            gpu::endOneShot(ctx, cmd);
+            seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        }
+        sim::destroyFlock(ctx, flock);
+        timing = {n, seconds};
+        if (seconds >= 0.05 || n == boids) break;
     }
-    // Seconds a pair: lavapipe on a few cores, and a mid-range GPU.
-    const double perPair = cpuDevice ? 1e-8 : 1e-11;
-    return n * n * perPair;
+    return timing;
 }
 
 namespace {

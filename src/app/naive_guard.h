@@ -3,8 +3,10 @@
 // seconds and freezes the window. Switching to it then waits for the user's confirmation; started
 // in it from the command line, the demo says so and opens paused.
 
+#include "gpu/context.h"
+#include "sim/params.h"
+
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <utility>
 
@@ -13,10 +15,18 @@ namespace app {
 // A step longer than this asks first.
 constexpr double slowNaiveStepSeconds = 1.0;
 
-// The time of a naive step with `boids` boids: the last measured step (count, seconds) scaled by
-// the square of the counts' ratio, or before any measurement n^2 times a rough cost per pair.
-double estimateNaiveStepSeconds(uint32_t boids, std::optional<std::pair<uint32_t, double>> measured,
-                                bool cpuDevice);
+// A naive step measured: the boids stepped and the seconds the step took.
+using NaiveTiming = std::pair<uint32_t, double>;
+
+// The time of a naive step with `boids` boids: a measured step scaled by the square of the counts'
+// ratio (each boid tests every other).
+double estimateNaiveStepSeconds(uint32_t boids, NaiveTiming measured);
+
+// A naive step timed on the device, on a random flock at the density of `params` (the rules' costs
+// depend on how many neighbours a boid has): from 1024 boids, doubling until one step takes a
+// twentieth of a second or the count reaches `boids`, so that a fast GPU's fixed costs do not
+// inflate the scaled estimate while a CPU driver measures in a fraction of a second.
+NaiveTiming measureNaiveStep(const gpu::Context& ctx, uint32_t boids, const sim::Params& params);
 
 // "naive with 20,000 boids: about 4 s a step on this device. Switch anyway?"
 std::string naiveQuestion(uint32_t boids, double seconds);

@@ -1,5 +1,7 @@
 #include "app/presets.h"
 
+#include <cstdio>
+
 namespace app {
 namespace {
 
@@ -40,6 +42,15 @@ const Preset* findPreset(const std::string& text) {
     for (const Preset& p : presets())
         if (text == p.id || text == p.name) return &p;
     return nullptr;
+}
+
+std::string slowPresetNote(const std::string& id, double seconds) {
+    char time[32];
+    if (seconds < 10)
+        std::snprintf(time, sizeof time, "%.2g", seconds);
+    else
+        std::snprintf(time, sizeof time, "%.0f", seconds);
+    return id + ": about " + time + " s a frame on this device (measured); fewer boids run faster";
 }
 
 sim::Params applyPreset(const Preset& preset, const sim::Params& current) {

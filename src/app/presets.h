@@ -26,6 +26,12 @@ std::string presetIds();
 // The preset whose id (or name) is `text`, or null.
 const Preset* findPreset(const std::string& text);
 
+// A frame slower than this, under a preset just chosen, is said (slowPresetNote).
+constexpr double slowPresetFrameSeconds = 0.25;
+
+// "large-flock: about 5 s a frame on this device (measured); fewer boids run faster".
+std::string slowPresetNote(const std::string& id, double seconds);
+
 // The preset's rules over `current`, keeping its predator (and its L unless the preset sets it).
 sim::Params applyPreset(const Preset& preset, const sim::Params& current);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <functional>
 #include <numeric>
 
@@ -29,6 +30,11 @@ Summary summarize(const std::vector<double>& v) {
     for (double x : v) sq += (x - s.mean) * (x - s.mean);
     s.stddev = std::sqrt(sq / double(v.size()));
     return s;
+}
+
+Summary summarizeSettled(const std::vector<double>& v, size_t warmup) {
+    if (v.size() <= warmup) return summarize(v);
+    return summarize(std::vector<double>(v.begin() + ptrdiff_t(warmup), v.end()));
 }
 
 double averageFps(const std::vector<double>& frameMs) {

@@ -17,6 +17,11 @@ double percentile(std::vector<double> values, double q);
 // Mean, median, p95, p99, min, max and the population standard deviation; all zero when empty.
 Summary summarize(const std::vector<double>& values);
 
+// The summary of `values` without their first `warmup` values (a first frame's pipeline creation and
+// cold caches: one such spike lifts the mean of a few hundred frames above their p95), unless that
+// would leave none.
+Summary summarizeSettled(const std::vector<double>& values, size_t warmup);
+
 // Frames per second from frame times in milliseconds: the average (frames over total time) and
 // the "1% low", 1000 over the mean of the slowest 1% of frame times (at least one frame).
 double averageFps(const std::vector<double>& frameMs);

@@ -44,10 +44,17 @@ uint64_t parseCountOrZero(const std::string& text, const std::string& flag, uint
 }
 
 std::vector<uint32_t> parseCountList(const std::string& text, const std::string& flag, uint64_t max) {
+    const std::vector<std::string> items = splitList(text);
     std::vector<uint32_t> out;
-    for (const std::string& item : splitList(text)) out.push_back(uint32_t(parseCount(item, flag, max)));
+    for (const std::string& item : items) out.push_back(uint32_t(parseCount(item, flag, max)));
     if (out.empty()) throw InputError(flag + ": the list is empty");
+    refuseRepeats(out, items, flag);
     return out;
+}
+
+void refuseRepeat(const std::string& flag, const std::string& first, const std::string& again) {
+    if (first == again) throw InputError(flag + ": '" + first + "' is listed twice");
+    throw InputError(flag + ": '" + again + "' is '" + first + "' again");
 }
 
 } // namespace app

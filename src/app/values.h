@@ -15,7 +15,18 @@ std::vector<std::string> splitList(const std::string& text);
 uint64_t parseCount(const std::string& text, const std::string& flag, uint64_t max);
 // A count as parseCount, or 0.
 uint64_t parseCountOrZero(const std::string& text, const std::string& flag, uint64_t max);
-// A comma-separated list of counts.
+// A comma-separated list of counts, each at most once.
 std::vector<uint32_t> parseCountList(const std::string& text, const std::string& flag, uint64_t max);
+
+// A list whose items `texts` give `values`, refused where two give the same value (it would run
+// twice): the one-line error names both texts.
+[[noreturn]] void refuseRepeat(const std::string& flag, const std::string& first, const std::string& again);
+template <typename T>
+void refuseRepeats(const std::vector<T>& values, const std::vector<std::string>& texts,
+                   const std::string& flag) {
+    for (size_t j = 0; j < values.size(); ++j)
+        for (size_t i = 0; i < j; ++i)
+            if (values[i] == values[j]) refuseRepeat(flag, texts[i], texts[j]);
+}
 
 } // namespace app

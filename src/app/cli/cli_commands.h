@@ -40,16 +40,15 @@ void finishStep(const StepFlags& flags, StepOptions& options);
 
 struct SortBenchFlags {
     CLI::App* app = nullptr;
-    std::string sizes = "1e6,4e6,16e6,64e6", bits = "21,32", runs = "20", warmupMs = "1000",
-                algorithms = "auto";
+    std::string sizes, bits = "21,32", runs = "20", warmupMs = "1000", algorithms = "auto";
 };
 void addSortBenchFlags(CLI::App* sortBench, SortBenchOptions& options, SortBenchFlags& flags);
 void finishSortBench(const SortBenchFlags& flags, SortBenchOptions& options);
 
 struct BenchFlags {
     CLI::App* app = nullptr;
-    std::string boids = "1e5,1e6", frames = "300", warmup = "60", naiveMax, warmupMs = "1000", draw = "auto",
-                color = "heading";
+    std::string boids, frames, warmup, naiveMax, warmupMs = "1000", draw = "auto",
+                                                 color = "heading"; // "": the sweep's
     ConfigFlags config;
     sim::Config base; // what the configuration flags set alike in every configuration
     CLI::Option* colorOption = nullptr;

@@ -99,7 +99,7 @@ void finishDemoFlock(const DemoFlags& flags, DemoOptions& demo) {
         throw InputError("give either --boids or --load-state, not both");
     demo.sim = parseConfig(flags.config, demo.sim);
     if (!demo.preset.empty()) startFromPreset(app, demo);
-    demo.stepsBefore = parseCountOrZero(flags.stepsBefore, "--steps-before", 1ull << 40);
+    demo.stepsBefore = parseCountOrZero(flags.stepsBefore, "--steps-before", maxStepsBefore);
 }
 
 } // namespace

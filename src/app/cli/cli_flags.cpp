@@ -154,7 +154,24 @@ sim::Config parseConfig(const ConfigFlags& flags, const sim::Config& base) {
 }
 
 // bench: every combination of the lists, modes outermost.
+namespace {
+
+// Each item of a list flag turned into its value by `parse`, a value at most once.
+template <typename Parse>
+void refuseRepeatedItems(const std::string& text, const std::string& flag, Parse parse) {
+    const std::vector<std::string> items = splitList(text);
+    std::vector<decltype(parse(text))> values;
+    for (const std::string& item : items) values.push_back(parse(item));
+    refuseRepeats(values, items, flag);
+}
+
+} // namespace
+
 std::vector<sim::Config> parseConfigs(const ConfigFlags& flags, const sim::Config& base) {
+    refuseRepeatedItems(flags.mode, "--mode", [](const std::string& t) { return modeFromText(t, "--mode"); });
+    refuseRepeatedItems(flags.cellWidth, "--cell-width", cellWidthFromText);
+    refuseRepeatedItems(flags.cellOrder, "--cell-order", cellOrderFromText);
+    refuseRepeatedItems(flags.gridBuild, "--grid-build", gridBuildFromText);
     std::vector<sim::Config> configs;
     for (const std::string& mode : splitList(flags.mode))
         for (const std::string& width : splitList(flags.cellWidth))

@@ -6,7 +6,14 @@ namespace app {
 
 void addSortBenchFlags(CLI::App* sortBench, SortBenchOptions& options, SortBenchFlags& flags) {
     flags.app = sortBench;
-    sortBench->add_option("--n", flags.sizes, "pair counts, comma-separated")->capture_default_str();
+    sortBench->add_option(
+        "--n", flags.sizes,
+        "pair counts, comma-separated [1e6,4e6,16e6,64e6 up to the device's limit; on a CPU device 1e5,1e6 "
+        "unless --full]");
+    sortBench->add_flag(
+        "--full", options.full,
+        "on a CPU device too, the full sweep's pair counts (a CPU device runs a short sweep by "
+        "default)");
     sortBench->add_option("--bits", flags.bits, "key widths in bits, comma-separated")->capture_default_str();
     sortBench
         ->add_option(
@@ -30,11 +37,14 @@ void addSortBenchFlags(CLI::App* sortBench, SortBenchOptions& options, SortBench
 }
 
 void finishSortBench(const SortBenchFlags& flags, SortBenchOptions& options) {
-    options.sizes = parseCountList(flags.sizes, "--n", 0xffffffffu);
+    if (!flags.sizes.empty()) options.sizes = parseCountList(flags.sizes, "--n", 0xffffffffu);
+    if (!flags.sizes.empty() && options.full)
+        throw io::InputError("give either --n or --full, not both (--full chooses the pair counts)");
     options.bits = parseCountList(flags.bits, "--bits", 32);
     options.algorithms.clear();
     for (const std::string& a : splitList(flags.algorithms))
         options.algorithms.push_back(algorithmFromText(a));
+    refuseRepeats(options.algorithms, splitList(flags.algorithms), "--algorithm");
     options.runs = uint32_t(parseCount(flags.runs, "--runs", 100000));
     options.warmupMs = parseCountOrZero(flags.warmupMs, "--warmup-ms", 600000);
 }

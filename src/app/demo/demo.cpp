@@ -191,6 +191,22 @@ void endCpuFrame(Demo& d, Clock::time_point now) {
     d.previousStart = now;
 }
 
+// A preset just chosen (or given by --preset) that crawls on this device says so once, on stderr and
+// in the panel, with its frame time measured: that of its second stepped frame, the first having
+// built the flock and its pipelines.
+void notePresetSpeed(Demo& d) {
+    PanelState& st = d.panel;
+    if (st.presetWatched.empty() || d.previousSlot < 0 || st.paused) return;
+    if (++d.presetFrames < 2) return;
+    const double seconds = d.slots[d.previousSlot].row.cpuFrameMs / 1000;
+    if (seconds > slowPresetFrameSeconds) {
+        st.status = slowPresetNote(st.presetWatched, seconds);
+        std::fprintf(stderr, "vkboids: note: %s\n", st.status.c_str());
+    }
+    st.presetWatched.clear();
+    d.presetFrames = 0;
+}
+
 // A key that went down since the last frame, unless the panel has the keyboard.
 bool pressed(Demo& d, int key) {
     const bool edge = d.keyPressed[key];
@@ -227,7 +243,7 @@ void handleInput(Demo& d) {
     if (pressed(d, GLFW_KEY_N)) st.stepOnce = true;
     if (pressed(d, GLFW_KEY_R)) st.resetCamera = true;
     if (pressed(d, GLFW_KEY_H)) d.showPanel = !d.showPanel;
-    if (pressed(d, GLFW_KEY_M)) st.sim.mode = sim::Mode((int(st.sim.mode) + 1) % 3);
+    if (pressed(d, GLFW_KEY_M)) pressModeKey(st);
     if (pressed(d, GLFW_KEY_P)) st.predatorPinned = !st.predatorPinned;
 }
 
@@ -243,24 +259,11 @@ void buildPanel(Demo& d) {
     ImGui::Render();
 }
 
-// Switching to naive where its step would freeze the window (a second or more) asks first; the panel's
-// Yes switches, any other choice of mode drops the question.
+// Switching to naive where its step would freeze the window asks first (askBeforeNaive), with the
+// step's time measured on this device; the panel opens where the question is.
 void confirmNaive(Demo& d, sim::Mode before) {
-    PanelState& st = d.panel;
-    if (st.naiveConfirmed) {
-        st.sim.mode = sim::Mode::Naive;
-        st.naiveConfirmed = false;
-        st.naiveQuestion.clear();
-        return;
-    }
-    if (st.sim.mode == before) return;
-    st.naiveQuestion.clear();
-    if (st.sim.mode != sim::Mode::Naive) return;
-    const double seconds = estimateNaiveStepSeconds(d.flock.count, d.naiveMeasured, d.ctx.isCpu);
-    if (seconds <= slowNaiveStepSeconds) return;
-    st.naiveQuestion = naiveQuestion(d.flock.count, seconds);
-    st.sim.mode = before;
-    d.showPanel = true; // where the question is
+    d.panel.boids = d.flock.count;
+    if (askBeforeNaive(d.panel, before, [&d] { return naiveStepSeconds(d); })) d.showPanel = true;
 }
 
 // A fresh random flock (new count or seed) or the flock wrapped into a new domain; the GPU is idle.
@@ -549,6 +552,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         if (!acquireImage(d, slot, image)) continue;
         const Clock::time_point start = Clock::now();
         endCpuFrame(d, start);
+        notePresetSpeed(d);
 
         beginImGuiFrame();
         const sim::Mode modeBefore = d.panel.sim.mode;

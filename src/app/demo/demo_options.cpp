@@ -18,6 +18,9 @@ void parseWindowSize(const std::string& text, int& width, int& height) {
         throw io::InputError(problem);
     const int w = std::stoi(text.substr(0, x)), h = std::stoi(text.substr(x + 1));
     if (w < minWindowWidth || h < minWindowHeight) throw io::InputError(problem);
+    if (w > maxWindowSide || h > maxWindowSide)
+        throw io::InputError("--window: '" + text + "' is larger than a window can be (at most " +
+                             std::to_string(maxWindowSide) + "x" + std::to_string(maxWindowSide) + ")");
     width = w;
     height = h;
 }

@@ -13,6 +13,11 @@ namespace app {
 // The smallest window the demo opens (--window) or resizes to: the panels and the domain beside
 // them fit, nothing clipped.
 constexpr int minWindowWidth = 800, minWindowHeight = 600;
+// The largest window side asked for: X11 keeps a window's size in 16 bits and wraps larger ones (99999
+// became 34463), and no device draws wider than this.
+constexpr int maxWindowSide = 32767;
+// The most steps --steps-before runs: a flock forms in about 2000.
+constexpr uint64_t maxStepsBefore = 100000;
 
 struct DemoOptions {
     uint32_t boids = 20000;
@@ -38,8 +43,8 @@ struct DemoOptions {
     render::ColorMode color = render::ColorMode::Heading;
 };
 
-// "1280x800", at least minWindowWidth x minWindowHeight (--window, and the input script's "window").
-// Throws io::InputError.
+// "1280x800", at least minWindowWidth x minWindowHeight and at most maxWindowSide a side (--window, and the
+// input script's "window"). Throws io::InputError.
 void parseWindowSize(const std::string& text, int& width, int& height);
 
 } // namespace app

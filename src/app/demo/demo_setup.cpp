@@ -25,13 +25,18 @@ void checkOutputs(const DemoOptions& o) {
     }
 }
 
+double naiveStepSeconds(Demo& d) {
+    if (!d.naiveMeasured) d.naiveMeasured = measureNaiveStep(d.ctx, d.flock.count, d.panel.sim.params);
+    return estimateNaiveStepSeconds(d.flock.count, *d.naiveMeasured);
+}
+
 namespace {
 
 // Naive from the command line where a step takes a second or more: one line says so, and an
 // interactive demo (no --frames) opens paused, as the panel asks before switching to naive.
 void noteSlowNaiveStart(Demo& d) {
     if (d.panel.sim.mode != sim::Mode::Naive) return;
-    const double seconds = estimateNaiveStepSeconds(d.flock.count, std::nullopt, d.ctx.isCpu);
+    const double seconds = naiveStepSeconds(d);
     if (seconds <= slowNaiveStepSeconds) return;
     const bool pause = d.options.frames == 0 && !d.panel.paused;
     d.panel.paused = d.panel.paused || pause;
@@ -49,6 +54,7 @@ void createDemoFlock(Demo& d) {
     st.seedInput = o.seed;
     st.paused = o.paused;
     st.keepDensity = o.keepDensity;
+    st.presetWatched = o.preset;
     st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
     st.deviceName = d.ctx.properties.deviceName;
     st.cpuDevice = d.ctx.isCpu;

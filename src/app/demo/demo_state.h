@@ -97,8 +97,9 @@ struct Demo {
     uint32_t recreations = 0, minimizations = 0;
     bool wasMinimized = false;
     int minimizedWaits = 0; // --exercise-window: 0 before the minimize, then waits while minimized, -1 after
-    std::optional<std::pair<uint32_t, double>> naiveMeasured; // the last naive step: boids, seconds
-    Clock::time_point previousStart; // a frame's CPU time runs from its start to the next frame's
+    std::optional<NaiveTiming> naiveMeasured; // the last naive step run or measured
+    uint64_t presetFrames = 0;                // frames run since the preset the panel watches
+    Clock::time_point previousStart;          // a frame's CPU time runs from its start to the next frame's
     int previousSlot = -1;
 };
 
@@ -133,6 +134,9 @@ void beginImGuiFrame();
 // beside the panels.
 void drawWindows(Demo& d);
 sim::Grid currentGrid(const Demo& d);
+// The time a naive step of the present flock takes: scaled from the last naive step the demo ran, or
+// from one measured now (measureNaiveStep).
+double naiveStepSeconds(Demo& d);
 void runStepsBefore(Demo& d);
 void startRun(Demo& d);
 

@@ -1,12 +1,14 @@
 #include "app/demo/panel.h"
 
 #include "app/capture.h"
+#include "app/naive_guard.h"
 #include "app/stats.h"
 #include "sort/radix_sort.h"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -26,16 +28,24 @@ void addFrameTimes(TimingHistory& h, const std::vector<gpu::ScopeTime>& scopes, 
         d.push_back(ms);
         if (d.size() > TimingHistory::window) d.pop_front();
         h.lastSeen[name] = h.frames;
+        h.added[name]++;
     }
     // Kept with an empty history, so that its row stays and shows "-" in every column.
     for (auto& [name, d] : h.gpuMs)
-        if (h.frames - h.lastSeen[name] >= TimingHistory::recentFrames) d.clear();
+        if (h.frames - h.lastSeen[name] >= TimingHistory::recentFrames) {
+            d.clear();
+            h.added[name] = 0;
+        }
     h.frames++;
+}
+
+Summary settledSummary(const std::deque<double>& times, uint64_t added) {
+    return summarizeSettled(std::vector<double>(times.begin(), times.end()), added == times.size() ? 1 : 0);
 }
 
 namespace {
 
-void timingRow(const char* label, const std::deque<double>* values) {
+void timingRow(const char* label, const std::deque<double>* values, uint64_t added) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(label);
@@ -46,8 +56,7 @@ void timingRow(const char* label, const std::deque<double>* values) {
         }
         return;
     }
-    const std::vector<double> v(values->begin(), values->end());
-    const Summary s = summarize(v);
+    const Summary s = settledSummary(*values, added);
     ImGui::TableNextColumn();
     ImGui::Text("%.3f", values->back());
     ImGui::TableNextColumn();
@@ -87,12 +96,14 @@ PixelRect drawTimings(const TimingHistory& t, uint32_t boids) {
     ImGui::Begin("Timings (ms)", nullptr,
                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                      ImGuiWindowFlags_NoSavedSettings);
-    const double cpuMean =
-        t.cpuMs.empty() ? 0 : summarize(std::vector<double>(t.cpuMs.begin(), t.cpuMs.end())).mean;
+    const auto addedTo = [&t](const std::string& name) {
+        const auto it = t.added.find(name);
+        return it != t.added.end() ? it->second : 0;
+    };
+    const double cpuMean = t.cpuMs.empty() ? 0 : settledSummary(t.cpuMs, t.frames).mean;
     const auto total = t.gpuMs.find("frame");
     const bool haveGpu = total != t.gpuMs.end() && !total->second.empty();
-    const double gpuMean =
-        haveGpu ? summarize(std::vector<double>(total->second.begin(), total->second.end())).mean : 0;
+    const double gpuMean = haveGpu ? settledSummary(total->second, addedTo("frame")).mean : 0;
     ImGui::Text("%.1f FPS, %u boids", cpuMean > 0 ? 1000.0 / cpuMean : 0.0, boids);
     if (haveGpu)
         ImGui::Text("frame: %.2f ms CPU, %.2f ms GPU", cpuMean, gpuMean);
@@ -111,10 +122,10 @@ PixelRect drawTimings(const TimingHistory& t, uint32_t boids) {
         ImGui::TableHeadersRow();
         for (const std::string& name : passNames()) {
             const auto it = t.gpuMs.find(name);
-            if (it != t.gpuMs.end()) timingRow(name.c_str(), &it->second);
+            if (it != t.gpuMs.end()) timingRow(name.c_str(), &it->second, addedTo(name));
         }
-        timingRow("GPU frame", total != t.gpuMs.end() ? &total->second : nullptr);
-        timingRow("CPU frame", &t.cpuMs);
+        timingRow("GPU frame", total != t.gpuMs.end() ? &total->second : nullptr, addedTo("frame"));
+        timingRow("CPU frame", &t.cpuMs, t.frames);
         ImGui::EndTable();
     }
     if (haveGpu) {
@@ -151,12 +162,10 @@ void drawStyleControls(PanelState& st) {
                            "%.0f px", ImGuiSliderFlags_AlwaysClamp);
         st.draw.pointSize = std::round(st.draw.pointSize);
     }
-    // What the order colours mean: only coherent mode keeps boids in their sorted order.
-    const char* labels[] = {"speed", "heading", "grid cell",
-                            st.sim.mode == sim::Mode::Coherent ? "sorted order" : "slot (unsorted here)"};
+    const std::array<const char*, 4> labels = colorLabels(st.sim.mode);
     int color = int(st.draw.colorMode);
-    ImGui::SetNextItemWidth(160);
-    ImGui::Combo("colour by", &color, labels, 4);
+    ImGui::SetNextItemWidth(colorComboWidth);
+    ImGui::Combo("colour by", &color, labels.data(), int(labels.size()));
     st.draw.colorMode = render::ColorMode(color);
     if (st.draw.colorMode == render::ColorMode::Order)
         ImGui::TextDisabled(st.sim.mode == sim::Mode::Coherent ? "red to violet along the sorted order"
@@ -298,6 +307,35 @@ void drawCaptureSection(PanelState& st) {
 }
 
 } // namespace
+
+std::array<const char*, 4> colorLabels(sim::Mode mode) {
+    // What the order colours mean: only coherent mode keeps boids in their sorted order.
+    return {"speed", "heading", "grid cell",
+            mode == sim::Mode::Coherent ? "sorted order" : "slot (unsorted)"};
+}
+
+void pressModeKey(PanelState& st) {
+    const sim::Mode reached = st.naiveQuestion.empty() ? st.sim.mode : sim::Mode::Naive;
+    st.sim.mode = sim::Mode((int(reached) + 1) % 3);
+    st.naiveQuestion.clear();
+}
+
+bool askBeforeNaive(PanelState& st, sim::Mode before, const std::function<double()>& naiveSeconds) {
+    if (st.naiveConfirmed) {
+        st.sim.mode = sim::Mode::Naive;
+        st.naiveConfirmed = false;
+        st.naiveQuestion.clear();
+        return false;
+    }
+    if (st.sim.mode == before) return false;
+    st.naiveQuestion.clear();
+    if (st.sim.mode != sim::Mode::Naive) return false;
+    const double seconds = naiveSeconds();
+    if (seconds <= slowNaiveStepSeconds) return false;
+    st.naiveQuestion = naiveQuestion(st.boids, seconds);
+    st.sim.mode = before;
+    return true;
+}
 
 void drawPanel(PanelState& st) {
     st.timingsRect = drawTimings(st.timings, st.boids);

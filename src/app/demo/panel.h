@@ -3,6 +3,7 @@
 
 #include "app/camera.h"
 #include "app/presets.h"
+#include "app/stats.h"
 #include "gpu/profiler.h"
 #include "render/renderer.h"
 #include "sim/config.h"
@@ -11,6 +12,7 @@
 #include "sim/params.h"
 #include "sim/sim_types.h"
 
+#include <array>
 #include <deque>
 #include <functional>
 #include <map>
@@ -27,13 +29,17 @@ struct TimingHistory {
     static constexpr uint64_t recentFrames = 60;
     std::map<std::string, std::deque<double>> gpuMs; // by scope name; "frame" is the total
     std::map<std::string, uint64_t> lastSeen;        // the frame of each pass's latest time
+    std::map<std::string, uint64_t> added;           // times added to each pass's history since it began
     uint64_t frames = 0;
-    std::deque<double> cpuMs;
+    std::deque<double> cpuMs; // as many as `frames`
     bool timestampsAvailable = true;
     gpu::TimestampTrust trust = gpu::TimestampTrust::Direct; // what the profiler's probe found
 };
 
 void addFrameTimes(TimingHistory& history, const std::vector<gpu::ScopeTime>& scopes, double cpuMs);
+// What the timings show of a history that has had `added` times so far: its first time (the frame that
+// created pipelines, or the first of a pass that comes back) left out while the history holds it.
+Summary settledSummary(const std::deque<double>& times, uint64_t added);
 
 struct PanelState {
     // Settings the panel edits.
@@ -58,6 +64,7 @@ struct PanelState {
     bool resetCamera = false;
     bool naiveConfirmed = false; // Yes to naiveQuestion
     bool countRequested = false; // count the search's candidates and neighbours (sim::countSearch)
+    std::string presetWatched;   // a preset just chosen: its frame time is said where it crawls
 
     // What the panel shows.
     std::string deviceName;
@@ -90,5 +97,19 @@ void settleLayout(const std::function<void()>& draw);
 void drawPlaySection(PanelState& state);
 // A preset chosen (play_panel.cpp): its rules, and its flock where it has one.
 void selectPreset(PanelState& state, const Preset& preset);
+
+// The View section's "colour by" choices, in render::ColorMode's order, for boids stepped in `mode`;
+// each fits the combo box's width (colorComboWidth, in pixels).
+std::array<const char*, 4> colorLabels(sim::Mode mode);
+constexpr float colorComboWidth = 160;
+
+// The M key: the next mode, in the order naive, scattered, coherent. While the panel asks about naive,
+// naive is the mode the key last reached: the key drops the question and moves on past naive rather
+// than ask again.
+void pressModeKey(PanelState& state);
+// Switching away from `before` to naive, where a step would take longer than slowNaiveStepSeconds
+// (`naiveSeconds`, called only then), asks first: the mode stays `before` and the question is shown.
+// The panel's Yes switches; any other choice of mode drops the question. Returns whether it asked.
+bool askBeforeNaive(PanelState& state, sim::Mode before, const std::function<double()>& naiveSeconds);
 
 } // namespace app

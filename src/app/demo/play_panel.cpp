@@ -12,6 +12,7 @@ void selectPreset(PanelState& st, const Preset& preset) {
     const float L = p.domainHalf;
     p = applyPreset(preset, p);
     st.domainChanged = st.domainChanged || p.domainHalf != L;
+    st.presetWatched = preset.id;
     if (preset.boids) { // a fresh flock of that many, at the present density
         st.boidInput = int(preset.boids);
         st.keepDensity = true;

@@ -3,12 +3,14 @@
 #include "app/camera.h"
 #include "app/capture.h"
 #include "app/exit_codes.h"
+#include "app/naive_guard.h"
 #include "io/output.h"
 #include "render/renderer.h"
 #include "sim/flock.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -45,6 +47,8 @@ struct Bench {
     render::Renderer renderer;
     render::Offscreen offscreen;
     double naiveLimit = 0;
+    std::vector<uint32_t> boids; // the options' or the sweep's (benchSweep), as the frames
+    uint64_t frames = 0, warmup = 0;
     std::vector<render::DrawPath> paths; // one pass with nothing drawn, without --render
     uint64_t configurations = 0, configurationsDone = 0;
     Clock::time_point start;
@@ -83,7 +87,7 @@ std::string runLabel(const BenchRun& r) {
 
 // Where the bench is at frame f of the configuration under way.
 std::string progressText(const Bench& b, uint64_t f, const std::string& label) {
-    const uint64_t frames = b.o.warmup + b.o.frames;
+    const uint64_t frames = b.warmup + b.frames;
     const double done =
         (double(b.configurationsDone) + double(f) / double(frames)) / double(b.configurations);
     const std::string left = timeLeft(msSince(b.start) / 1000, done);
@@ -98,13 +102,13 @@ std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
     const std::string label = runLabel(r);
     std::vector<FrameRow> rows;
     Clock::time_point first{};
-    for (uint64_t f = 0; f < b.o.warmup + b.o.frames; ++f) {
-        if (f % 10 == 0) progress(progressText(b, f, label));
+    for (uint64_t f = 0; f < b.warmup + b.frames; ++f) {
+        progress(progressText(b, f, label));
         const Clock::time_point t0 = Clock::now();
-        if (f == b.o.warmup) first = t0;
+        if (f == b.warmup) first = t0;
         std::vector<gpu::ScopeTime> times = runHeadlessFrame(b.ctx, b.headless, record);
-        if (f < b.o.warmup) continue;
-        FrameRow row{.frame = f - b.o.warmup,
+        if (f < b.warmup) continue;
+        FrameRow row{.frame = f - b.warmup,
                      .tMs = std::chrono::duration<double, std::milli>(t0 - first).count(),
                      .config = r.config,
                      .boids = r.boids,
@@ -118,8 +122,9 @@ std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
     return rows;
 }
 
-nlohmann::json runJson(const BenchRun& r, const BenchOptions& o, const std::vector<FrameRow>& rows,
+nlohmann::json runJson(const Bench& b, const BenchRun& r, const std::vector<FrameRow>& rows,
                        const std::optional<sim::SearchCounts>& counted) {
+    const BenchOptions& o = b.o;
     const RunInfo info{.config = r.config,
                        .boids = r.boids,
                        .gridDim = buildsGrid(r) ? r.grid.dim : 0,
@@ -127,7 +132,7 @@ nlohmann::json runJson(const BenchRun& r, const BenchOptions& o, const std::vect
                        .render = o.render,
                        .draw = r.draw,
                        .seed = o.seed,
-                       .warmupFrames = o.warmup};
+                       .warmupFrames = b.warmup};
     nlohmann::json run = summarizeRun(info, rows);
     if (o.render) run["color"] = render::colorModeName(o.color);
     if (buildsGrid(r)) {
@@ -183,6 +188,13 @@ std::string tableLine(const BenchRun& r, const nlohmann::json& run,
     return line;
 }
 
+// "5000, 50000": counts as the short sweep's note names them.
+std::string countList(const std::vector<uint32_t>& counts) {
+    std::string text;
+    for (uint32_t n : counts) text += (text.empty() ? "" : ", ") + std::to_string(n);
+    return text;
+}
+
 // The device, the drawing target where --render asks for one, and the checks that refuse a bench
 // with nothing to run or a drawing path the device lacks.
 void startBench(Bench& b, const GlobalOptions& global) {
@@ -194,10 +206,23 @@ void startBench(Bench& b, const GlobalOptions& global) {
                                 .deviceIndex = global.device,
                                 .pipelineStatistics = global.pipelineStats});
     b.headless = createHeadless(b.ctx);
-    b.naiveLimit = o.naiveLimit.value_or(b.ctx.isCpu ? cpuNaiveMax : defaultNaiveMax);
+    const BenchSweep sweep = benchSweep(b.ctx.isCpu, o.full);
+    b.boids = o.boids.empty() ? sweep.boids : o.boids;
+    b.frames = o.frames.value_or(sweep.frames);
+    b.warmup = o.warmup.value_or(sweep.warmup);
+    for (uint32_t n : b.boids) // the sweep's counts too, before the first run
+        if (const std::string e = sim::validateParams(sim::configFor(o.configs.front(), n).params);
+            !e.empty())
+            throw io::InputError(e);
     const auto isNaive = [](const sim::Config& c) { return c.mode == sim::Mode::Naive; };
+    b.naiveLimit = o.naiveLimit.value_or(defaultNaiveMax);
+    if (!o.naiveLimit && b.ctx.isCpu && std::ranges::any_of(o.configs, isNaive)) {
+        const uint32_t most = *std::ranges::max_element(b.boids);
+        const NaiveTiming t = measureNaiveStep(b.ctx, most, sim::configFor(o.configs.front(), most).params);
+        b.naiveLimit = t.second > 0 ? std::floor(t.first * std::sqrt(cpuNaiveStepSeconds / t.second)) : most;
+    }
     if (std::ranges::all_of(o.configs, isNaive) &&
-        std::ranges::all_of(o.boids, [&](uint32_t n) { return n > b.naiveLimit; }))
+        std::ranges::all_of(b.boids, [&](uint32_t n) { return n > b.naiveLimit; }))
         throw io::InputError("every configuration is naive above --naive-max " +
                              std::to_string(uint64_t(b.naiveLimit)) + " boids: nothing to run");
     for (render::DrawPath path : o.drawPaths)
@@ -212,9 +237,25 @@ void startBench(Bench& b, const GlobalOptions& global) {
     std::printf("bench on %s (%s %s)\n", b.ctx.properties.deviceName, b.ctx.driverName.c_str(),
                 b.ctx.driverInfo.c_str());
     printTimestampNote(b.headless.profiler.probe);
+    const bool shortSweep = b.ctx.isCpu && !o.full;
+    if (shortSweep && (o.boids.empty() || !o.frames || !o.warmup))
+        std::printf("a CPU device: a short sweep (%s boids, %llu frames, %llu warm-up); --full runs the "
+                    "full one\n",
+                    countList(b.boids).c_str(), (unsigned long long)b.frames, (unsigned long long)b.warmup);
     if (!o.naiveLimit && b.ctx.isCpu && std::ranges::any_of(o.configs, isNaive))
-        std::printf("a CPU device: naive runs only up to %.0f boids (--naive-max to change)\n", b.naiveLimit);
+        std::printf("a CPU device: naive runs only up to %.0f boids, where a step takes about %.2g s "
+                    "(measured; --naive-max to change)\n",
+                    b.naiveLimit, cpuNaiveStepSeconds);
 }
+
+} // namespace
+
+BenchSweep benchSweep(bool cpuDevice, bool full) {
+    if (cpuDevice && !full) return {{2000, 20000, 100000}, 30, 5};
+    return {{100000, 1000000}, 300, 60};
+}
+
+namespace {
 
 bool skipped(const Bench& b, const sim::Config& config, uint32_t n) {
     return config.mode == sim::Mode::Naive && n > b.naiveLimit;
@@ -223,15 +264,15 @@ bool skipped(const Bench& b, const sim::Config& config, uint32_t n) {
 // Every configuration, counted for the progress line and announced, before the first runs.
 void planBench(Bench& b) {
     const BenchOptions& o = b.o;
-    for (uint32_t n : o.boids) sim::checkFlockFits(b.ctx, n); // every size, before the first run
+    for (uint32_t n : b.boids) sim::checkFlockFits(b.ctx, n); // every size, before the first run
     b.paths = !o.render             ? std::vector<render::DrawPath>{render::DrawPath::Points}
               : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::DrawPath::Auto}
                                     : o.drawPaths;
-    for (uint32_t n : o.boids)
+    for (uint32_t n : b.boids)
         for (const sim::Config& config : o.configs)
             if (!skipped(b, config, n)) b.configurations += b.paths.size();
     std::printf("%s of %s (%llu warm-up)\n", countOf(b.configurations, "configuration").c_str(),
-                countOf(o.warmup + o.frames, "frame").c_str(), (unsigned long long)o.warmup);
+                countOf(b.warmup + b.frames, "frame").c_str(), (unsigned long long)b.warmup);
     printTableHeader();
     b.start = Clock::now();
 }
@@ -287,7 +328,7 @@ void runConfiguration(Bench& b, sim::Flock& flock, const sim::State& start, cons
     std::vector<FrameRow> rows = measureFrames(b, r, record);
     const std::optional<sim::SearchCounts> counted = addSearchCounts(b, flock, r, rows);
     for (const FrameRow& row : rows) b.csv += csvRow(row);
-    const nlohmann::json run = runJson(r, o, rows, counted);
+    const nlohmann::json run = runJson(b, r, rows, counted);
     b.runs.push_back(run);
     b.table.push_back(tableLine(r, run, counted));
     std::printf("%s\n", b.table.back().c_str());
@@ -305,6 +346,9 @@ int endBench(Bench& b) {
     if (!o.json.empty())
         files.push_back({o.json, captureJson(b.ctx, b.headless.profiler.probe, b.runs).dump(2) + "\n"});
     io::writeFilesAtomically(files);
+    if (!files.empty())
+        std::printf("wrote %s\n", files.size() == 1 ? files[0].first.c_str()
+                                                    : (files[0].first + " and " + files[1].first).c_str());
     if (o.render) {
         render::destroyOffscreen(b.ctx, b.offscreen);
         render::destroyRenderer(b.ctx, b.renderer);
@@ -321,7 +365,7 @@ int runBench(const GlobalOptions& global, const BenchOptions& o) {
     startBench(b, global);
     planBench(b);
     // The rules, the domain and the density are the same in every configuration.
-    for (uint32_t n : o.boids) {
+    for (uint32_t n : b.boids) {
         const sim::Params params = sim::configFor(o.configs.front(), n).params;
         const sim::State start = sim::randomState(n, o.seed, params.domainHalf, params.maxSpeed);
         sim::Flock flock = sim::createFlock(b.ctx, n);

@@ -17,9 +17,10 @@ struct BenchOptions {
     // Every combination of the lists given for --mode, --cell-width, --cell-order and --grid-build, in that
     // order of nesting (naive once: it builds no grid), each with the rows, rules and density given.
     std::vector<sim::Config> configs;
-    std::vector<uint32_t> boids = {100000, 1000000};
-    bool countCandidates = false; // after each run, the search's candidates and neighbours a boid
-    uint64_t frames = 300, warmup = 60;
+    std::vector<uint32_t> boids;            // empty: the sweep's (benchSweep)
+    std::optional<uint64_t> frames, warmup; // unset: the sweep's
+    bool full = false;                      // --full: the full sweep on a CPU device too
+    bool countCandidates = false;           // after each run, the search's candidates and neighbours a boid
     uint64_t warmupMs = 1000; // untimed steps from the start state before each run's warm-up frames
     uint64_t seed = 1;
     std::string csv, json;
@@ -30,9 +31,18 @@ struct BenchOptions {
     std::optional<double> naiveLimit; // --naive-max; unset: by the device (below)
 };
 
-// Naive runs only up to this many boids unless --naive-max says otherwise: fewer on a CPU device,
-// where a naive step with 1e5 boids takes a minute and more.
-constexpr double defaultNaiveMax = 2e6, cpuNaiveMax = 5e4;
+// Naive runs only up to this many boids unless --naive-max says otherwise; on a CPU device, up to the
+// count whose step takes cpuNaiveStepSeconds, measured (measureNaiveStep): a naive step with 1e5 boids
+// takes minutes there.
+constexpr double defaultNaiveMax = 2e6, cpuNaiveStepSeconds = 0.25;
+
+// The counts and frames bench runs where --boids, --frames and --warmup are not given: the full
+// sweep, or on a CPU device (without --full) a short one that takes about a minute on lavapipe.
+struct BenchSweep {
+    std::vector<uint32_t> boids;
+    uint64_t frames, warmup;
+};
+BenchSweep benchSweep(bool cpuDevice, bool full);
 
 int runBench(const GlobalOptions& global, const BenchOptions& options);
 

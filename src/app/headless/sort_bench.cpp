@@ -39,6 +39,13 @@ bool isStableSortOf(const std::vector<uint32_t>& keysIn, const std::vector<uint3
     return true;
 }
 
+// "100000,1000000": counts as --n takes them.
+std::string countList(const std::vector<uint32_t>& counts) {
+    std::string text;
+    for (uint32_t n : counts) text += (text.empty() ? "" : ",") + std::to_string(n);
+    return text;
+}
+
 struct SortBuffers {
     const gpu::Buffer &keysIn, &valuesIn, &keysOut, &valuesOut;
 };
@@ -230,7 +237,16 @@ std::string sortRowsFor(const gpu::Context& ctx, Headless& headless, const SortB
 
 } // namespace
 
-int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
+std::vector<uint32_t> sortBenchSizes(bool cpuDevice, bool full, uint64_t maxPairs) {
+    if (cpuDevice && !full) return {100000, 500000};
+    std::vector<uint32_t> sizes;
+    for (uint32_t n : {1000000u, 4000000u, 16000000u, 64000000u})
+        if (n <= maxPairs) sizes.push_back(n);
+    return sizes;
+}
+
+int runSortBench(const GlobalOptions& global, const SortBenchOptions& given) {
+    SortBenchOptions o = given;
     if (o.runs < 20) throw io::InputError("--runs must be at least 20 (medians of fewer runs are noise)");
     for (uint32_t b : o.bits)
         if (b < 1 || b > 32) throw io::InputError("--bits: key widths must be between 1 and 32");
@@ -247,6 +263,15 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
                 ctx.driverName.c_str(), ctx.driverInfo.c_str(), gpu::preferredSubgroupSize(ctx),
                 buildCommit().c_str());
     printTimestampNote(headless.profiler.probe);
+    if (o.sizes.empty()) {
+        o.sizes = sortBenchSizes(ctx.isCpu, o.full, sort::maxSortPairs(ctx));
+        if (ctx.isCpu && !o.full)
+            std::printf("a CPU device: a short sweep (--n %s); --full runs the full one\n",
+                        countList(o.sizes).c_str());
+        else if (o.sizes.size() < sortBenchSizes(false, true, UINT32_MAX).size())
+            std::printf("the sweep stops at this device's limit of %llu pairs\n",
+                        (unsigned long long)sort::maxSortPairs(ctx));
+    }
     for (uint32_t n : o.sizes) // every size before any work
         if (n > sort::maxSortPairs(ctx))
             throw io::InputError("--n " + std::to_string(n) + " exceeds this device's limit of " +
@@ -266,7 +291,10 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& o) {
     }
     destroyHeadless(ctx, headless);
     gpu::destroyContext(ctx);
-    if (!o.csv.empty()) io::writeFileAtomically(o.csv, csv);
+    if (!o.csv.empty()) {
+        io::writeFileAtomically(o.csv, csv);
+        std::printf("wrote %s\n", o.csv.c_str());
+    }
     if (!allMatch) {
         std::fprintf(stderr, "vkboids: error: the GPU sort disagreed with the CPU check\n");
         return finish(exitMismatch);

@@ -12,7 +12,8 @@
 namespace app {
 
 struct SortBenchOptions {
-    std::vector<uint32_t> sizes = {1000000, 4000000, 16000000, 64000000};
+    std::vector<uint32_t> sizes; // empty: the sweep's (sortBenchSizes)
+    bool full = false;           // --full: the full sweep on a CPU device too
     std::vector<uint32_t> bits = {21, 32};
     std::vector<sort::SortAlgorithm> algorithms = {sort::SortAlgorithm::Auto};
     uint32_t runs = 20;
@@ -20,6 +21,10 @@ struct SortBenchOptions {
     std::string csv;
     uint64_t warmupMs = 1000; // untimed sorts, back to back, before each configuration's timed runs
 };
+
+// The pair counts sort-bench sorts where --n is not given: the full sweep, up to `maxPairs` (the
+// device's limit), or on a CPU device (without --full) a short one that takes about a minute on lavapipe.
+std::vector<uint32_t> sortBenchSizes(bool cpuDevice, bool full, uint64_t maxPairs);
 
 int runSortBench(const GlobalOptions& global, const SortBenchOptions& options);
 

@@ -55,7 +55,9 @@ void runSteps(const StepOptions& o, const sim::Config& config, const gpu::Contex
     // Progress on a terminal for a run a user waits on: from the start where naive steps are expected
     // to take seconds, else once the run has taken 2 s.
     const double naiveSeconds =
-        config.mode == sim::Mode::Naive ? estimateNaiveStepSeconds(flock.count, std::nullopt, ctx.isCpu) : 0;
+        !o.quiet && config.mode == sim::Mode::Naive
+            ? estimateNaiveStepSeconds(flock.count, measureNaiveStep(ctx, flock.count, config.params))
+            : 0;
     const auto start = std::chrono::steady_clock::now();
     for (uint64_t s = 0; s < o.steps; ++s) {
         const double elapsed =
