@@ -291,6 +291,13 @@ TEST(Panel, TheModeKeyReachesEveryModeEvenWhereNaiveAsksFirst) {
     EXPECT_FALSE(app::askBeforeNaive(st, sim::Mode::Coherent, [] { return 30.0; }));
     EXPECT_EQ(st.sim.mode, sim::Mode::Naive);
     EXPECT_TRUE(st.naiveQuestion.empty());
+    // Asked from scattered (the mode list), M moves on past scattered rather than staying there.
+    app::PanelState fromList;
+    fromList.sim.mode = sim::Mode::Naive;
+    ASSERT_TRUE(app::askBeforeNaive(fromList, sim::Mode::Scattered, [] { return 30.0; }));
+    app::pressModeKey(fromList);
+    EXPECT_EQ(fromList.sim.mode, sim::Mode::Coherent);
+    EXPECT_TRUE(fromList.naiveQuestion.empty());
 }
 
 // The timings leave a history's first frame (its pipelines created) out while they hold it, so that

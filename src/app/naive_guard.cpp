@@ -11,14 +11,14 @@
 namespace app {
 
 double estimateNaiveStepSeconds(uint32_t boids, NaiveTiming measured) {
-    if (measured.first == 0) return 0;
-    const double ratio = double(boids) / measured.first;
-    return measured.second * ratio * ratio;
+    if (measured.boids == 0) return 0;
+    const double ratio = double(boids) / measured.boids;
+    return measured.seconds * ratio * ratio;
 }
 
 NaiveTiming measureNaiveStep(const gpu::Context& ctx, uint32_t boids, const sim::Params& params) {
     const double density = sim::densityOf(std::max(boids, 1u), params.domainHalf);
-    NaiveTiming timing{0, 0};
+    NaiveTiming timing;
     for (uint32_t n = std::min(boids, 1024u); n > 0; n = std::min(2 * n, boids)) {
         sim::Config config;
         config.mode = sim::Mode::Naive;

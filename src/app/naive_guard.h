@@ -16,7 +16,10 @@ namespace app {
 constexpr double slowNaiveStepSeconds = 1.0;
 
 // A naive step measured: the boids stepped and the seconds the step took.
-using NaiveTiming = std::pair<uint32_t, double>;
+struct NaiveTiming {
+    uint32_t boids = 0; // the flock that was stepped
+    double seconds = 0; // its step's time
+};
 
 // The time of a naive step with `boids` boids: a measured step scaled by the square of the counts'
 // ratio (each boid tests every other).

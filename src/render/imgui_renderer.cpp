@@ -113,13 +113,16 @@ void updateTexture(const gpu::Context& ctx, ImGuiRenderer& r, ImTextureData& tex
     case ImTextureStatus_WantUpdates: {
         std::vector<TexelRect> rects;
         for (const ImTextureRect& u : tex.Updates) rects.push_back({u.x, u.y, u.w, u.h});
-        uploadTexels(ctx, *held(), static_cast<const unsigned char*>(tex.GetPixels()), rects, false);
+        if (!rects.empty())
+            uploadTexels(ctx, *held(), static_cast<const unsigned char*>(tex.GetPixels()), rects, false);
         tex.SetStatus(ImTextureStatus_OK);
         break;
     }
     case ImTextureStatus_WantDestroy: {
-        // Frames still in flight may sample it until it has gone unused for as many frames.
-        if (tex.UnusedFrames < int(r.frames.size())) break;
+        // ImGui asks once this frame no longer draws with it, but earlier frames may still be in flight
+        // and sampling it. Replacing the atlas is rare (it grew), so waiting for the queue costs little
+        // and holds for any number of frames in flight, however often ImGui's frames are begun.
+        VK_CHECK(vkQueueWaitIdle(ctx.queue));
         auto it = held();
         gpu::destroyImage(ctx, *it);
         r.textures.erase(it);

@@ -16,9 +16,9 @@
 #
 # GLFW and ImGui come from Debian's newest suites (unstable, then testing, then trixie: the first
 # whose source package the mirror serves), so that CI builds the Windows program against the
-# versions that vcpkg gives Windows users, while the Linux build keeps Debian 12's ImGui 1.86 and
-# GLFW 3.3.8: both ends are tested. The versions taken are printed; a newer one that breaks the
-# build breaks it for vcpkg's users too.
+# generation vcpkg gives Windows users (ImGui 1.92, GLFW 3.4 and later), while the Linux build keeps
+# Debian 12's ImGui 1.86 and GLFW 3.3.8: both ends are tested. The versions are not pinned: they are
+# printed, and a newer one that breaks the build breaks it for vcpkg's users too.
 #   GTest           GTest::gtest, GTest::gtest_main   /usr/src/googletest (Debian's googletest)
 #
 # Idempotent: PREFIX/.vkboids-deps-stamp holds a hash of this script, the toolchain file and
@@ -124,8 +124,8 @@ sources() {   # the newest source packages of glfw3 and imgui, with a private ap
   for suite in "${suites[@]}"; do
     echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main"
   done >"$apt/etc/sources.list"
-  # Signatures are checked as always; a mirror's copy of unstable may be past its Release file's
-  # Valid-Until date, which says nothing about the sources it signs.
+  # Signatures are checked as always. A mirror that keeps a snapshot of unstable serves its Release
+  # file past the Valid-Until date, and apt would refuse it; what it lists is still signed by Debian.
   cat >"$apt/apt.conf" <<EOF
 Dir::Etc "$apt/etc";
 Dir::Etc::sourcelist "$apt/etc/sources.list";
@@ -142,7 +142,8 @@ Acquire::Check-Valid-Until "false";
 Acquire::IndexTargets::deb-src::Sources::KeepCompressed "false";
 EOF
   export APT_CONFIG=$apt/apt.conf
-  apt-get -q update
+  # A suite the mirror lacks fails the update, not the others: the loop below moves past it.
+  apt-get -q update || echo "apt-get update failed for some suite; trying those it fetched"
   local package
   for package in glfw3 imgui; do
     for suite in "${suites[@]}" none; do

@@ -8,7 +8,7 @@ void addSortBenchFlags(CLI::App* sortBench, SortBenchOptions& options, SortBench
     flags.app = sortBench;
     sortBench->add_option(
         "--n", flags.sizes,
-        "pair counts, comma-separated [1e6,4e6,16e6,64e6 up to the device's limit; on a CPU device 1e5,1e6 "
+        "pair counts, comma-separated [1e6,4e6,16e6,64e6 up to the device's limit; on a CPU device 1e5,5e5 "
         "unless --full]");
     sortBench->add_flag(
         "--full", options.full,

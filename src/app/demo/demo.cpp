@@ -136,7 +136,7 @@ void harvest(Demo& d, FrameSlot& s) {
                 ms += t.ms;
                 stepped = true;
             }
-        if (stepped) d.naiveMeasured = std::pair(s.row.boids, ms / 1000);
+        if (stepped) d.naiveMeasured = NaiveTiming{s.row.boids, ms / 1000};
     }
     if (s.keyShot.recorded) startKeyShotWrite(d, s.keyShot);
     if (s.captured && d.capture) {
@@ -197,14 +197,14 @@ void endCpuFrame(Demo& d, Clock::time_point now) {
 void notePresetSpeed(Demo& d) {
     PanelState& st = d.panel;
     if (st.presetWatched.empty() || d.previousSlot < 0 || st.paused) return;
-    if (++d.presetFrames < 2) return;
+    if (++st.presetFrames < 2) return;
     const double seconds = d.slots[d.previousSlot].row.cpuFrameMs / 1000;
     if (seconds > slowPresetFrameSeconds) {
         st.status = slowPresetNote(st.presetWatched, seconds);
         std::fprintf(stderr, "vkboids: note: %s\n", st.status.c_str());
     }
     st.presetWatched.clear();
-    d.presetFrames = 0;
+    st.presetFrames = 0;
 }
 
 // A key that went down since the last frame, unless the panel has the keyboard.

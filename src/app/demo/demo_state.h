@@ -98,7 +98,6 @@ struct Demo {
     bool wasMinimized = false;
     int minimizedWaits = 0; // --exercise-window: 0 before the minimize, then waits while minimized, -1 after
     std::optional<NaiveTiming> naiveMeasured; // the last naive step run or measured
-    uint64_t presetFrames = 0;                // frames run since the preset the panel watches
     Clock::time_point previousStart;          // a frame's CPU time runs from its start to the next frame's
     int previousSlot = -1;
 };

@@ -315,8 +315,13 @@ std::array<const char*, 4> colorLabels(sim::Mode mode) {
 }
 
 void pressModeKey(PanelState& st) {
+    // While naive's question is showing, M counts naive as reached and moves past it, so the question
+    // never holds the cycle; past it lies the mode after naive, or the one after that where the
+    // question was asked from there.
     const sim::Mode reached = st.naiveQuestion.empty() ? st.sim.mode : sim::Mode::Naive;
-    st.sim.mode = sim::Mode((int(reached) + 1) % 3);
+    sim::Mode next = sim::Mode((int(reached) + 1) % 3);
+    if (!st.naiveQuestion.empty() && next == st.sim.mode) next = sim::Mode((int(next) + 1) % 3);
+    st.sim.mode = next;
     st.naiveQuestion.clear();
 }
 

@@ -65,6 +65,7 @@ struct PanelState {
     bool naiveConfirmed = false; // Yes to naiveQuestion
     bool countRequested = false; // count the search's candidates and neighbours (sim::countSearch)
     std::string presetWatched;   // a preset just chosen: its frame time is said where it crawls
+    int presetFrames = 0;        // frames stepped since presetWatched was chosen
 
     // What the panel shows.
     std::string deviceName;

@@ -13,6 +13,7 @@ void selectPreset(PanelState& st, const Preset& preset) {
     p = applyPreset(preset, p);
     st.domainChanged = st.domainChanged || p.domainHalf != L;
     st.presetWatched = preset.id;
+    st.presetFrames = 0;
     if (preset.boids) { // a fresh flock of that many, at the present density
         st.boidInput = int(preset.boids);
         st.keepDensity = true;

@@ -219,7 +219,8 @@ void startBench(Bench& b, const GlobalOptions& global) {
     if (!o.naiveLimit && b.ctx.isCpu && std::ranges::any_of(o.configs, isNaive)) {
         const uint32_t most = *std::ranges::max_element(b.boids);
         const NaiveTiming t = measureNaiveStep(b.ctx, most, sim::configFor(o.configs.front(), most).params);
-        b.naiveLimit = t.second > 0 ? std::floor(t.first * std::sqrt(cpuNaiveStepSeconds / t.second)) : most;
+        b.naiveLimit =
+            t.seconds > 0 ? std::floor(t.boids * std::sqrt(cpuNaiveStepSeconds / t.seconds)) : most;
     }
     if (std::ranges::all_of(o.configs, isNaive) &&
         std::ranges::all_of(b.boids, [&](uint32_t n) { return n > b.naiveLimit; }))
