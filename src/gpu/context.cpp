@@ -1,6 +1,7 @@
 // VK_KHR_portability_subset (MoltenVK) is still a provisional extension in the headers.
 #define VK_ENABLE_BETA_EXTENSIONS
 #include "gpu/context.h"
+#include "gpu/program.h"
 
 #include <algorithm>
 #include <atomic>
@@ -426,6 +427,7 @@ void createOneShot(Context& ctx) {
     VK_CHECK(vkCreateCommandPool(ctx.device, &poolInfo, nullptr, &ctx.oneShotPool));
     VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VK_CHECK(vkCreateFence(ctx.device, &fenceInfo, nullptr, &ctx.oneShotFence));
+    ctx.idleOneShots = std::make_shared<std::vector<VkCommandBuffer>>();
 }
 
 } // namespace
@@ -461,12 +463,14 @@ Context createContext(const ContextOptions& options) {
     }
     vkGetDeviceQueue(ctx.device, ctx.queueFamily, 0, &ctx.queue);
     createOneShot(ctx);
+    ctx.keptPrograms = createProgramCache();
     return ctx;
 }
 
 void destroyContext(Context& ctx) {
     if (ctx.device) {
         vkDeviceWaitIdle(ctx.device);
+        destroyKeptPrograms(ctx);
         vkDestroyFence(ctx.device, ctx.oneShotFence, nullptr);
         vkDestroyCommandPool(ctx.device, ctx.oneShotPool, nullptr);
         vkDestroyDevice(ctx.device, nullptr);
@@ -478,12 +482,18 @@ void destroyContext(Context& ctx) {
 }
 
 VkCommandBuffer beginOneShot(const Context& ctx) {
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = ctx.oneShotPool;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VK_CHECK(vkAllocateCommandBuffers(ctx.device, &alloc, &cmd));
+    if (!ctx.idleOneShots->empty()) {
+        cmd = ctx.idleOneShots->back();
+        ctx.idleOneShots->pop_back();
+    } else {
+        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        alloc.commandPool = ctx.oneShotPool;
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        alloc.commandBufferCount = 1;
+        VK_CHECK(vkAllocateCommandBuffers(ctx.device, &alloc, &cmd));
+    }
+    // Beginning resets a buffer used before (its pool allows it).
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
@@ -504,7 +514,7 @@ void submitAndWait(const Context& ctx, VkCommandBuffer cmd, VkFence fence) {
 
 void endOneShot(const Context& ctx, VkCommandBuffer cmd) {
     submitAndWait(ctx, cmd, ctx.oneShotFence);
-    vkFreeCommandBuffers(ctx.device, ctx.oneShotPool, 1, &cmd);
+    ctx.idleOneShots->push_back(cmd);
 }
 
 } // namespace gpu

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct DeviceSummary {
     int rank = 0;       // lower is preferred
 };
 
+struct ProgramCache; // program.h: the compute programs a context keeps
+
 struct Context {
     VkInstance instance = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
@@ -42,6 +45,10 @@ struct Context {
     uint32_t queueFamily = 0;
     VkCommandPool oneShotPool = VK_NULL_HANDLE; // for blocking uploads and readbacks
     VkFence oneShotFence = VK_NULL_HANDLE;
+    // The pool's command buffers that are done, reused by the next one-off submissions: allocating
+    // and freeing one each time leaves memory behind in the validation layer (Debian 12's keeps
+    // about 3 KB for each), which a long run would pile up.
+    std::shared_ptr<std::vector<VkCommandBuffer>> idleOneShots;
 
     VkPhysicalDeviceProperties properties{};
     VkPhysicalDeviceMemoryProperties memoryProperties{};
@@ -65,6 +72,7 @@ struct Context {
     double timestampPeriodNs = 0;
     VkDeviceSize deviceLocalBytes = 0; // the largest device-local heap
     bool validation = false;
+    std::shared_ptr<ProgramCache> keptPrograms; // compute programs, kept until destroyContext
 };
 
 Context createContext(const ContextOptions& options);
@@ -77,7 +85,7 @@ std::vector<DeviceSummary> listDevices();
 // Validation messages of severity error seen since start-up (all contexts).
 uint32_t validationErrorCount();
 
-// A command buffer for a blocking one-off submission (uploads, readbacks, tests).
+// A command buffer for a blocking one-off submission (uploads, readbacks, tests); one-offs may nest.
 VkCommandBuffer beginOneShot(const Context& context);
 void endOneShot(const Context& context, VkCommandBuffer cmd); // submits and waits
 // Ends `cmd`, submits it alone, waits on `fence` and resets it for the next submission.

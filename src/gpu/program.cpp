@@ -197,8 +197,10 @@ uint32_t preferredSubgroupSize(const Context& ctx) {
     return std::clamp(ctx.subgroupSize, ctx.minSubgroupSize, ctx.maxSubgroupSize);
 }
 
-Program createComputeProgram(const Context& ctx, const std::string& shader,
-                             const std::vector<SpecConstant>& specs, uint32_t requiredSubgroupSize) {
+namespace {
+
+Program compileComputeProgram(const Context& ctx, const std::string& shader,
+                              const std::vector<SpecConstant>& specs, uint32_t requiredSubgroupSize) {
     std::span<const uint32_t> code = findShader(shader);
     ShaderReflection r = reflectSpirv(code);
     if (r.stage != VK_SHADER_STAGE_COMPUTE_BIT) throw Error(shader + " is not a compute shader");
@@ -262,6 +264,41 @@ Program createComputeProgram(const Context& ctx, const std::string& shader,
     return p;
 }
 
+} // namespace
+
+Program createComputeProgram(const Context& ctx, const std::string& shader,
+                             const std::vector<SpecConstant>& specs, uint32_t requiredSubgroupSize) {
+    CHECK(ctx.keptPrograms);
+    std::string key = shader;
+    for (const SpecConstant& s : specs) key += " " + s.name + "=" + std::to_string(s.value);
+    key += " subgroup=" + std::to_string(requiredSubgroupSize);
+    ProgramCache& cache = *ctx.keptPrograms;
+    if (auto it = cache.programs.find(key); it != cache.programs.end()) return it->second;
+    Program p = compileComputeProgram(ctx, shader, specs, requiredSubgroupSize);
+    p.kept = true;
+    ++cache.compiled;
+    cache.programs.emplace(key, p);
+    return p;
+}
+
+std::shared_ptr<ProgramCache> createProgramCache() {
+    return std::make_shared<ProgramCache>();
+}
+
+void destroyKeptPrograms(const Context& ctx) {
+    if (!ctx.keptPrograms) return;
+    for (auto& [key, p] : ctx.keptPrograms->programs) {
+        p.kept = false;
+        destroyProgram(ctx, p);
+    }
+    ctx.keptPrograms->programs.clear();
+}
+
+ProgramCounts programCounts(const Context& ctx) {
+    if (!ctx.keptPrograms) return {};
+    return {ctx.keptPrograms->programs.size(), ctx.keptPrograms->compiled};
+}
+
 Program createGraphicsProgram(const Context& ctx, const std::string& vertexShader,
                               const std::string& fragmentShader, const GraphicsDesc& desc) {
     CHECK(desc.colorFormat != VK_FORMAT_UNDEFINED);
@@ -318,6 +355,10 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
 }
 
 void destroyProgram(const Context& ctx, Program& p) {
+    if (p.kept) {
+        p = Program{};
+        return;
+    }
     if (p.pipeline) vkDestroyPipeline(ctx.device, p.pipeline, nullptr);
     if (p.layout) vkDestroyPipelineLayout(ctx.device, p.layout, nullptr);
     if (p.setLayout) vkDestroyDescriptorSetLayout(ctx.device, p.setLayout, nullptr);

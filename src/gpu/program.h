@@ -5,6 +5,8 @@
 #include "gpu/context.h"
 #include "gpu/spirv_reflect.h"
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,12 @@ struct Program {
     uint32_t subgroupSize = 0;     // pinned subgroup size, or 0 where the driver chooses
     uint32_t maxGroupsX = 65535;   // the device's maxComputeWorkGroupCount
     uint32_t maxGroupsY = 65535;
+    bool kept = false; // a compute program the context keeps: destroyProgram leaves its objects
+};
+
+struct ProgramCache {
+    std::map<std::string, Program> programs; // by shader, specialization constants and subgroup size
+    uint64_t compiled = 0;
 };
 
 // The constant_id of each of `specs` in `reflection` (of `shader`), by name. Throws gpu::Error on a
@@ -40,8 +48,24 @@ std::vector<uint32_t> specConstantIds(const std::string& shader, const ShaderRef
 
 // Throws gpu::Error when the shader declares no specialization constant of a name in `specs`.
 // requiredSubgroupSize != 0 pins the subgroup size (VK_EXT_subgroup_size_control, core in 1.3).
+// The context keeps each compute program it creates, one per shader, specialization and subgroup
+// size, and hands out the same one when asked again: a flock rebuilt at another size, or a
+// configuration the user returns to, takes its pipelines at once rather than compiling them again
+// (seconds on a CPU driver, where each compile also leaves memory behind in the validation layer).
+// destroyProgram leaves a kept program's objects alone; destroyContext destroys them.
 Program createComputeProgram(const Context& context, const std::string& shader,
                              const std::vector<SpecConstant>& specs = {}, uint32_t requiredSubgroupSize = 0);
+
+// For createContext and destroyContext: the empty cache of kept programs, and its destruction.
+std::shared_ptr<ProgramCache> createProgramCache();
+void destroyKeptPrograms(const Context& context);
+
+// Compute programs created so far (kept), and those created anew rather than taken from the cache.
+struct ProgramCounts {
+    size_t kept = 0;
+    uint64_t compiled = 0;
+};
+ProgramCounts programCounts(const Context& context);
 
 enum class Blend {
     None,
