@@ -3,6 +3,7 @@
 #include "gpu_test.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 namespace test {
@@ -90,13 +91,18 @@ SortedCells checkGridPasses(const gpu::Context& ctx, const sim::State& s, const 
             EXPECT_EQ(pos[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + a]);
             EXPECT_EQ(vel[4 * size_t(k) + a], s.data[size_t(slots[k]) * 6 + 3 + a]);
         }
+        // The position's w: the packed velocity (sim_types.h).
+        EXPECT_EQ(std::bit_cast<uint32_t>(pos[4 * size_t(k) + 3]),
+                  packVelocity(&s.data[size_t(slots[k]) * 6 + 3], p.maxSpeed))
+            << "sorted position " << k;
         if (::testing::Test::HasFailure()) break;
     }
 
     // The search writes the next step's pairs: the key of each new position, and its slot.
     for (gpu::Buffer* b : {&f.cellKeys, &f.slotValues}) gpu::fillBuffer(ctx, *b, 0xabababab);
     runCommands([&](VkCommandBuffer cmd) {
-        sim::recordGridSearch(cmd, f, c, sim::searchVariant(sim::Mode::Coherent, p), nullptr);
+        sim::recordGridSearch(cmd, f, c, sim::searchVariant(sim::Mode::Coherent, p, f.options.packedVelocity),
+                              nullptr);
         gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
     });
@@ -152,7 +158,7 @@ void expectSpoiledStartsChangeTheStep(const gpu::Context& ctx, const sim::State&
                 vkCmdFillBuffer(cmd, f.keyStarts.buffer, 0, VK_WHOLE_SIZE, 0);
                 gpu::fillToComputeBarrier(cmd);
             }
-            sim::recordGridSearch(cmd, f, c, sim::searchVariant(mode, p), nullptr);
+            sim::recordGridSearch(cmd, f, c, sim::searchVariant(mode, p, f.options.packedVelocity), nullptr);
             gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
                                VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
         });

@@ -1,5 +1,7 @@
 #include "reference.h"
 
+#include "sim/search.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -13,9 +15,23 @@ double wrapInto(double x, double L) {
     return x - 2 * L * std::floor((x + L) / (2 * L));
 }
 
+// A velocity component in packing steps, as common.glsl's packVelocity computes it in float:
+// nearbyint rounds half to even, as roundEven does.
+int32_t packedSteps(float v, float scale) {
+    return int32_t(std::clamp(std::nearbyint(v * scale), -511.0f, 511.0f));
+}
+
 } // namespace
 
-ReferenceStep referenceStep(const sim::State& in, const sim::Params& p) {
+uint32_t packVelocity(const float* v, float maxSpeed) {
+    const float scale = sim::velocityPackScale(maxSpeed);
+    uint32_t word = 0;
+    for (int a = 0; a < 3; ++a) word |= uint32_t(packedSteps(v[a], scale) + 512) << (10 * a);
+    return word;
+}
+
+ReferenceStep referenceStep(const sim::State& in, const sim::Params& p, bool packedVelocity) {
+    const float packScale = sim::velocityPackScale(p.maxSpeed), packStep = sim::velocityPackStep(p.maxSpeed);
     const uint32_t n = in.count();
     const double L = p.domainHalf;
     const double r1 = p.cohesionRadius, r2 = p.separationRadius, r3 = p.alignmentRadius;
@@ -35,6 +51,7 @@ ReferenceStep referenceStep(const sim::State& in, const sim::Params& p) {
         double coh[3] = {0, 0, 0}, sep[3] = {0, 0, 0}, ali[3] = {0, 0, 0};
         double cohAbs = 0, sepAbs = 0, aliAbs = 0;
         uint32_t nCoh = 0, nSep = 0, nAli = 0;
+        int64_t aliSteps[3] = {0, 0, 0}; // with packedVelocity: the sums of the packed steps
         for (uint32_t j = 0; j < n; ++j) {
             if (j == i) continue;
             const float* bj = &in.data[size_t(j) * 6];
@@ -63,11 +80,18 @@ ReferenceStep referenceStep(const sim::State& in, const sim::Params& p) {
                 nSep++;
             }
             if (dist < r3) {
-                for (int a = 0; a < 3; ++a) ali[a] += bj[3 + a];
-                aliAbs += std::abs(bj[3]) + std::abs(bj[4]) + std::abs(bj[5]);
+                for (int a = 0; a < 3; ++a) {
+                    const int32_t q = packedSteps(bj[3 + a], packScale);
+                    aliSteps[a] += q;
+                    const double v = packedVelocity ? double(q) * packStep : double(bj[3 + a]);
+                    if (!packedVelocity) ali[a] += v;
+                    aliAbs += std::abs(v);
+                }
                 nAli++;
             }
         }
+        if (packedVelocity)
+            for (int a = 0; a < 3; ++a) ali[a] = double(aliSteps[a]) * packStep;
         // Rule 4: away from the predator (wrapped as the GPU's is), S (1/|d| - 1/R) d within R.
         double flee[3] = {0, 0, 0}, fleeTol = 0;
         if (p.predator) {

@@ -15,7 +15,13 @@ struct ReferenceStep {
     std::vector<uint32_t> neighbours;      // pairs within max(r), for reporting
 };
 
-ReferenceStep referenceStep(const sim::State& in, const sim::Params& params);
+// With packedVelocity, the alignment rule sums the neighbours' packed velocities (sim_types.h) as the
+// coherent search does: each quantized in float as the reorder quantizes it, the steps summed exactly,
+// the sum scaled once.
+ReferenceStep referenceStep(const sim::State& in, const sim::Params& params, bool packedVelocity = false);
+
+// The packed velocity of v[0..2] (sim_types.h), as the coherent reorder writes it.
+uint32_t packVelocity(const float* v, float maxSpeed);
 
 struct Comparison {
     uint32_t compared = 0, ambiguous = 0, mismatches = 0;

@@ -289,6 +289,8 @@ TEST_F(CountingBuildTest, MatchesACountingSortAndTheRadixBuild) {
 
 class CountingStepTest : public GpuTest {
   protected:
+    sim::FlockOptions flock = {.halfFilter = false};
+
     // `steps` steps of `mode` on a fresh flock with the given build; the raw state buffers after them.
     struct Run {
         State state;
@@ -299,11 +301,8 @@ class CountingStepTest : public GpuTest {
               GridBuild how, int count, uint32_t maxGroupsX = 0,
               sim::CellOrder order = sim::CellOrder::Linear) {
         const sim::Grid grid = sim::makeGrid(p, width, in.count(), rows, order);
-        const test::Steps run = {.mode = mode,
-                                 .build = how,
-                                 .count = count,
-                                 .flock = {.halfFilter = false},
-                                 .maxGroupsX = maxGroupsX};
+        const test::Steps run = {
+            .mode = mode, .build = how, .count = count, .flock = flock, .maxGroupsX = maxGroupsX};
         Run r;
         r.state = test::stepFlock(ctx(), in, p, grid, run, [&](const sim::Flock& f) {
             r.pos = test::readBuffer<float>(f.pos[f.current], 4 * size_t(f.count));
@@ -317,7 +316,7 @@ class CountingStepTest : public GpuTest {
                                 sim::Rows rows, const std::string& what) {
         SCOPED_TRACE(what + " " + sim::modeName(mode) + " " + sim::cellWidthName(width) + " wide " +
                      sim::rowsName(rows));
-        const test::ReferenceStep ref = test::referenceStep(in, p);
+        const test::ReferenceStep ref = test::referenceStep(in, p, sim::usesPackedVelocity(mode, flock));
         const Run counting = steps(in, p, mode, width, rows, GridBuild::Counting, 1);
         const test::Comparison c = test::compareStates(counting.state, ref, p);
         EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;
@@ -353,6 +352,7 @@ TEST_F(CountingStepTest, EverySearchPipelineStepsAsTheRadixBuildBitForBit) {
             SCOPED_TRACE(sim::searchVariantName(v) + ", " + shape.name());
             Params p = v.sharedRadii ? Params{} : test::distinctRadii(Params{});
             p.domainHalf = shape.domainHalf;
+            flock.packedVelocity = v.packedVelocity;
             const State in = test::clusteredState(3000, 193, p, 4, 6.0f);
             const auto run = [&](GridBuild how) {
                 return steps(in, p, v.mode, shape.width, shape.rows, how, 3, 0, shape.cellOrder);

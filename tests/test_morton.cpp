@@ -40,7 +40,7 @@ class MortonTest : public test::GpuTest {
                      std::to_string(grid.dim) + " per axis, " + sim::describeRows(grid) + ", n " +
                      std::to_string(in.count()));
         ASSERT_EQ(grid.cellOrder, CellOrder::Morton);
-        const test::ReferenceStep ref = test::referenceStep(in, p);
+        const test::ReferenceStep ref = test::referenceStep(in, p, sim::usesPackedVelocity(mode, {}));
         const State morton = gpuSteps(in, p, grid, mode);
         expectMatches(morton, ref, p, in.count());
         if (in.count() > 50) {
@@ -144,7 +144,8 @@ TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
             });
             EXPECT_TRUE(f.keysCurrent);
             const State next = sim::downloadState(ctx(), f);
-            expectMatches(next, test::referenceStep(state, p), p, state.count());
+            expectMatches(next, test::referenceStep(state, p, sim::usesPackedVelocity(mode, f.options)), p,
+                          state.count());
             state = next;
         }
     sim::destroyFlock(ctx(), f);
@@ -165,10 +166,10 @@ TEST_F(MortonTest, MortonWindowsReadTheirStarts) {
     Params p;
     p.domainHalf = halfFor(5, sim::CellWidth::Reach);
     const State in = test::uniformState(2999, 95, p);
-    const test::ReferenceStep ref = test::referenceStep(in, p);
     const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, in.count(), Rows::Full, CellOrder::Morton);
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
-        test::expectSpoiledStartsChangeTheStep(ctx(), in, ref, p, grid, mode);
+        test::expectSpoiledStartsChangeTheStep(
+            ctx(), in, test::referenceStep(in, p, sim::usesPackedVelocity(mode, {})), p, grid, mode);
 }
 
 } // namespace

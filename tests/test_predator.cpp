@@ -34,7 +34,8 @@ class PredatorTest : public test::GpuTest {
     // Every mode against the reference; `inside` and `outside` count the boids within the predator's
     // radius and beyond it, so that a layout that puts none on either side fails.
     void expectEveryModeMatches(const State& in, const Params& p, const std::string& what) {
-        const test::ReferenceStep ref = test::referenceStep(in, p);
+        const test::ReferenceStep full = test::referenceStep(in, p),
+                                  packed = test::referenceStep(in, p, true);
         uint32_t inside = 0, outside = 0;
         for (uint32_t i = 0; i < in.count(); ++i)
             (minImageDistance(in, i, p) < p.predatorRadius ? inside : outside)++;
@@ -42,6 +43,7 @@ class PredatorTest : public test::GpuTest {
         EXPECT_GE(outside, 20u) << what;
         for (const ModeWidth& m : everyMode) {
             SCOPED_TRACE(what + " mode=" + sim::modeName(m.mode) + " width=" + sim::cellWidthName(m.width));
+            const test::ReferenceStep& ref = sim::usesPackedVelocity(m.mode, {}) ? packed : full;
             const test::Comparison c = test::compareStates(gpuStep(in, p, m.mode, m.width), ref, p);
             EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;
             EXPECT_LE(c.ambiguous, in.count() / 50);

@@ -206,15 +206,17 @@ TEST(Grid, RowsNamesParseBack) {
 // reaches one of them.
 TEST(Grid, EverySearchPipelineIsListed) {
     const std::vector<sim::SearchVariant>& all = sim::searchVariants();
-    EXPECT_EQ(all.size(), 4u); // docs/DESIGN.md counts them
+    EXPECT_EQ(all.size(), 6u); // docs/DESIGN.md counts them
     for (const sim::SearchVariant& v : all) EXPECT_EQ(std::count(all.begin(), all.end(), v), 1);
     for (sim::Mode mode : {sim::Mode::Scattered, sim::Mode::Coherent})
-        for (bool shared : {true, false}) {
-            const sim::Params p = shared ? sim::Params{} : test::distinctRadii(sim::Params{});
-            const sim::SearchVariant v = sim::searchVariant(mode, p);
-            EXPECT_NE(std::find(all.begin(), all.end(), v), all.end()) << sim::searchVariantName(v);
-            EXPECT_EQ(v.sharedRadii, shared);
-        }
+        for (bool shared : {true, false})
+            for (bool packed : {true, false}) {
+                const sim::Params p = shared ? sim::Params{} : test::distinctRadii(sim::Params{});
+                const sim::SearchVariant v = sim::searchVariant(mode, p, packed);
+                EXPECT_NE(std::find(all.begin(), all.end(), v), all.end()) << sim::searchVariantName(v);
+                EXPECT_EQ(v.sharedRadii, shared);
+                EXPECT_EQ(v.packedVelocity, packed && mode == sim::Mode::Coherent);
+            }
 }
 
 TEST(Grid, PartsOfACellAreExactFractionsOfIt) {

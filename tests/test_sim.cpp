@@ -49,7 +49,7 @@ class SimTest : public GpuTest {
                                 const std::string& what) {
         SCOPED_TRACE(what + " mode=" + sim::modeName(mode) + " cells=" + sim::cellWidthName(width) +
                      " n=" + std::to_string(in.count()));
-        const test::ReferenceStep ref = test::referenceStep(in, p);
+        const test::ReferenceStep ref = test::referenceStep(in, p, sim::usesPackedVelocity(mode, options));
         const State got = gpuSteps(in, p, mode, width);
         const test::Comparison c = test::compareStates(got, ref, p);
         EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;
@@ -205,6 +205,7 @@ TEST_F(SimTest, EverySearchPipelineMatchesReferenceOnEveryShape) {
             SCOPED_TRACE(sim::searchVariantName(v) + ", " + shape.name());
             rows = shape.rows;
             cellOrder = shape.cellOrder;
+            options.packedVelocity = v.packedVelocity;
             Params p = v.sharedRadii ? Params{} : test::distinctRadii(Params{});
             p.domainHalf = shape.domainHalf;
             const float spread = std::max(6.0f, shape.domainHalf / 4); // some tens of neighbours a boid
@@ -219,12 +220,12 @@ TEST_F(SimTest, TheSearchReadsItsStarts) {
     Params p;
     p.domainHalf = 12.5f; // 5 cells of 5 per axis, 24 boids a cell
     const State in = uniformState(2999, 91, p);
-    const test::ReferenceStep ref = test::referenceStep(in, p);
     for (sim::Rows r : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
             SCOPED_TRACE(std::string(sim::rowsName(r)) + " " + sim::modeName(mode));
             test::expectSpoiledStartsChangeTheStep(
-                ctx(), in, ref, p, sim::makeGrid(p, sim::CellWidth::Reach, in.count(), r), mode);
+                ctx(), in, test::referenceStep(in, p, sim::usesPackedVelocity(mode, {})), p,
+                sim::makeGrid(p, sim::CellWidth::Reach, in.count(), r), mode);
         }
 }
 
@@ -319,7 +320,8 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
             sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
         });
         const State next = sim::downloadState(ctx(), f); // in original boid order, through the ids
-        const test::ReferenceStep ref = test::referenceStep(state, p);
+        const test::ReferenceStep ref =
+            test::referenceStep(state, p, sim::usesPackedVelocity(mode, f.options));
         const test::Comparison c = test::compareStates(next, ref, p);
         ASSERT_EQ(c.mismatches, 0u) << c.firstMismatch;
         state = next;

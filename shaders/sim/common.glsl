@@ -42,6 +42,12 @@ uvec3 cellOf(vec3 p, StepConstants c) {
                  cellCoordinate(p.z, c.domainHalf, c.invCellWidth, c.gridDim));
 }
 
+// The packed velocity of v (sim_types.h: PACKED_VELOCITY_ROOM), as tests/reference.cpp computes it.
+uint packVelocity(vec3 v, StepConstants c) {
+    const uvec3 q = uvec3(clamp(roundEven(v * c.velocityPackScale), -511.0, 511.0) + 512.0);
+    return q.x | q.y << 10 | q.z << 20;
+}
+
 // Linear cell index, x fastest (sim::cellIndex).
 uint cellIndex(uvec3 cell, uint dim) { return cell.x + dim * (cell.y + dim * cell.z); }
 

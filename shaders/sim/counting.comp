@@ -98,8 +98,10 @@ void main() {
     const uint k = start + rank;
     sortedSlots[k] = slot;
 #ifdef REORDER
-    posOut[k] = posIn[slot];
-    velOut[k] = velIn[slot];
+    // The position's w carries the packed velocity that the coherent search sums (sim_types.h).
+    const vec4 v = velIn[slot];
+    posOut[k] = vec4(posIn[slot].xyz, uintBitsToFloat(packVelocity(v.xyz, c)));
+    velOut[k] = v;
     idsOut[k] = idsIn[slot];
 #endif
 #endif

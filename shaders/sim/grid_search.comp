@@ -15,7 +15,10 @@
 //            takes the boid of sorted slot i, so that a subgroup's boids share rows. The rules'
 //            velocities are read from a copy in sorted order (gather_velocities.comp), so that only
 //            the positions are gathered.
-// COHERENT:  the state itself was reordered into key order; ranges index it directly.
+// COHERENT:  the state itself was reordered into key order; ranges index it directly. With
+//            PACKED_VELOCITY (a specialization constant) the rules sum the packed velocity that the
+//            reorder wrote into each position's w (sim_types.h) instead of loading each neighbour's
+//            velocity: the position's load brings it.
 // COUNT:     (the scattered layout) counts each boid's candidates and neighbours instead of
 //            stepping (sim::countSearch): the same rows and windows, nothing else written; and the
 //            steps its subgroup ran for them (visitRange below).
@@ -30,6 +33,9 @@
 layout(local_size_x_id = 0) in;
 #include "sim_types.h"
 #include "common.glsl"
+#ifdef COHERENT
+#define PACKABLE_VELOCITY
+#endif
 #include "rules.glsl"
 
 #ifdef COHERENT
@@ -114,37 +120,56 @@ void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Counted
 #else
 #define Sums Neighbours
 
-// The candidate in sorted position k at displacement d (minimum-imaged per pair where the grid is
-// too small for fixed image shifts).
-void visitOne(uint k, vec3 d, bool wrapPairs, inout Neighbours sums) {
+// The candidate in sorted position k, stored as q (its position, and in w its packed velocity), seen
+// from origin (minimum-imaged per pair where the grid is too small for fixed image shifts).
+void visitOne(uint k, vec4 q, vec3 origin, bool wrapPairs, inout Neighbours sums) {
+    vec3 d = q.xyz - origin;
     if (wrapPairs) d = minImage(d, c.domainHalf);
-    addNeighbour(sums, d, k, c);
+    addNeighbour(sums, d, k, floatBitsToUint(q.w), c);
 }
 
 // Candidates in sorted positions [start, end), displacements p_j - origin. Several a step, so that
 // an invocation has several candidate loads in flight (the sums still add in order).
-void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbours sums) {
+void visitCandidates(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbours sums) {
     uint k = start;
     if (BY_FOUR) {
         for (; k + 3 < end; k += 4) {
             const uint j0 = SLOT(k), j1 = SLOT(k + 1), j2 = SLOT(k + 2), j3 = SLOT(k + 3);
-            const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz, p2 = posIn[j2].xyz, p3 = posIn[j3].xyz;
-            visitOne(k, p0 - origin, wrapPairs, sums);
-            visitOne(k + 1, p1 - origin, wrapPairs, sums);
-            visitOne(k + 2, p2 - origin, wrapPairs, sums);
-            visitOne(k + 3, p3 - origin, wrapPairs, sums);
+            const vec4 q0 = posIn[j0], q1 = posIn[j1], q2 = posIn[j2], q3 = posIn[j3];
+            visitOne(k, q0, origin, wrapPairs, sums);
+            visitOne(k + 1, q1, origin, wrapPairs, sums);
+            visitOne(k + 2, q2, origin, wrapPairs, sums);
+            visitOne(k + 3, q3, origin, wrapPairs, sums);
         }
     } else {
         for (; k + 1 < end; k += 2) {
             const uint j0 = SLOT(k), j1 = SLOT(k + 1);
-            const vec3 p0 = posIn[j0].xyz, p1 = posIn[j1].xyz;
-            visitOne(k, p0 - origin, wrapPairs, sums);
-            visitOne(k + 1, p1 - origin, wrapPairs, sums);
+            const vec4 q0 = posIn[j0], q1 = posIn[j1];
+            visitOne(k, q0, origin, wrapPairs, sums);
+            visitOne(k + 1, q1, origin, wrapPairs, sums);
         }
     }
     for (; k < end; ++k) {
-        visitOne(k, posIn[SLOT(k)].xyz - origin, wrapPairs, sums);
+        visitOne(k, posIn[SLOT(k)], origin, wrapPairs, sums);
     }
+}
+
+void visitRange(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbours sums) {
+#ifdef PACKABLE_VELOCITY
+    if (PACKED_VELOCITY) {
+        // The packed sums take at most sums.room more candidates before they must be decoded: a
+        // range longer than that (a crowd of millions) is scanned in parts.
+        for (;;) {
+            const uint stop = start + min(end - start, sums.room);
+            visitCandidates(origin, start, stop, wrapPairs, sums);
+            sums.room -= stop - start;
+            if (stop == end) return;
+            decodeVelocities(sums, c);
+            start = stop;
+        }
+    }
+#endif
+    visitCandidates(origin, start, end, wrapPairs, sums);
 }
 
 #endif
@@ -234,7 +259,8 @@ void main() {
     const uint i = linearInvocationIndex();
     if (i >= c.boidCount) return;
     const uint self = SLOT(i);
-    const vec3 p = posIn[self].xyz;
+    const vec4 stored = posIn[self];
+    const vec3 p = stored.xyz;
 #ifdef COUNT
     Counted counted = Counted(0, 0, 0, 0);
     scanRows(p, counted);
@@ -248,7 +274,10 @@ void main() {
     scanRows(p, sums);
     // The boid met itself at d = 0 (in its own slice, which is always scanned).
     const vec3 v = velSorted[i].xyz;
-    removeSelf(sums, v);
+    removeSelf(sums, v, floatBitsToUint(stored.w));
+#ifdef PACKABLE_VELOCITY
+    if (PACKED_VELOCITY) decodeVelocities(sums, c);
+#endif
     vec3 pNew, vNew;
     integrate(p, v, sums, c, pNew, vNew);
     posOut[self] = vec4(pNew, 0);

@@ -69,8 +69,10 @@ void main() {
         for (uint s = key + 1; s <= min(key | blockLow, total - 1); ++s) keyStarts[s] = k + 1;
 #ifdef REORDER
     const uint slot = sortedSlots[k];
-    posOut[k] = posIn[slot];
-    velOut[k] = velIn[slot];
+    // The position's w carries the packed velocity that the coherent search sums (sim_types.h).
+    const vec4 v = velIn[slot];
+    posOut[k] = vec4(posIn[slot].xyz, uintBitsToFloat(packVelocity(v.xyz, c)));
+    velOut[k] = v;
     idsOut[k] = idsIn[slot];
 #endif
 }

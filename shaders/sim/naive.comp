@@ -63,7 +63,7 @@ vec3 neighbourVelocity(uint j) { return velIn[j].xyz; }
 
 void exactPair(uint b, vec3 q, uint j) {
     if (j == self[b]) return;
-    addNeighbour(sums[b], minImage(q - p[b], c.domainHalf), j, c);
+    addNeighbour(sums[b], minImage(q - p[b], c.domainHalf), j, 0u, c);
 }
 
 void main() {

@@ -1,11 +1,22 @@
 // The flocking rules of the CUDA flocking lab, for one boid over its neighbours: the only
 // place the GPU passes write them (the CPU's are in tests/reference.cpp). A pass that includes this
-// defines neighbourVelocity(j), where the velocity of the neighbour it calls j is read from.
+// defines neighbourVelocity(j), where the velocity of the neighbour it calls j is read from. A pass
+// that defines PACKABLE_VELOCITY first may instead (PACKED_VELOCITY) hand each neighbour's packed
+// velocity (sim_types.h) to addNeighbour, and sum those words as integers, decoded once a boid.
 #ifndef VKBOIDS_RULES_GLSL
 #define VKBOIDS_RULES_GLSL
 
 // r1 == r3 (the lab's defaults): cohesion and alignment share one test and one count.
 layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;
+
+#ifdef PACKABLE_VELOCITY
+layout(constant_id = 2) const bool PACKED_VELOCITY = false;
+// Candidates the packed sums may take between two decodes: PACKED_VELOCITY_ROOM, which no sum can
+// outgrow (sim_types.h). Tests set fewer, so that the decode within a scan runs too.
+layout(constant_id = 3) const uint PACKED_ROOM = PACKED_VELOCITY_ROOM;
+#else
+const bool PACKED_VELOCITY = false;
+#endif
 
 vec3 neighbourVelocity(uint j);
 
@@ -14,34 +25,87 @@ struct Neighbours {
     vec3 cohesion; // sum of d over dist < r1
     float cohesionCount;
     vec3 separation; // sum of d over dist < r2
-    vec3 alignment;  // sum of v_j over dist < r3
+    vec3 alignment;  // sum of v_j over dist < r3 (PACKED_VELOCITY: of those decoded so far)
     float alignmentCount;
+#ifdef PACKABLE_VELOCITY
+    uvec3 packedSums;   // the sums s0, s1, s2 of sim_types.h since the last decode
+    float decodedCount; // the alignment count at the last decode
+    uint room;          // candidates the packed sums may still take
+#endif
 };
 
-Neighbours noNeighbours() { return Neighbours(vec3(0), 0.0, vec3(0), vec3(0), 0.0); }
+Neighbours noNeighbours() {
+    Neighbours n;
+    n.cohesion = vec3(0);
+    n.cohesionCount = 0.0;
+    n.separation = vec3(0);
+    n.alignment = vec3(0);
+    n.alignmentCount = 0.0;
+#ifdef PACKABLE_VELOCITY
+    n.packedSums = uvec3(0);
+    n.decodedCount = 0.0;
+    n.room = PACKED_ROOM;
+#endif
+    return n;
+}
 
-// Neighbour j at displacement d = p_j - p_i (the minimum image). Its velocity is read only when it
-// is within r3.
-void addNeighbour(inout Neighbours n, vec3 d, uint j, StepConstants c) {
+// The velocity of neighbour j, or its packed velocity w, into the alignment sum: with
+// PACKED_VELOCITY three integer adds, and no load.
+void addVelocity(inout Neighbours n, uint j, uint w) {
+#ifdef PACKABLE_VELOCITY
+    if (PACKED_VELOCITY) {
+        n.packedSums += uvec3(w, w >> 10, w >> 20);
+        return;
+    }
+#endif
+    n.alignment += neighbourVelocity(j);
+}
+
+// Neighbour j at displacement d = p_j - p_i (the minimum image), its packed velocity w (read only
+// with PACKED_VELOCITY). Its velocity is read only when it is within r3.
+void addNeighbour(inout Neighbours n, vec3 d, uint j, uint w, StepConstants c) {
     const float dist2 = d.x * d.x + d.y * d.y + d.z * d.z;
     if (dist2 < c.cohesionRadiusSq) {
         n.cohesion += d;
         n.cohesionCount += 1.0;
-        if (COHESION_IS_ALIGNMENT) n.alignment += neighbourVelocity(j);
+        if (COHESION_IS_ALIGNMENT) addVelocity(n, j, w);
     }
     if (dist2 < c.separationRadiusSq) n.separation += d;
     if (!COHESION_IS_ALIGNMENT && dist2 < c.alignmentRadiusSq) {
-        n.alignment += neighbourVelocity(j);
+        addVelocity(n, j, w);
         n.alignmentCount += 1.0;
     }
 }
 
+#ifdef PACKABLE_VELOCITY
+// The packed sums into the alignment sum (sim_types.h), and started again: once a boid, or more
+// often only when its candidates outgrow PACKED_ROOM.
+void decodeVelocities(inout Neighbours n, StepConstants c) {
+    const float count = COHESION_IS_ALIGNMENT ? n.cohesionCount : n.alignmentCount;
+    // The words summed since the last decode (counts are exact integers in float below 2^24).
+    const uint bias = uint(int(count - n.decodedCount)) * 512u;
+    const uvec3 s = n.packedSums;
+    const ivec3 q = ivec3(uvec3(s.x - (s.y << 10), s.y - (s.z << 10), s.z) - bias);
+    n.alignment += vec3(q) * c.velocityPackStep;
+    n.packedSums = uvec3(0);
+    n.decodedCount = count;
+    n.room = PACKED_ROOM;
+}
+#endif
+
 // A pass that meets the boid itself among its candidates (at d = 0, within every radius) takes it
-// out afterwards, rather than test j != i for every candidate.
-void removeSelf(inout Neighbours n, vec3 v) {
+// out afterwards, rather than test j != i for every candidate: its velocity v, or its packed
+// velocity w.
+void removeSelf(inout Neighbours n, vec3 v, uint w) {
     n.cohesionCount -= 1.0;
-    n.alignment -= v;
     n.alignmentCount -= 1.0;
+#ifdef PACKABLE_VELOCITY
+    if (PACKED_VELOCITY) {
+        n.packedSums -= uvec3(w, w >> 10, w >> 20);
+        return;
+    }
+#endif
+    n.alignment -= v;
 }
 
 // Rule 4, the predator: a boid at minimum-image displacement d from it, 0 < |d| < R, flees along d

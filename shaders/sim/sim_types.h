@@ -35,7 +35,7 @@ struct StepConstants {
     f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
     u32 slicesPerCell;       // x slices a cell in the sort key: 1 (whole cells) or 8
     u32 cellOrder;           // CELL_ORDER_*: how the key numbers cells (sim::CellOrder)
-    u32 pad0;
+    f32 velocityPackScale;   // PACKED_VELOCITY_LEVELS / maxSpeed: a velocity component in packing steps
     // The predator (sim::Params): boids within its radius flee (rules.glsl: integrate).
     u32 predatorOn; // 0: no predator, and the step is exactly the one without
     f32 predatorX;  // its position, wrapped into the domain
@@ -44,7 +44,7 @@ struct StepConstants {
     f32 predatorRadiusSq;
     f32 predatorInvRadius;
     f32 predatorScale;
-    f32 pad1;
+    f32 velocityPackStep; // maxSpeed / PACKED_VELOCITY_LEVELS: one packing step as a velocity
 };
 
 // The grid's sort key (common.glsl: gridKey). The domain is cut into rows along x, rowsPerCell
@@ -63,6 +63,22 @@ struct StepConstants {
 // cellKey). Morton grids have one row a cell.
 #define CELL_ORDER_LINEAR 0u
 #define CELL_ORDER_MORTON 1u
+
+// The packed velocity (common.glsl: packVelocity), which the coherent mode's reorder writes into each
+// position's w: three fields of 10 bits, x from bit 0, y from bit 10, z from bit 20, bits 30 and 31
+// zero. A field holds 512 + q, q = clamp(roundEven(v * velocityPackScale), -511, 511): steps of
+// maxSpeed / 511 around 0, zero exactly 512.
+//
+// The search sums the words of a boid's neighbours as integers, modulo 2^32, in three sums: s0 of w,
+// s1 of w >> 10, s2 of w >> 20 (one integer add each a neighbour, no decode). With S_x, S_y, S_z the
+// sums of the fields over m words, s2 = S_z, s1 = S_y + 2^10 S_z and s0 = S_x + 2^10 S_y + 2^20 S_z,
+// so that S_x = s0 - 2^10 s1, S_y = s1 - 2^10 s2 and S_z = s2, all modulo 2^32 whatever the carries.
+// Each D = S - 512 m (the sum of the q) lies in [-511 m, 511 m]: read as a signed 32-bit integer it is
+// exact while 511 m < 2^31, that is for m up to 4,202,512 words. The search decodes its sums (and
+// starts them again) before they hold more than PACKED_VELOCITY_ROOM candidates, one word fewer,
+// since the boid's own word is taken out afterwards; so no sum is ever ambiguous, for any count.
+#define PACKED_VELOCITY_LEVELS 511.0
+#define PACKED_VELOCITY_ROOM 4202511u
 
 // What the grid-stats pass reports for the panel.
 struct GridStats {

@@ -43,6 +43,10 @@ bool sameGridKeys(const StepConstants& a, const StepConstants& b) {
 
 } // namespace
 
+bool usesPackedVelocity(Mode mode, const FlockOptions& options) {
+    return mode == Mode::Coherent && options.packedVelocity;
+}
+
 uint64_t flockBytes(uint32_t count) {
     const uint64_t n = count;
     const uint64_t state = 2 * (2 * vec4Bytes + 4) * n + vec4Bytes * n; // pos, vel, ids, twice; velSorted
@@ -77,6 +81,7 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     checkFlockFits(ctx, count);
     Flock f;
     f.count = count;
+    f.options = options;
     f.workgroupSize = chooseWorkgroupSize(ctx);
     try {
         for (int b = 0; b < 2; ++b) {
@@ -184,7 +189,7 @@ void growKeyStarts(const gpu::Context& ctx, Flock& f, const Grid& grid) {
 
 void prepareGrid(const gpu::Context& ctx, Flock& f, const Grid& grid, Mode mode, GridBuild build) {
     if (mode == Mode::Naive) return; // no grid
-    prepareSearch(ctx, f.search, mode, f.workgroupSize);
+    prepareSearch(ctx, f.search, mode, f.workgroupSize, f.options.packedVelocity, f.options.packedRoom);
     if (build == GridBuild::Counting) prepareCounting(ctx, f, grid);
     growKeyStarts(ctx, f, grid);
 }
@@ -220,6 +225,8 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // Rows thinner than a cell need rows of cells to be runs of keys (sim::CellOrder).
     CHECK(grid.cellOrder == CellOrder::Linear || grid.rowsPerCell == 1);
     c.cellOrder = grid.cellOrder == CellOrder::Morton ? CELL_ORDER_MORTON : CELL_ORDER_LINEAR;
+    c.velocityPackScale = velocityPackScale(p.maxSpeed);
+    c.velocityPackStep = velocityPackStep(p.maxSpeed);
     if (p.predator) {
         c.predatorOn = 1;
         c.predatorX = wrapCoordinate(p.predatorPos[0], p.domainHalf);
@@ -280,7 +287,7 @@ void recordStep(VkCommandBuffer cmd, Flock& f, const Params& params, Mode mode, 
             recordSortPairs(cmd, f, grid, profiler);
             recordKeyStarts(cmd, f, c, grid, mode == Mode::Coherent, profiler);
         }
-        recordGridSearch(cmd, f, c, searchVariant(mode, params), profiler);
+        recordGridSearch(cmd, f, c, searchVariant(mode, params, f.options.packedVelocity), profiler);
     }
     endOfStepBarrier(cmd);
 }

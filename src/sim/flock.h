@@ -21,8 +21,20 @@
 
 namespace sim {
 
+struct FlockOptions {
+    bool halfFilter = true; // the naive cube test in float16 where the device has it (tests turn it off)
+    // The coherent search sums its neighbours' packed velocities (sim_types.h), decoding the sums
+    // after at most packedRoom candidates (tests make it small, so that decodes within a scan run).
+    bool packedVelocity = packedVelocityByDefault;
+    uint32_t packedRoom = PACKED_VELOCITY_ROOM;
+};
+
+// Whether steps of `mode` on a flock made with `options` sum packed velocities.
+bool usesPackedVelocity(Mode mode, const FlockOptions& options);
+
 struct Flock {
     uint32_t count = 0;
+    FlockOptions options;
     gpu::Buffer pos[2], vel[2], ids[2];
     uint32_t current = 0;
     uint32_t idsCurrent = 0;
@@ -43,10 +55,6 @@ struct Flock {
     SearchCounter counter;  // countSearch's own, made when first asked for
     gpu::Program naive, gridIndex, gridStats;
     uint32_t workgroupSize = 0;
-};
-
-struct FlockOptions {
-    bool halfFilter = true; // the naive cube test in float16 where the device has it (tests turn it off)
 };
 
 // Bytes of device memory a flock of `count` boids needs (all modes, the grid at its largest).

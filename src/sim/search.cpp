@@ -3,23 +3,34 @@
 #include "sim/flock.h"
 
 #include <algorithm>
+#include <cfloat>
 
 namespace sim {
 
 using gpudata::StepConstants;
 
-SearchVariant searchVariant(Mode mode, const Params& params) {
-    return {mode, params.cohesionRadius == params.alignmentRadius};
+SearchVariant searchVariant(Mode mode, const Params& params, bool packedVelocity) {
+    return {mode, params.cohesionRadius == params.alignmentRadius, mode == Mode::Coherent && packedVelocity};
 }
 
 const std::vector<SearchVariant>& searchVariants() {
     static const std::vector<SearchVariant> variants = {
-        {Mode::Scattered, false}, {Mode::Scattered, true}, {Mode::Coherent, false}, {Mode::Coherent, true}};
+        {Mode::Scattered, false, false}, {Mode::Scattered, true, false}, {Mode::Coherent, false, false},
+        {Mode::Coherent, true, false},   {Mode::Coherent, false, true},  {Mode::Coherent, true, true}};
     return variants;
 }
 
 std::string searchVariantName(const SearchVariant& v) {
-    return std::string(modeName(v.mode)) + (v.sharedRadii ? ", r1 = r3" : "");
+    return std::string(modeName(v.mode)) + (v.sharedRadii ? ", r1 = r3" : "") +
+           (v.packedVelocity ? ", packed velocity" : "");
+}
+
+float velocityPackScale(float maxSpeed) {
+    return std::min(float(PACKED_VELOCITY_LEVELS) / maxSpeed, FLT_MAX);
+}
+
+float velocityPackStep(float maxSpeed) {
+    return maxSpeed / float(PACKED_VELOCITY_LEVELS);
 }
 
 namespace {
@@ -41,16 +52,24 @@ Search createSearch(const gpu::Context& ctx, uint32_t workgroupSize) {
     return s;
 }
 
-void prepareSearch(const gpu::Context& ctx, Search& s, Mode mode, uint32_t workgroupSize) {
+void prepareSearch(const gpu::Context& ctx, Search& s, Mode mode, uint32_t workgroupSize, bool packedVelocity,
+                   uint32_t packedRoom) {
     // The mode's pipelines on first use: all of them would take seconds to compile on a CPU driver,
     // and a flock needs a few. At the driver's subgroup size: on NVIDIA and lavapipe the device's
     // default, which the counting twin is pinned to (countSearch).
+    CHECK(packedRoom >= 1 && packedRoom <= PACKED_VELOCITY_ROOM);
     for (bool shared : {false, true}) {
-        gpu::Program& program = s.pipelines[variantIndex({mode, shared})];
+        const SearchVariant v = {mode, shared, mode == Mode::Coherent && packedVelocity};
+        gpu::Program& program = s.pipelines[variantIndex(v)];
         if (program.pipeline) continue;
+        std::vector<gpu::SpecConstant> specs = {{gpu::localSizeX, workgroupSize},
+                                                {"COHESION_IS_ALIGNMENT", shared ? 1u : 0u}};
+        if (mode == Mode::Coherent) {
+            specs.push_back({"PACKED_VELOCITY", v.packedVelocity ? 1u : 0u});
+            specs.push_back({"PACKED_ROOM", packedRoom});
+        }
         program = gpu::createComputeProgram(
-            ctx, mode == Mode::Coherent ? "grid_search_coherent" : "grid_search_scattered",
-            {{gpu::localSizeX, workgroupSize}, {"COHESION_IS_ALIGNMENT", shared ? 1u : 0u}});
+            ctx, mode == Mode::Coherent ? "grid_search_coherent" : "grid_search_scattered", specs);
     }
 }
 

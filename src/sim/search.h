@@ -16,17 +16,28 @@ namespace sim {
 
 struct Flock;
 
+// Whether a coherent flock sums its neighbours' packed velocities (sim_types.h) unless told otherwise.
+constexpr bool packedVelocityByDefault = true;
+
 // What a grid search pipeline is compiled for: the mode (scattered reads the state through the
-// sorted slots, coherent reads it reordered) and whether r1 == r3, so that cohesion and alignment
-// share one test and one count (a specialization constant).
+// sorted slots, coherent reads it reordered), whether r1 == r3, so that cohesion and alignment
+// share one test and one count, and (coherent only) whether the alignment rule sums packed
+// velocities (specialization constants).
 struct SearchVariant {
     Mode mode = Mode::Coherent;
     bool sharedRadii = false;
+    bool packedVelocity = false;
     auto operator<=>(const SearchVariant&) const = default;
 };
 
-// The pipeline a grid step of `mode` with these parameters runs.
-SearchVariant searchVariant(Mode mode, const Params& params);
+// The pipeline a grid step of `mode` with these parameters runs; packedVelocity counts only in the
+// coherent mode.
+SearchVariant searchVariant(Mode mode, const Params& params, bool packedVelocity = packedVelocityByDefault);
+
+// The packed velocity's steps (sim_types.h): PACKED_VELOCITY_LEVELS / maxSpeed (at most FLT_MAX, so
+// that a zero velocity packs to zero), and one step as a velocity.
+float velocityPackScale(float maxSpeed);
+float velocityPackStep(float maxSpeed);
 // Every search pipeline, in a fixed order (Search::pipelines).
 const std::vector<SearchVariant>& searchVariants();
 std::string searchVariantName(const SearchVariant& variant);
@@ -39,8 +50,11 @@ struct Search {
 };
 
 Search createSearch(const gpu::Context& context, uint32_t workgroupSize);
-// Compiles the pipelines of `mode` (both radius cases) if not yet done.
-void prepareSearch(const gpu::Context& context, Search& search, Mode mode, uint32_t workgroupSize);
+// Compiles the pipelines of `mode` (both radius cases; coherent, packing velocities or not as
+// packedVelocity says) if not yet done. packedRoom: candidates between decodes of the packed sums
+// (sim_types.h: PACKED_VELOCITY_ROOM, or fewer).
+void prepareSearch(const gpu::Context& context, Search& search, Mode mode, uint32_t workgroupSize,
+                   bool packedVelocity, uint32_t packedRoom);
 std::vector<gpu::Program*> searchPrograms(Search& search);
 void destroySearch(const gpu::Context& context, Search& search);
 
