@@ -8,9 +8,11 @@
 # reset after each reading) and of the device memory that its buffers and images hold (the demo's
 # --report-memory lines). The reference period is the first minute (a third of runs shorter than three
 # minutes), extended to the end of the script's third pass: the heap settles over the first passes, as
-# each configuration's pipelines are compiled and recompiled. After it, neither peak may rise more than
-# 2% above its highest in the reference period, the demo must report no validation error and must exit
-# cleanly. The run lasts MINUTES minutes, longer where the third pass ends late, so that at least 30 s
+# each configuration's pipelines are compiled. After it, neither peak may rise more than 2% above its
+# highest in the reference period; nor may memory keep climbing, however slowly: the heap's bytes in
+# use (the demo's report) at their lowest in each pass of the script, and over five minutes or more
+# the resident peak of each pass, each judged by a fitted slope (below). The demo must report no
+# validation error and must exit cleanly. The run lasts MINUTES minutes, longer where the third pass ends late, so that at least 30 s
 # are judged (at most 5 minutes more). Exit status 0 when all of that holds, 1 otherwise; a short summary either way.
 #
 # Usage: tools/soak.sh MINUTES [VKBOIDS]    (VKBOIDS defaults to build/release/vkboids; SOAK_KEEP=DIR
@@ -81,7 +83,8 @@ for _ in $(seq 300); do [ -s "$out/pid" ] && break; sleep 0.1; done
 [ -s "$out/pid" ] || { echo "soak: the demo did not start"; cat "$out/log"; exit 1; }
 pid=$(cat "$out/pid")
 
-# Samples: second, resident KiB, device bytes (each the peak over the second), the script's pass.
+# Samples: second, resident KiB, device bytes (each the peak over the second), the script's pass, and
+# the heap's bytes in use at the last report.
 touch "$out/samples"
 # From the first frame on: the set-up's peaks are not the run's.
 for _ in $(seq 600); do grep -q '^memory:' "$out/log" && break; sleep 0.1; done
@@ -97,9 +100,10 @@ while :; do
     [ -n "$rss" ] || break # the demo is gone
     echo 5 >"/proc/$pid/clear_refs" 2>/dev/null || true
     device=$(sed -n 's/^memory: .*at most \([0-9]*\) since.*/\1/p' "$out/log" | tail -n 1)
+    heap=$(sed -n 's/^memory: .*heap \(-\{0,1\}[0-9]*\) bytes in use.*/\1/p' "$out/log" | tail -n 1)
     pass=$(sed -n 's/^input script: pass \([0-9]*\) begins.*/\1/p' "$out/log" | tail -n 1)
     [ -z "$passEnd" ] && [ "${pass:-1}" -ge 4 ] && passEnd=$now
-    [ -n "$device" ] && echo "$now $rss $device ${pass:-1}" >>"$out/samples"
+    [ -n "$device" ] && echo "$now $rss $device ${pass:-1} ${heap:--1}" >>"$out/samples"
     # MINUTES, and on a slow or loaded machine longer: until 30 s after the third pass, at most 5 min more.
     [ "$now" -ge "$seconds" ] && [ -n "$passEnd" ] && [ "$now" -ge $((passEnd + 30)) ] && break
     [ "$now" -ge $((seconds + 300)) ] && break
@@ -118,6 +122,7 @@ import sys
 path, reference, seconds, status, errors, frames, pass_end = sys.argv[1:8]
 reference, seconds, status, errors = int(reference), int(seconds), int(status), int(errors)
 samples = [tuple(int(v) for v in line.split()) for line in open(path)] if path else []
+samples = [s + (-1,) * (5 - len(s)) for s in samples]
 before = [s for s in samples if s[0] <= reference]
 after = [s for s in samples if s[0] > reference]
 passes = max((s[3] for s in samples), default=1)
@@ -143,6 +148,35 @@ if before and after:
               f"peak of the first {reference} s {mib(peak * scale):.1f} ({100 * (hi / peak - 1):+.2f}%)")
         if hi > peak * 1.02:
             problems.append(f"{name} memory rose {100 * (hi / peak - 1):.2f}% above its reference peak")
+# Memory that keeps rising after the reference period, however slowly. The heap in use is exact: its
+# lowest level in each whole pass of the script (the same settings visited each pass) may not climb,
+# by a line fitted over the passes after the reference period, more than 4 KiB a pass. The resident
+# size is noisier (the allocator returns pages when it chooses): the peaks of each pass, fitted over
+# at least five minutes, may not climb more than 0.1 MiB a minute.
+def slope(points):
+    n = len(points)
+    mx, my = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else 0.0
+first_judged = max((s[3] for s in before), default=1) + 1
+whole = [p for p in range(first_judged, passes)]  # the last pass is not over
+by_pass = {p: [s for s in after if s[3] == p] for p in whole}
+by_pass = {p: v for p, v in by_pass.items() if v}
+if len(by_pass) >= 3 and all(s[4] >= 0 for v in by_pass.values() for s in v):
+    heap = slope([(p, min(s[4] for s in v)) for p, v in by_pass.items()])
+    print(f"  heap in use: {heap / 1024:+.2f} KiB a pass over passes {min(by_pass)} to {max(by_pass)}")
+    if heap > 4 * 1024:
+        problems.append(f"the heap in use climbs {heap / 1024:.1f} KiB a pass")
+else:
+    print("  heap in use: not judged (fewer than three whole passes after the reference period, or no heap report)")
+span = (after[-1][0] - after[0][0]) if after else 0
+if span >= 300 and len(by_pass) >= 3:
+    rss = slope([(sum(s[0] for s in v) / len(v) / 60, mib(max(s[1] for s in v) * 1024)) for v in by_pass.values()])
+    print(f"  resident: {rss:+.3f} MiB a minute, fitted to each pass's peak over {span // 60} min")
+    if rss > 0.1:
+        problems.append(f"resident memory climbs {rss:.2f} MiB a minute")
+else:
+    print(f"  resident slope: not judged ({span} s after the reference period, 300 needed)")
 for p in problems:
     print("  FAIL:", p)
 print("soak:", "FAIL" if problems else "ok")

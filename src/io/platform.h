@@ -104,4 +104,9 @@ bool isTerminal(std::FILE* stream);
 // The local time of `time`, thread-safe.
 std::tm localTime(std::time_t time);
 
+// Bytes the C library's allocator has handed out and not had back (glibc's mallinfo2), or -1 where it
+// cannot tell. The soak follows it: unlike the resident size, it does not wait on the allocator's
+// decisions to return pages, so a few passes of a script show whether memory is kept.
+int64_t heapBytesInUse();
+
 } // namespace io::os

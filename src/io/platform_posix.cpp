@@ -9,6 +9,9 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <filesystem>
 #include <iterator>
 #include <mutex>
@@ -276,6 +279,15 @@ std::tm localTime(std::time_t time) {
     std::tm local{};
     ::localtime_r(&time, &local);
     return local;
+}
+
+int64_t heapBytesInUse() {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+    const struct mallinfo2 info = ::mallinfo2();
+    return int64_t(info.uordblks + info.hblkhd); // small blocks in use, and those mapped on their own
+#else
+    return -1;
+#endif
 }
 
 } // namespace io::os

@@ -4,6 +4,7 @@
 #include "app/demo/demo_state.h"
 #include "app/demo/picking.h"
 #include "app/values.h"
+#include "io/platform.h"
 
 namespace app {
 namespace {
@@ -150,10 +151,11 @@ void reportMemory(Demo& d) {
     d.lastMemoryReport = now;
     const gpu::MemoryTally tally = gpu::allocatedMemory();
     gpu::resetMemoryPeak();
-    std::printf(
-        "memory: frame %llu, device %llu bytes in %llu allocations, at most %llu since the last line\n",
-        (unsigned long long)d.frameNumber, (unsigned long long)tally.bytes,
-        (unsigned long long)tally.allocations, (unsigned long long)tally.peakBytes);
+    std::printf("memory: frame %llu, device %llu bytes in %llu allocations, at most %llu since the last "
+                "line, heap %lld bytes in use\n",
+                (unsigned long long)d.frameNumber, (unsigned long long)tally.bytes,
+                (unsigned long long)tally.allocations, (unsigned long long)tally.peakBytes,
+                (long long)io::os::heapBytesInUse());
     std::fflush(stdout);
 }
 
