@@ -10,7 +10,7 @@
 # minutes), extended to the end of the script's third pass: the heap settles over the first passes, as
 # each configuration's pipelines are compiled. After it, neither peak may rise more than 2% above its
 # highest in the reference period; nor may memory keep climbing, however slowly: the heap's bytes in
-# use (the demo's report) at their lowest in each pass of the script, and over five minutes or more
+# use at the start of each pass of the script (the demo's report), and over five minutes or more
 # the resident peak of each pass, each judged by a fitted slope (below). The demo must report no
 # validation error and must exit cleanly. The run lasts MINUTES minutes, longer where the third pass ends late, so that at least 30 s
 # are judged (at most 5 minutes more). Exit status 0 when all of that holds, 1 otherwise; a short summary either way.
@@ -83,8 +83,7 @@ for _ in $(seq 300); do [ -s "$out/pid" ] && break; sleep 0.1; done
 [ -s "$out/pid" ] || { echo "soak: the demo did not start"; cat "$out/log"; exit 1; }
 pid=$(cat "$out/pid")
 
-# Samples: second, resident KiB, device bytes (each the peak over the second), the script's pass, and
-# the heap's bytes in use at the last report.
+# Samples: second, resident KiB, device bytes (each the peak over the second), the script's pass.
 touch "$out/samples"
 # From the first frame on: the set-up's peaks are not the run's.
 for _ in $(seq 600); do grep -q '^memory:' "$out/log" && break; sleep 0.1; done
@@ -100,10 +99,9 @@ while :; do
     [ -n "$rss" ] || break # the demo is gone
     echo 5 >"/proc/$pid/clear_refs" 2>/dev/null || true
     device=$(sed -n 's/^memory: .*at most \([0-9]*\) since.*/\1/p' "$out/log" | tail -n 1)
-    heap=$(sed -n 's/^memory: .*heap \(-\{0,1\}[0-9]*\) bytes in use.*/\1/p' "$out/log" | tail -n 1)
     pass=$(sed -n 's/^input script: pass \([0-9]*\) begins.*/\1/p' "$out/log" | tail -n 1)
     [ -z "$passEnd" ] && [ "${pass:-1}" -ge 4 ] && passEnd=$now
-    [ -n "$device" ] && echo "$now $rss $device ${pass:-1} ${heap:--1}" >>"$out/samples"
+    [ -n "$device" ] && echo "$now $rss $device ${pass:-1}" >>"$out/samples"
     # MINUTES, and on a slow or loaded machine longer: until 30 s after the third pass, at most 5 min more.
     [ "$now" -ge "$seconds" ] && [ -n "$passEnd" ] && [ "$now" -ge $((passEnd + 30)) ] && break
     [ "$now" -ge $((seconds + 300)) ] && break
@@ -117,12 +115,14 @@ status=$(cat "$out/status" 2>/dev/null || echo "unknown")
 errors=$(grep -c '^validation error' "$out/log" || true)
 frames=$(sed -n 's/^\([0-9]*\) frames rendered.*/\1/p' "$out/log")
 [ -n "$passEnd" ] && [ "$passEnd" -gt "$reference" ] && reference=$passEnd
-python3 - "$out/samples" "$reference" "$seconds" "$status" "$errors" "${frames:-0}" "${passEnd:-}" <<'PY' ||
+python3 - "$out/samples" "$reference" "$seconds" "$status" "$errors" "${frames:-0}" "${passEnd:-}" "$out/log" <<'PY' ||
 import sys
-path, reference, seconds, status, errors, frames, pass_end = sys.argv[1:8]
+path, reference, seconds, status, errors, frames, pass_end, log = sys.argv[1:9]
 reference, seconds, status, errors = int(reference), int(seconds), int(status), int(errors)
 samples = [tuple(int(v) for v in line.split()) for line in open(path)] if path else []
-samples = [s + (-1,) * (5 - len(s)) for s in samples]
+import re
+pass_heaps = [(int(m.group(1)), int(m.group(2))) for m in
+              re.finditer(r"^input script: pass (\d+) begins at frame \d+, heap (-?\d+) bytes", open(log).read(), re.M)]
 before = [s for s in samples if s[0] <= reference]
 after = [s for s in samples if s[0] > reference]
 passes = max((s[3] for s in samples), default=1)
@@ -148,27 +148,28 @@ if before and after:
               f"peak of the first {reference} s {mib(peak * scale):.1f} ({100 * (hi / peak - 1):+.2f}%)")
         if hi > peak * 1.02:
             problems.append(f"{name} memory rose {100 * (hi / peak - 1):.2f}% above its reference peak")
-# Memory that keeps rising after the reference period, however slowly. The heap in use is exact: its
-# lowest level in each whole pass of the script (the same settings visited each pass) may not climb,
-# by a line fitted over the passes after the reference period, more than 4 KiB a pass. The resident
-# size is noisier (the allocator returns pages when it chooses): the peaks of each pass, fitted over
-# at least five minutes, may not climb more than 0.1 MiB a minute.
+# Memory that keeps rising after the reference period, however slowly. The heap in use is exact: at
+# the start of each pass of the script (the same point of the same settings each time) it may not
+# climb, by the slope fitted over the passes after the reference period, more than 4 KiB a pass. The
+# resident size is noisier (the allocator returns pages when it chooses): the peaks of each pass,
+# fitted over at least five minutes, may not climb more than 0.1 MiB a minute.
+# Theil-Sen: the median of the slopes between every two points, which a few passes that caught a
+# transient allocation cannot tilt as they tilt a least-squares line.
 def slope(points):
-    n = len(points)
-    mx, my = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
-    sxx = sum((x - mx) ** 2 for x, _ in points)
-    return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else 0.0
+    slopes = sorted((b[1] - a[1]) / (b[0] - a[0]) for i, a in enumerate(points) for b in points[i + 1:]
+                    if b[0] != a[0])
+    return slopes[len(slopes) // 2] if slopes else 0.0
 first_judged = max((s[3] for s in before), default=1) + 1
-whole = [p for p in range(first_judged, passes)]  # the last pass is not over
-by_pass = {p: [s for s in after if s[3] == p] for p in whole}
-by_pass = {p: v for p, v in by_pass.items() if v}
-if len(by_pass) >= 3 and all(s[4] >= 0 for v in by_pass.values() for s in v):
-    heap = slope([(p, min(s[4] for s in v)) for p, v in by_pass.items()])
-    print(f"  heap in use: {heap / 1024:+.2f} KiB a pass over passes {min(by_pass)} to {max(by_pass)}")
+starts = [(p, h) for p, h in pass_heaps if p >= first_judged and h >= 0]
+if len(starts) >= 3:
+    heap = slope(starts)
+    print(f"  heap in use: {heap / 1024:+.2f} KiB a pass, at the start of passes {starts[0][0]} to {starts[-1][0]}")
     if heap > 4 * 1024:
         problems.append(f"the heap in use climbs {heap / 1024:.1f} KiB a pass")
 else:
-    print("  heap in use: not judged (fewer than three whole passes after the reference period, or no heap report)")
+    print("  heap in use: not judged (fewer than three passes after the reference period, or no heap report)")
+by_pass = {p: [s for s in after if s[3] == p] for p in range(first_judged, passes)}  # the last is not over
+by_pass = {p: v for p, v in by_pass.items() if v}
 span = (after[-1][0] - after[0][0]) if after else 0
 if span >= 300 and len(by_pass) >= 3:
     rss = slope([(sum(s[0] for s in v) / len(v) / 60, mib(max(s[1] for s in v) * 1024)) for v in by_pass.values()])

@@ -74,8 +74,10 @@ void playInputScript(Demo& d) {
             d.scriptStart += e.frame;
             d.scriptNext = 0;
             d.scriptPasses++;
-            std::printf("input script: pass %llu begins at frame %llu\n", (unsigned long long)d.scriptPasses,
-                        (unsigned long long)d.frameNumber);
+            // The heap at the same point of every pass: what the soak compares from pass to pass.
+            std::printf("input script: pass %llu begins at frame %llu, heap %lld bytes in use\n",
+                        (unsigned long long)d.scriptPasses, (unsigned long long)d.frameNumber,
+                        (long long)io::os::heapBytesInUse());
             std::fflush(stdout);
             break;
         case InputEvent::Type::Key:
