@@ -51,6 +51,32 @@ TEST(Validation, AnInvalidCallIsReported) {
     EXPECT_GE(provoked, 1u) << "validation did not report a buffer created without usage";
 }
 
+// The context keeps each compute program it creates and hands out the same one when asked again,
+// destroyProgram leaving it; one-off command buffers are reused, nested ones apart.
+TEST(Context, KeepsEachComputeProgramAndReusesOneOffCommandBuffers) {
+    const gpu::Context& ctx = gpuContext();
+    const uint64_t compiledBefore = gpu::programCounts(ctx).compiled;
+    gpu::Program a = gpu::createComputeProgram(ctx, "grid_index", {{gpu::localSizeX, 64}});
+    const VkPipeline kept = a.pipeline;
+    gpu::destroyProgram(ctx, a);
+    gpu::Program b = gpu::createComputeProgram(ctx, "grid_index", {{gpu::localSizeX, 64}});
+    EXPECT_EQ(b.pipeline, kept);
+    gpu::Program other = gpu::createComputeProgram(ctx, "grid_index", {{gpu::localSizeX, 32}});
+    EXPECT_NE(other.pipeline, kept);
+    EXPECT_LE(gpu::programCounts(ctx).compiled - compiledBefore, 2u);
+    gpu::destroyProgram(ctx, b);
+    gpu::destroyProgram(ctx, other);
+
+    VkCommandBuffer first = gpu::beginOneShot(ctx);
+    gpu::endOneShot(ctx, first);
+    VkCommandBuffer again = gpu::beginOneShot(ctx);
+    VkCommandBuffer nested = gpu::beginOneShot(ctx);
+    EXPECT_EQ(again, first);
+    EXPECT_NE(nested, again);
+    gpu::endOneShot(ctx, nested);
+    gpu::endOneShot(ctx, again);
+}
+
 } // namespace
 
 const gpu::Context& gpuContext() {
