@@ -61,6 +61,12 @@ TEST(Context, KeepsEachComputeProgramAndReusesOneOffCommandBuffers) {
     gpu::destroyProgram(ctx, a);
     gpu::Program b = gpu::createComputeProgram(ctx, "grid_index", {{gpu::localSizeX, 64}});
     EXPECT_EQ(b.pipeline, kept);
+    // Still alive after its first owner let it go: binding a destroyed pipeline is a validation error,
+    // which fails the run.
+    const uint32_t errorsBefore = gpu::validationErrorCount();
+    runCommands(
+        [&](VkCommandBuffer cmd) { vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, b.pipeline); });
+    EXPECT_EQ(gpu::validationErrorCount(), errorsBefore) << "the kept pipeline was destroyed";
     gpu::Program other = gpu::createComputeProgram(ctx, "grid_index", {{gpu::localSizeX, 32}});
     EXPECT_NE(other.pipeline, kept);
     EXPECT_LE(gpu::programCounts(ctx).compiled - compiledBefore, 2u);

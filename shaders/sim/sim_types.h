@@ -12,7 +12,9 @@ using f32 = float;
 #define f32 float
 #endif
 
-// Boids are stored as vec4 positions and vec4 velocities (w unused), so loads are 16-byte wide.
+// Boids are stored as vec4 positions and vec4 velocities, so loads are 16-byte wide. Velocities' w is
+// unused; so is positions', except in the coherent search's input, where it holds the packed velocity
+// below.
 
 // Push constants of every flocking pass.
 struct StepConstants {
@@ -76,7 +78,9 @@ struct StepConstants {
 // Each D = S - 512 m (the sum of the q) lies in [-511 m, 511 m]: read as a signed 32-bit integer it is
 // exact while 511 m < 2^31, that is for m up to 4,202,512 words. The search decodes its sums (and
 // starts them again) before they hold more than PACKED_VELOCITY_ROOM candidates, one word fewer,
-// since the boid's own word is taken out afterwards; so no sum is ever ambiguous, for any count.
+// since the boid's own word is taken out afterwards; so no sum is ever ambiguous, for any count. The
+// bias 512 m takes m from the float neighbour count, exact below 2^24 neighbours a boid: the same bound
+// as the full-precision mean's, which divides by that count.
 #define PACKED_VELOCITY_LEVELS 511.0
 #define PACKED_VELOCITY_ROOM 4202511u
 
