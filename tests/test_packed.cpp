@@ -4,15 +4,19 @@
 
 #include "flock_steps.h"
 #include "gpu_test.h"
+#include "grid_check.h"
 #include "layouts.h"
 #include "reference.h"
 #include "search_setups.h"
+#include "sim/config.h"
 #include "sim/flock.h"
+#include "sim/grid.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <numeric>
 
 namespace {
@@ -101,6 +105,25 @@ TEST(PackedVelocity, FieldsClampAndRoundToEven) {
     EXPECT_EQ(w >> 10 & 1023u, 510u);
     EXPECT_EQ(w >> 20, 516u);
     EXPECT_GT(sim::velocityPackScale(1e-45f), 0.0f); // finite however small the limit
+}
+
+// The shader packs as the CPU helper above does, on the values where a rounding or a clamp would
+// differ: exact halves of a step either way, -0, and speeds far beyond maxSpeed (the reorder's w is
+// checked bit for bit by checkGridPasses).
+TEST_F(PackedVelocityTest, TheReorderPacksHalvesAndOverFastVelocitiesAsTheCpu) {
+    Params p;
+    State s = test::uniformState(1000, 41, p);
+    const float step = sim::velocityPackStep(p.maxSpeed);
+    const float special[] = {2.5f * step,    -2.5f * step,    3.5f * step,   -0.0f,
+                             0.5f * step,    -0.5f * step,    511.5f * step, -511.5f * step,
+                             5 * p.maxSpeed, -5 * p.maxSpeed, 1.5f * step,   0.0f};
+    for (uint32_t i = 0; i < s.count(); ++i)
+        for (uint32_t a = 0; a < 3; ++a)
+            s.data[size_t(i) * 6 + 3 + a] = special[(i * 3 + a * 5) % std::size(special)];
+    sim::Config c;
+    c.mode = sim::Mode::Coherent;
+    c.params = p;
+    test::checkGridPasses(ctx(), s, p, sim::gridFor(c, s.count()));
 }
 
 // ---- A long run ---------------------------------------------------------------------------------
