@@ -13,7 +13,7 @@
 # use at the start of each pass of the script (the demo's report), and over five minutes or more
 # the resident peak of each pass, each judged by a fitted slope (below). The demo must report no
 # validation error and must exit cleanly. The run lasts MINUTES minutes, longer where the third pass ends late, so that at least 30 s
-# are judged (at most 5 minutes more). Exit status 0 when all of that holds, 1 otherwise; a short summary either way.
+# and three passes are judged (at most 5 minutes more). Exit status 0 when all of that holds, 1 otherwise; a short summary either way.
 #
 # Usage: tools/soak.sh MINUTES [VKBOIDS]    (VKBOIDS defaults to build/release/vkboids; SOAK_KEEP=DIR
 # keeps the samples and the demo's log there)
@@ -102,8 +102,9 @@ while :; do
     pass=$(sed -n 's/^input script: pass \([0-9]*\) begins.*/\1/p' "$out/log" | tail -n 1)
     [ -z "$passEnd" ] && [ "${pass:-1}" -ge 4 ] && passEnd=$now
     [ -n "$device" ] && echo "$now $rss $device ${pass:-1}" >>"$out/samples"
-    # MINUTES, and on a slow or loaded machine longer: until 30 s after the third pass, at most 5 min more.
-    [ "$now" -ge "$seconds" ] && [ -n "$passEnd" ] && [ "$now" -ge $((passEnd + 30)) ] && break
+    # MINUTES, and on a slow or loaded machine longer: until 30 s after the third pass and the start of
+    # the seventh (three passes after the reference period to judge the heap by), at most 5 min more.
+    [ "$now" -ge "$seconds" ] && [ -n "$passEnd" ] && [ "$now" -ge $((passEnd + 30)) ] && [ "${pass:-1}" -ge 7 ] && break
     [ "$now" -ge $((seconds + 300)) ] && break
 done
 kill -TERM "$pid" 2>/dev/null || true
@@ -173,8 +174,10 @@ if len(starts) >= 3:
     limit = 2 if len(starts) >= 100 else 12
     if heap > limit * 1024:
         problems.append(f"the heap in use climbs {heap / 1024:.1f} KiB a pass (at most {limit})")
+elif pass_heaps and all(h < 0 for _, h in pass_heaps):
+    print("  heap in use: not judged (this C library does not report it)")
 else:
-    print("  heap in use: not judged (fewer than three passes after the reference period, or no heap report)")
+    problems.append("fewer than three passes of the script after the reference period: the heap cannot be judged")
 by_pass = {p: [s for s in after if s[3] == p] for p in range(first_judged, passes)}  # the last is not over
 by_pass = {p: v for p, v in by_pass.items() if v}
 span = (after[-1][0] - after[0][0]) if after else 0
