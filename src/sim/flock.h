@@ -22,7 +22,7 @@
 namespace sim {
 
 struct FlockOptions {
-    bool halfFilter = true; // the naive cube test in float16 where the device has it (tests turn it off)
+    bool float16Filter = true; // the naive cube test in float16 where the device has it (tests turn it off)
     // The coherent search sums its neighbours' packed velocities (sim_types.h), decoding the sums
     // after at most packedRoom candidates (tests make it small, so that decodes within a scan run).
     bool packedVelocity = packedVelocityByDefault;
