@@ -1,17 +1,19 @@
 #version 460
-// All pairs, tiled through shared memory. Each invocation owns BOIDS boids (register blocking: a
-// staged position is read once for all of them); the work group stages TILE positions at a time.
+// The naive step: every boid tests every other, with the candidates' positions staged through shared
+// memory. The work group stages TILE positions at a time, and each invocation owns BOIDS boids, so
+// that a staged position is read once for all of them (register blocking).
 //
-// Per pair a cheap test runs first: with d = p_j - p_i in (-2L, 2L), the minimum-image distance
-// along an axis is L - | |d| - L |, so a pair can be a neighbour only if | |d| - L | > L - max(r)
-// on all three axes (a cube around the boid): 3 subtractions, 3 more, 2 minimums. The test's
-// results for 8 candidates (4 in float32) are folded into one branch, since a warp takes the branch
-// when any lane passes; few pairs pass (about 1 in 10^4 at the default density), and only those
-// take the exact path of the contract, in float32.
+// Each pair first takes a cheap test. With d = p_j - p_i in (-2L, 2L), the minimum-image distance
+// along an axis is L - | |d| - L |, so a pair can be neighbours only if | |d| - L | > L - max(r) on
+// all three axes, that is, if p_j lies in a cube around the boid. That costs 3 subtractions, 3 more
+// and 2 minimums. The results for 8 candidates (4 in float32) are folded into one branch, because a
+// warp takes a branch when any of its lanes does. Few pairs pass (about 1 in 10^4 at the default
+// density), and only those take the exact float32 test and the rules.
 //
-// FLOAT16_FILTER (devices with shaderFloat16): the cube test runs on positions / L in float16, two
-// candidates per packed instruction, with a margin that covers float16 rounding (the test may let
-// more pairs through, never fewer); the exact path is unchanged.
+// With FLOAT16_FILTER, built for devices with shaderFloat16, the cube test runs in float16 on
+// positions divided by L, two candidates per packed instruction. Its margin covers float16 rounding,
+// so it may let more pairs through than the float32 test but never fewer, and the exact test after
+// it is unchanged.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #ifdef FLOAT16_FILTER

@@ -39,9 +39,10 @@ struct SortOptions {
     uint32_t keysPerThread = 0; // 0: tuning::sortKeysPerThread(In1024), fewer where shared memory is short
     uint32_t lookbackWindow = tuning::lookbackWindow; // 1 to SORT_MAX_LOOKBACK_WINDOW (else gpu::Unsupported)
     uint32_t spinLimit = tuning::spinLimit;           // 0 (for tests) always counts predecessors itself
-    // With the default shape, sorts of this many pairs or more take narrow groups, half as wide (the
-    // same keys per invocation), where two of them fit within the device's per-group shared-memory limit,
-    // a proxy for two sharing an SM. Above the capacity: never.
+    // With the default shape, sorts of this many pairs or more take narrow groups, half as wide with
+    // the same keys per invocation, where two of them fit within the device's per-group
+    // shared-memory limit (a proxy for two groups sharing an SM). A value above the sorter's capacity
+    // means never.
     uint32_t narrowGroupsFrom = tuning::narrowGroupsFrom;
     SortAlgorithm algorithm = SortAlgorithm::Auto; // what recordSort uses where not told
     // Reduce-then-scan's programs and buffer are made only where a sort may take it: `algorithm` is
@@ -59,7 +60,7 @@ struct Sorter {
     // Reduce-then-scan, in Onesweep's tiles (tileSizeFor): per digit and tile a count and then an
     // offset ([digit][tile], rows of tileRowStride words or fewer), then each digit's total.
     gpu::Program upsweep, spine, downsweep;
-    gpu::Program upsweepNarrow, downsweepNarrow; // as onesweepNarrow
+    gpu::Program upsweepNarrow, downsweepNarrow; // the narrow groups' sweeps, made where onesweepNarrow is
     gpu::Buffer tileCounts;
     uint32_t tileRowStride = 0;
     SortAlgorithm algorithm = SortAlgorithm::Auto;
