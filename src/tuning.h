@@ -10,17 +10,17 @@ namespace tuning {
 // ---- The radix sort (src/sort/radix_sort.cpp, shaders/sort) ----
 
 // Work-group sizes a sort tries, the first that fits the device (limits, subgroups, shared memory):
-// the largest first, as 1,024 x 8 sorts as fast as 512 x 15 or faster up to halfGroupsFrom.
+// the largest first, as 1,024 x 8 sorts as fast as 512 x 15 or faster up to narrowGroupsFrom.
 constexpr uint32_t sortWorkgroupSizes[] = {1024, 512, 256, 128, 64};
 // Keys an invocation ranks (KEYS_PER_THREAD), fewer where shared memory is short. Groups of 1,024
 // take 8: as fast as 512 x 15 on small sorts and faster on large ones; 9 trades small sorts for
 // large ones.
 constexpr uint32_t sortKeysPerThread = 15;
 constexpr uint32_t sortKeysPerThreadIn1024 = 8;
-// From this many pairs the default shape's passes take groups half as wide, where two fit the
+// From this many pairs the default shape's passes take narrow groups, half as wide, where two fit the
 // per-group shared-memory limit: from here two groups of 512 x 8 sharing an SM beat one of 1,024 x 8
 // holding it alone; below, the wider groups' fewer tiles win.
-constexpr uint32_t halfGroupsFrom = 3000000;
+constexpr uint32_t narrowGroupsFrom = 3000000;
 // Predecessors a look-back step reads at once (LOOKBACK_WINDOW): one trip to memory for four
 // tiles rather than one each, each read still coalesced across the digits.
 constexpr uint32_t lookbackWindow = 4;

@@ -15,7 +15,7 @@ sim::State stepFlock(const gpu::Context& ctx, const sim::State& in, const sim::P
         std::vector<gpu::Program*> programs = sim::flockPrograms(f);
         programs.push_back(&f.radix.sorter.histogram);
         programs.push_back(&f.radix.sorter.onesweep);
-        programs.push_back(&f.radix.sorter.onesweepHalf);
+        programs.push_back(&f.radix.sorter.onesweepNarrow);
         for (gpu::Program* program : programs) program->maxGroupsX = steps.maxGroupsX;
     }
     for (int s = 0; s < steps.count; ++s)

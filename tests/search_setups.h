@@ -1,6 +1,6 @@
 #pragma once
 // The grid shapes the search tests step on: each of the shapes below takes a different way through
-// the one search (grid_search.comp): whole cells, rows a full, half or quarter cell high, Morton
+// the one walk of the grid (grid_walk.glsl): whole cells, rows a full, half or quarter cell high, Morton
 // cells cut at every cell's edge, and grids too small for fixed image shifts.
 
 #include "sim/flock.h"
@@ -30,19 +30,20 @@ struct GridShape {
 };
 
 // 3,000 boids a shape. Domains of 7 and 9 cells per axis (not powers of two: Morton gaps), one of
-// exactly 3 cells of max(r) (where the reach's margin takes in a far image, grid_search.comp:
+// exactly 3 cells of max(r) (where the reach's margin takes in a far image, grid_walk.glsl:
 // clampSpan), and one of 2 (every pair minimum-imaged).
 inline std::vector<GridShape> gridShapes() {
     std::vector<GridShape> shapes;
     for (sim::CellWidth width : {sim::CellWidth::Reach, sim::CellWidth::TwoReach}) {
         const float w =
             width == sim::CellWidth::TwoReach ? 11.0f : 5.5f; // 2 max(r) or max(r), distinct radii
-        for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
+        for (sim::Rows rows :
+             {sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell, sim::Rows::FourPerCell})
             shapes.push_back({w * 7.5f / 2, width, rows, sim::CellOrder::Linear});
-        for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full})
+        for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::OnePerCell})
             shapes.push_back({w * 9.5f / 2, width, rows, sim::CellOrder::Morton});
         shapes.push_back({w * 3.0f / 2, width, sim::Rows::Cells, sim::CellOrder::Linear});
-        shapes.push_back({w * 3.0f / 2, width, sim::Rows::Full, sim::CellOrder::Linear});
+        shapes.push_back({w * 3.0f / 2, width, sim::Rows::OnePerCell, sim::CellOrder::Linear});
         shapes.push_back({w * 2.5f / 2, width, sim::Rows::Auto, sim::CellOrder::Linear});
     }
     return shapes;

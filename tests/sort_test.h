@@ -80,8 +80,9 @@ class SortTest : public GpuTest {
 
     // Splits every dispatch of the sorter's over x and y at `groupsX` groups a row.
     static void setMaxGroupsX(sort::Sorter& sorter, uint32_t groupsX) {
-        for (gpu::Program* p : {&sorter.onesweep, &sorter.onesweepHalf, &sorter.histogram, &sorter.upsweep,
-                                &sorter.spine, &sorter.downsweep, &sorter.upsweepHalf, &sorter.downsweepHalf})
+        for (gpu::Program* p :
+             {&sorter.onesweep, &sorter.onesweepNarrow, &sorter.histogram, &sorter.upsweep, &sorter.spine,
+              &sorter.downsweep, &sorter.upsweepNarrow, &sorter.downsweepNarrow})
             p->maxGroupsX = groupsX;
     }
 

@@ -84,8 +84,8 @@ TEST(CellOrder, NamesParseBack) {
 TEST(CellOrder, MortonGridsHaveRowsOneCellHigh) {
     sim::Params lab; // L = 100: 40 cells of 5 per axis (27 cells), 20 of 10 (8 cells)
     for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach})
-        for (sim::Rows rows :
-             {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
+        for (sim::Rows rows : {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::OnePerCell,
+                               sim::Rows::TwoPerCell, sim::Rows::FourPerCell})
             for (uint32_t n : {100000u, 1000000u, 10240000u}) {
                 const sim::Grid g = sim::makeGrid(lab, width, n, rows, CellOrder::Morton);
                 SCOPED_TRACE(std::string(sim::rowsName(rows)) + " " + sim::cellWidthName(width) +
@@ -106,7 +106,7 @@ TEST(CellOrder, MortonGridsHaveRowsOneCellHigh) {
             }
     // 40 per axis: codes up to that of (39, 39, 39), 18 bits, and 3 more with slices.
     const sim::Grid g40 =
-        sim::makeGrid(lab, sim::CellWidth::Reach, 1000000, sim::Rows::Full, CellOrder::Morton);
+        sim::makeGrid(lab, sim::CellWidth::Reach, 1000000, sim::Rows::OnePerCell, CellOrder::Morton);
     EXPECT_EQ(g40.keyCells, sim::mortonIndex(39, 39, 39) + 1);
     EXPECT_EQ(g40.keyBits, 18u + 3u);
 }

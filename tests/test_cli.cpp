@@ -98,9 +98,9 @@ TEST(Cli, CommandsAndOptions) {
               std::vector<sort::SortAlgorithm>{sort::SortAlgorithm::ReduceThenScan});
     EXPECT_EQ(parse({"--list-devices"}).command, app::Command::ListDevices);
     cl = parse({"--rows", "quarter", "--cells", "8"});
-    EXPECT_EQ(cl.demo.sim.rows, sim::Rows::Quarter);
+    EXPECT_EQ(cl.demo.sim.rows, sim::Rows::FourPerCell);
     cl = parse({"bench", "--rows", "half"});
-    for (const sim::Config& c : cl.bench.configs) EXPECT_EQ(c.rows, sim::Rows::Half);
+    for (const sim::Config& c : cl.bench.configs) EXPECT_EQ(c.rows, sim::Rows::TwoPerCell);
     EXPECT_FALSE(cl.bench.countCandidates);
     cl = parse({"bench", "--count-candidates"});
     EXPECT_TRUE(cl.bench.countCandidates);

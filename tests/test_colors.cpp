@@ -1,6 +1,7 @@
 // Every colour mode (color.glsl) on every drawing path against its CPU reference: known boids in known
 // grid cells and slots get the colours computed here.
 
+#include "render/cell_color.h"
 #include "render_test.h"
 #include "sim/grid.h"
 
@@ -19,19 +20,10 @@ glm::vec3 hueColor(float h) {
     return glm::clamp(glm::abs((shifted - glm::floor(shifted)) * 6.0f - 3.0f) - 1.0f, 0.0f, 1.0f);
 }
 
-uint32_t lowbias32(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
+// The hue and the brightness come from cell_color.h, the very functions color.glsl runs.
 glm::vec3 cellColorOf(glm::uvec3 cell) {
-    const uint32_t h = lowbias32(cell.x ^ lowbias32(cell.y ^ lowbias32(cell.z)));
-    const float value = ((cell.x + cell.y + cell.z) & 1u) == 0 ? 1.0f : 0.5f;
-    return glm::mix(glm::vec3(1.0f), hueColor(float(h >> 8) * (1.0f / 16777216.0f)), 0.8f) * value;
+    const float hue = gpudata::cellHue(cell.x, cell.y, cell.z);
+    return glm::mix(glm::vec3(1.0f), hueColor(hue), 0.8f) * gpudata::cellBrightness(cell.x, cell.y, cell.z);
 }
 
 // The boid's cell as the simulation computes it (sim::cellCoordinate): the drawing must agree.
@@ -137,8 +129,9 @@ TEST_F(ColorTest, EveryModeOnEveryPathMatchesTheReference) {
     }
 }
 
-// Face neighbours differ in brightness (a 3D checkerboard) and the hashed hues spread over the wheel;
-// a cell's colour is its coordinates', whatever order the grid numbers cells in.
+// Face neighbours differ in brightness (a 3D checkerboard) and the hashed hues spread over the whole
+// wheel. The hue and the brightness are the shaders' own (cell_color.h), so a change to the shaders'
+// hash that clumps the hues fails here.
 TEST(CellColors, NeighboursAreDistinguishable) {
     std::set<int> hues;
     for (uint32_t z = 0; z < 8; ++z)
@@ -152,8 +145,8 @@ TEST(CellColors, NeighboursAreDistinguishable) {
                     const float ratio = brightest / std::max({d.r, d.g, d.b});
                     EXPECT_TRUE(ratio > 1.9f || ratio < 1 / 1.9f) << x << "," << y << "," << z;
                 }
-                const uint32_t h = lowbias32(x ^ lowbias32(y ^ lowbias32(z)));
-                hues.insert(int((h >> 8) * 12ull >> 24)); // which twelfth of the wheel
+                // Which twelfth of the wheel; in double, where the product is exact.
+                hues.insert(int(double(gpudata::cellHue(x, y, z)) * 12.0));
             }
     EXPECT_EQ(hues.size(), 12u);
 }

@@ -238,9 +238,9 @@ TEST_F(CountingBuildTest, MatchesACountingSortAndTheRadixBuild) {
     };
     using sim::CellWidth;
     const Shape shapes[] = {
-        {sim::Rows::Cells, CellWidth::Reach},   {sim::Rows::Full, CellWidth::Reach},
-        {sim::Rows::Half, CellWidth::Reach},    {sim::Rows::Cells, CellWidth::TwoReach},
-        {sim::Rows::Full, CellWidth::TwoReach}, {sim::Rows::Quarter, CellWidth::TwoReach}};
+        {sim::Rows::Cells, CellWidth::Reach},         {sim::Rows::OnePerCell, CellWidth::Reach},
+        {sim::Rows::TwoPerCell, CellWidth::Reach},    {sim::Rows::Cells, CellWidth::TwoReach},
+        {sim::Rows::OnePerCell, CellWidth::TwoReach}, {sim::Rows::FourPerCell, CellWidth::TwoReach}};
     Params p;
     p.domainHalf = 20; // 8 cells per axis of 5 (27 cells) or 10 (8 cells, in a domain twice as wide)
     const uint32_t dim = 8;
@@ -289,7 +289,7 @@ TEST_F(CountingBuildTest, MatchesACountingSortAndTheRadixBuild) {
 
 class CountingStepTest : public GpuTest {
   protected:
-    sim::FlockOptions flock = {.halfFilter = false};
+    sim::FlockOptions flock = {.float16Filter = false};
 
     // `steps` steps of `mode` on a fresh flock with the given build; the raw state buffers after them.
     struct Run {
@@ -332,7 +332,7 @@ TEST_F(CountingStepTest, GridStepsMatchTheReference) {
         for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach}) {
             Params q = p;
             if (width == sim::CellWidth::TwoReach) q.domainHalf = 25.0f;
-            for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half}) {
+            for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell}) {
                 expectMatchesReference(test::uniformState(2999, 71, q), q, mode, width, rows, "uniform");
                 expectMatchesReference(test::clusteredState(1500, 72, q, 3, 1.5f), q, mode, width, rows,
                                        "clusters");
@@ -371,7 +371,7 @@ TEST_F(CountingStepTest, TwoRunsGiveTheSameBits) {
     p.domainHalf = 12.5f;
     const State in = test::clusteredState(3001, 75, p, 2, 2.0f);
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
-        for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Half}) {
+        for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::TwoPerCell}) {
             SCOPED_TRACE(std::string(sim::modeName(mode)) + " " + sim::rowsName(rows));
             const Run first = steps(in, p, mode, sim::CellWidth::Reach, rows, GridBuild::Counting, 4);
             const Run second = steps(in, p, mode, sim::CellWidth::Reach, rows, GridBuild::Counting, 4, 3);
@@ -390,7 +390,7 @@ TEST_F(CountingStepTest, SwitchingBuildsBetweenSteps) {
         SCOPED_TRACE(sim::modeName(mode));
         sim::Flock f = sim::createFlock(ctx(), in.count());
         sim::uploadState(ctx(), f, in);
-        const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, f.count, sim::Rows::Full);
+        const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, f.count, sim::Rows::OnePerCell);
         for (GridBuild how : {GridBuild::Counting, GridBuild::Radix, GridBuild::Counting, GridBuild::Radix}) {
             sim::prepareGrid(ctx(), f, grid, mode, how);
             test::runCommands(
@@ -398,7 +398,8 @@ TEST_F(CountingStepTest, SwitchingBuildsBetweenSteps) {
         }
         const State mixed = sim::downloadState(ctx(), f);
         sim::destroyFlock(ctx(), f);
-        const Run radix = steps(in, p, mode, sim::CellWidth::Reach, sim::Rows::Full, GridBuild::Radix, 4);
+        const Run radix =
+            steps(in, p, mode, sim::CellWidth::Reach, sim::Rows::OnePerCell, GridBuild::Radix, 4);
         EXPECT_TRUE(sameBits(mixed.data, radix.state.data));
     }
 }

@@ -46,10 +46,10 @@ std::optional<Glyph> glyphOf(glm::vec3 p, glm::vec3 v, const glm::mat4& m, doubl
     const glm::dvec2 forward = g.pointed ? glm::normalize(heading) : glm::dvec2(1, 0);
     const glm::dvec2 side(-forward.y, forward.x);
     const double tip = GLYPH_TIP, back = GLYPH_WING_BACK, wing = GLYPH_WING_SIDE, notch = GLYPH_NOTCH_BACK,
-                 half = GLYPH_DIAMOND_HALF;
+                 radius = GLYPH_DIAMOND_RADIUS;
     const std::array<glm::dvec2, 4> shape =
         g.pointed ? std::array<glm::dvec2, 4>{glm::dvec2(tip, 0), {-back, wing}, {-notch, 0}, {-back, -wing}}
-                  : std::array<glm::dvec2, 4>{glm::dvec2(half, 0), {0, half}, {-half, 0}, {0, -half}};
+                  : std::array<glm::dvec2, 4>{glm::dvec2(radius, 0), {0, radius}, {-radius, 0}, {0, -radius}};
     g.centre = (glm::dvec2(clip) / clip.w * 0.5 + 0.5) * glm::dvec2(width, height);
     for (int i = 0; i < 4; ++i) g.corners[i] = g.centre + (shape[i].x * forward + shape[i].y * side) * size;
     return g;

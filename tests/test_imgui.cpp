@@ -85,10 +85,11 @@ bool inside(uint32_t x, uint32_t y, ImVec4 r) {
 
 TEST_F(ImGuiTest, RectanglesBlendOverTheFrameInsideTheirClipRectangles) {
     // Two draw lists: a half-transparent rectangle behind everything, and an opaque one in front, clipped.
-    const ImVec4 half(8, 6, 40, 30), clip(44, 10, 56, 20);
+    const ImVec4 translucent(8, 6, 40, 30), clip(44, 10, 56, 20);
     const ImU32 orange = IM_COL32(240, 120, 30, 128), green = IM_COL32(20, 200, 90, 255);
     ImGui::NewFrame();
-    ImGui::GetBackgroundDrawList()->AddRectFilled(ImVec2(half.x, half.y), ImVec2(half.z, half.w), orange);
+    ImGui::GetBackgroundDrawList()->AddRectFilled(ImVec2(translucent.x, translucent.y),
+                                                  ImVec2(translucent.z, translucent.w), orange);
     ImDrawList* front = ImGui::GetForegroundDrawList();
     front->PushClipRect(ImVec2(clip.x, clip.y), ImVec2(clip.z, clip.w));
     front->AddRectFilled(ImVec2(42, 4), ImVec2(60, 40), green);
@@ -97,9 +98,9 @@ TEST_F(ImGuiTest, RectanglesBlendOverTheFrameInsideTheirClipRectangles) {
     ASSERT_EQ(ImGui::GetDrawData()->CmdListsCount, 2);
     for (uint32_t y = 0; y < height; ++y)
         for (uint32_t x = 0; x < width; ++x) {
-            const Rgba want = inside(x, y, clip)   ? over(green, background())
-                              : inside(x, y, half) ? over(orange, background())
-                                                   : background();
+            const Rgba want = inside(x, y, clip)          ? over(green, background())
+                              : inside(x, y, translucent) ? over(orange, background())
+                                                          : background();
             expectPixel(rgba, x, y, want);
         }
 }

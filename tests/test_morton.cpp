@@ -58,7 +58,7 @@ class MortonTest : public test::GpuTest {
 };
 
 // Domain half-widths giving `dim` cells per axis of a cell width (max(r) = 5, or 2 max(r) = 10).
-float halfFor(uint32_t dim, sim::CellWidth width) {
+float domainHalfFor(uint32_t dim, sim::CellWidth width) {
     return (width == sim::CellWidth::TwoReach ? 10.0f : 5.0f) * (float(dim) + 0.4f) / 2;
 }
 
@@ -67,13 +67,13 @@ float halfFor(uint32_t dim, sim::CellWidth width) {
 TEST_F(MortonTest, GridPassesMatchTheCpuInMortonOrder) {
     uint32_t gapped = 0; // grids whose key range has keys of no cell
     for (uint32_t dim : {5u, 7u, 8u})
-        for (Rows rows : {Rows::Cells, Rows::Full}) {
+        for (Rows rows : {Rows::Cells, Rows::OnePerCell}) {
             Params p;
-            p.domainHalf = halfFor(dim, sim::CellWidth::Reach);
+            p.domainHalf = domainHalfFor(dim, sim::CellWidth::Reach);
             const uint32_t n = 3001;
             const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, n, rows, CellOrder::Morton);
             ASSERT_EQ(grid.dim, dim);
-            ASSERT_EQ(grid.slicesPerCell, rows == Rows::Full ? 8u : 1u);
+            ASSERT_EQ(grid.slicesPerCell, rows == Rows::OnePerCell ? 8u : 1u);
             gapped += grid.keyCells > grid.cellCount;
             for (const State& s : {test::edgeState(n, 11, p), test::clusteredState(n, 12, p, 4, 0.7f),
                                    test::boxState(n, 13, p, 2.0f, 0.5f)}) {
@@ -92,9 +92,9 @@ TEST_F(MortonTest, GridPassesMatchTheCpuInMortonOrder) {
 TEST_F(MortonTest, StepsMatchReferenceAndLinearOrderOnLayouts) {
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach})
-            for (Rows sub : {Rows::Cells, Rows::Full}) {
+            for (Rows sub : {Rows::Cells, Rows::OnePerCell}) {
                 Params p;
-                p.domainHalf = halfFor(5, width);
+                p.domainHalf = domainHalfFor(5, width);
                 ASSERT_EQ(sim::makeGrid(p, width, 2999, sub, CellOrder::Morton).slicesPerCell,
                           sub == Rows::Cells ? 1u : 8u);
                 expectMortonStep(test::uniformState(2999, 21, p), p, mode, width, sub, "uniform");
@@ -113,11 +113,11 @@ TEST_F(MortonTest, StepsOnSmallAndOddGrids) {
     for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach})
         for (uint32_t dim : {1u, 2u, 3u, 7u, 9u}) {
             Params p;
-            p.domainHalf = halfFor(dim, width);
+            p.domainHalf = domainHalfFor(dim, width);
             ASSERT_EQ(sim::makeGrid(p, width, 400, Rows::Cells, CellOrder::Morton).dim, dim);
             for (Mode mode : {Mode::Scattered, Mode::Coherent})
-                for (Rows sub : {Rows::Cells, Rows::Full}) {
-                    if (dim < 3 && sub == Rows::Full) continue; // whole cells, as Cells
+                for (Rows sub : {Rows::Cells, Rows::OnePerCell}) {
+                    if (dim < 3 && sub == Rows::OnePerCell) continue; // whole cells, as Cells
                     const uint32_t n = dim == 9 ? 1500 : 500;
                     expectMortonStep(test::edgeState(n, 40 + dim, p), p, mode, width, sub, "edges");
                     if (dim > 3)
@@ -130,7 +130,7 @@ TEST_F(MortonTest, StepsOnSmallAndOddGrids) {
 // grid-index pass), both ways; steps on one Morton grid reuse the search's keys, bit for bit.
 TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
     Params p;
-    p.domainHalf = halfFor(5, sim::CellWidth::Reach);
+    p.domainHalf = domainHalfFor(5, sim::CellWidth::Reach);
     State state = test::uniformState(2999, 93, p);
     sim::Flock f = sim::createFlock(ctx(), state.count());
     sim::uploadState(ctx(), f, state);
@@ -151,7 +151,7 @@ TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
     sim::destroyFlock(ctx(), f);
 
     const State in = test::edgeState(2999, 94, p);
-    for (Rows sub : {Rows::Cells, Rows::Full})
+    for (Rows sub : {Rows::Cells, Rows::OnePerCell})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
             const sim::Grid grid =
                 sim::makeGrid(p, sim::CellWidth::Reach, in.count(), sub, CellOrder::Morton);
@@ -164,9 +164,10 @@ TEST_F(MortonTest, SwitchingTheCellOrderRedoesTheKeys) {
 // Morton windows, cut at every cell's edge, read the key starts: spoiled starts must change the step.
 TEST_F(MortonTest, MortonWindowsReadTheirStarts) {
     Params p;
-    p.domainHalf = halfFor(5, sim::CellWidth::Reach);
+    p.domainHalf = domainHalfFor(5, sim::CellWidth::Reach);
     const State in = test::uniformState(2999, 95, p);
-    const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, in.count(), Rows::Full, CellOrder::Morton);
+    const sim::Grid grid =
+        sim::makeGrid(p, sim::CellWidth::Reach, in.count(), Rows::OnePerCell, CellOrder::Morton);
     for (Mode mode : {Mode::Scattered, Mode::Coherent})
         test::expectSpoiledStartsChangeTheStep(
             ctx(), in, test::referenceStep(in, p, sim::usesPackedVelocity(mode, {})), p, grid, mode);

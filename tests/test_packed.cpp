@@ -74,9 +74,9 @@ TEST_F(PackedVelocityTest, EachReferenceAcceptsOnlyItsOwnStep) {
 TEST_F(PackedVelocityTest, SumsDecodedWithinTheScanMatchTheReference) {
     Params p = alignmentOnly(test::distinctRadii(Params{}));
     for (uint32_t room : {1u, 2u, 5u, 64u})
-        for (float half : {13.75f, 6.875f}) { // 5 cells of max(r) per axis, and 2 (one range)
-            SCOPED_TRACE("room " + std::to_string(room) + ", L " + std::to_string(half));
-            p.domainHalf = half;
+        for (float domainHalf : {13.75f, 6.875f}) { // 5 cells of max(r) per axis, and 2 (one range)
+            SCOPED_TRACE("room " + std::to_string(room) + ", L " + std::to_string(domainHalf));
+            p.domainHalf = domainHalf;
             const State in = test::clusteredState(1500, 302 + room, p, 3, 3.0f);
             const test::Comparison c = compare(in, p, {.packedVelocity = true, .packedRoom = room}, true);
             EXPECT_EQ(c.mismatches, 0u) << c.firstMismatch;

@@ -141,15 +141,15 @@ TEST(Grid, AutoRowsFollowTheDensity) {
     // keys a cell do not fit 64,000 cells, 2 x 2 x 8 do; 8 do not fit 343,000 cells.
     sim::Params wide = lab;
     wide.domainHalf = 200.0f; // 40^3 cells of 10 with 8
-    EXPECT_EQ(sim::makeGrid(wide, sim::CellWidth::TwoReach, 1000000, sim::Rows::Quarter).rowsPerCell, 2u);
+    EXPECT_EQ(sim::makeGrid(wide, sim::CellWidth::TwoReach, 1000000, sim::Rows::FourPerCell).rowsPerCell, 2u);
     wide.domainHalf = 175.0f; // 70^3 cells of 5 with 27
-    EXPECT_EQ(sim::makeGrid(wide, sim::CellWidth::Reach, 100000, sim::Rows::Full).slicesPerCell, 1u);
+    EXPECT_EQ(sim::makeGrid(wide, sim::CellWidth::Reach, 100000, sim::Rows::OnePerCell).slicesPerCell, 1u);
     // Forced rows, as asked where they fit.
     EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 1000000, sim::Rows::Cells).slicesPerCell, 1u);
-    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 100000, sim::Rows::Full).rowsPerCell, 1u);
-    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 100000, sim::Rows::Full).slicesPerCell, 8u);
-    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 1000000, sim::Rows::Half).rowsPerCell, 2u);
-    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::TwoReach, 100000, sim::Rows::Quarter).rowsPerCell, 4u);
+    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 100000, sim::Rows::OnePerCell).rowsPerCell, 1u);
+    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 100000, sim::Rows::OnePerCell).slicesPerCell, 8u);
+    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 1000000, sim::Rows::TwoPerCell).rowsPerCell, 2u);
+    EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::TwoReach, 100000, sim::Rows::FourPerCell).rowsPerCell, 4u);
     // Morton grids: rows one cell high.
     EXPECT_EQ(sim::makeGrid(lab, sim::CellWidth::Reach, 10240000, sim::Rows::Auto, sim::CellOrder::Morton)
                   .rowsPerCell,
@@ -157,7 +157,8 @@ TEST(Grid, AutoRowsFollowTheDensity) {
     // 2 cells per axis: no fixed image shifts, whole cells.
     sim::Params tiny = lab;
     tiny.domainHalf = 5;
-    for (sim::Rows rows : {sim::Rows::Auto, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter}) {
+    for (sim::Rows rows :
+         {sim::Rows::Auto, sim::Rows::OnePerCell, sim::Rows::TwoPerCell, sim::Rows::FourPerCell}) {
         const sim::Grid g = sim::makeGrid(tiny, sim::CellWidth::Reach, 100000, rows);
         EXPECT_EQ(g.slicesPerCell, 1u) << sim::rowsName(rows);
         EXPECT_EQ(g.rowsPerCell, 1u) << sim::rowsName(rows);
@@ -168,16 +169,16 @@ TEST(Grid, AutoRowsFollowTheDensity) {
 // whole cells within maxGridCells, and the sort key's bits hold them all.
 TEST(Grid, KeysStayWithinTheirCaps) {
     size_t grids = 0;
-    for (float half : {1.0f, 7.5f, 20.0f, 100.0f, 175.0f, 400.0f, 1000.0f})
+    for (float domainHalf : {1.0f, 7.5f, 20.0f, 100.0f, 175.0f, 400.0f, 1000.0f})
         for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach})
             for (uint32_t n : {1u, 1000u, 100000u, 1000000u, 10240000u, 64000000u})
-                for (sim::Rows rows : {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half,
-                                       sim::Rows::Quarter})
+                for (sim::Rows rows : {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::OnePerCell,
+                                       sim::Rows::TwoPerCell, sim::Rows::FourPerCell})
                     for (sim::CellOrder order : {sim::CellOrder::Linear, sim::CellOrder::Morton}) {
                         sim::Params p;
-                        p.domainHalf = half;
+                        p.domainHalf = domainHalf;
                         const sim::Grid g = sim::makeGrid(p, width, n, rows, order);
-                        SCOPED_TRACE(std::to_string(half) + " " + sim::cellWidthName(width) + " " +
+                        SCOPED_TRACE(std::to_string(domainHalf) + " " + sim::cellWidthName(width) + " " +
                                      std::to_string(n) + " " + sim::rowsName(rows) + " " +
                                      sim::cellOrderName(order));
                         if (g.slicesPerCell > 1)
@@ -192,8 +193,8 @@ TEST(Grid, KeysStayWithinTheirCaps) {
 }
 
 TEST(Grid, RowsNamesParseBack) {
-    for (sim::Rows rows :
-         {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
+    for (sim::Rows rows : {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell,
+                           sim::Rows::FourPerCell})
         EXPECT_EQ(sim::parseRows(sim::rowsName(rows)), rows);
     EXPECT_FALSE(sim::parseRows("quarters").has_value());
     EXPECT_EQ(sim::describeRows(sim::makeGrid(sim::Params{}, sim::CellWidth::Reach, 1000, sim::Rows::Cells)),
@@ -297,7 +298,8 @@ TEST(SpirvReflection, RejectsGarbage) {
     EXPECT_TRUE(gpu::embeddedSpirv("no such shader").empty());
 }
 
-// Ids as onesweep.comp and grid_search.comp declare them (layout(constant_id = N)).
+// Ids as onesweep.comp and grid_search_coherent.comp (through rules.glsl) declare them (layout(constant_id =
+// N)).
 TEST(SpirvReflection, FindsSpecializationConstantsByName) {
     const gpu::ShaderReflection onesweep = gpu::reflectSpirv(gpu::embeddedSpirv("sort_onesweep"));
     const std::vector<uint32_t> ids = gpu::specConstantIds(

@@ -168,7 +168,7 @@ TEST_F(RenderTest, BothPathsDrawTheSameScene) {
 // The box's edges are hidden behind nearer boids and drawn over farther ones, on every path: the
 // compute path tests them against the target's depths, points and glyphs against the depth buffer.
 TEST_F(RenderTest, TheBoxIsHiddenBehindNearerBoidsOnly) {
-    const float half = 14.0f;
+    const float domainHalf = 14.0f;
     // The camera 30 from the box's centre, looking at it: the whole box in view, 16 to 44 away.
     const glm::vec3 camera(0.0f, 0.0f, 30.0f);
     const glm::mat4 viewProj = projection() * glm::translate(glm::mat4(1.0f), -camera);
@@ -180,7 +180,7 @@ TEST_F(RenderTest, TheBoxIsHiddenBehindNearerBoidsOnly) {
         const glm::vec3 dir = glm::normalize(glm::vec3(far) / far.w - camera);
         return glm::vec4(camera + dir * distance, 0.0f);
     };
-    const std::vector<uint8_t> boxOnly = draw(Scene{}, DrawPath::Compute, 4.0f, half, &viewProj);
+    const std::vector<uint8_t> boxOnly = draw(Scene{}, DrawPath::Compute, 4.0f, domainHalf, &viewProj);
     // A pixel of an edge, away from the image's borders.
     int edge = -1;
     for (int y = 8; y < int(height) - 8 && edge < 0; ++y)
@@ -190,12 +190,12 @@ TEST_F(RenderTest, TheBoxIsHiddenBehindNearerBoidsOnly) {
     const double px = edge % int(width) + 0.25, py = edge / int(width) + 0.25;
     for (DrawPath path : {DrawPath::Compute, DrawPath::Points, DrawPath::Glyphs}) {
         SCOPED_TRACE(render::drawPathName(path));
-        const std::vector<uint8_t> clear = draw(Scene{}, path, 4.0f, half, &viewProj);
+        const std::vector<uint8_t> clear = draw(Scene{}, path, 4.0f, domainHalf, &viewProj);
         Scene nearScene, farScene;
         nearScene.add(along(px, py, 5.0f), {1, 0, 0}); // in front of every edge
         farScene.add(along(px, py, 60.0f), {1, 0, 0}); // behind the box's far faces
-        const std::vector<uint8_t> nearFrame = draw(nearScene, path, 4.0f, half, &viewProj);
-        const std::vector<uint8_t> farFrame = draw(farScene, path, 4.0f, half, &viewProj);
+        const std::vector<uint8_t> nearFrame = draw(nearScene, path, 4.0f, domainHalf, &viewProj);
+        const std::vector<uint8_t> farFrame = draw(farScene, path, 4.0f, domainHalf, &viewProj);
         // The boid without the box (inside the near plane, clipped away): its colour alone.
         const std::vector<uint8_t> alone = draw(nearScene, path, 4.0f, 1e-3f, &viewProj);
         const std::vector<uint8_t> aloneFar = draw(farScene, path, 4.0f, 1e-3f, &viewProj);

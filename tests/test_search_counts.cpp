@@ -37,7 +37,7 @@ void clampSpan(float f, int n, int& lo, int& hi) {
 }
 
 // One range of a boid's walk: where in its walk it lies (the iteration of each loop of
-// grid_search.comp: row along z, row along y, run of keys), the sorted positions it covers, and the
+// grid_walk.glsl: row along z, row along y, run of keys), the sorted positions it covers, and the
 // displacements' origin.
 struct Visit {
     int z, y, run;
@@ -49,7 +49,7 @@ float periodShift(int x, int wx, float domainHalf) {
     return float((x > wx) - (x < wx)) * (2.0f * domainHalf);
 }
 
-// Each boid's ranges as grid_search.comp walks them: every row within reach, over its x window in
+// Each boid's ranges as grid_walk.glsl walks them: every row within reach, over its x window in
 // whole slices, each run of keys read from the key starts; every boid on grids of fewer than 3 cells
 // per axis. The same float operations in the same order as the shader's (`precise` there); on
 // lavapipe its square roots and divisions round correctly, as the CPU's do.
@@ -260,7 +260,8 @@ TEST_F(SearchCountTest, ThinnerRowsTestFewerCandidates) {
     p.domainHalf = 25;                                // 5 cells of 10 per axis with 8 cells
     const State s = test::uniformState(16000, 34, p); // the lab's density, 0.128
     std::vector<sim::SearchCounts> counts;
-    for (sim::Rows rows : {sim::Rows::Quarter, sim::Rows::Half, sim::Rows::Full, sim::Rows::Cells}) {
+    for (sim::Rows rows :
+         {sim::Rows::FourPerCell, sim::Rows::TwoPerCell, sim::Rows::OnePerCell, sim::Rows::Cells}) {
         sim::Flock f = sim::createFlock(ctx(), s.count());
         sim::uploadState(ctx(), f, s);
         counts.push_back(

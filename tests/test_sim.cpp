@@ -78,7 +78,7 @@ TEST_F(SimTest, NaiveMatchesReferenceAcrossSizesAndSeeds) {
 // Devices without float16 arithmetic run the cube test in float32; lavapipe has float16, so that
 // path is chosen here explicitly.
 TEST_F(SimTest, NaiveWithTheFloat32FilterMatchesReference) {
-    options.halfFilter = false;
+    options.float16Filter = false;
     Params p;
     p.domainHalf = 12;
     expectMatchesReference(uniformState(1999, 8, p), p, Mode::Naive, sim::CellWidth::Reach,
@@ -110,7 +110,8 @@ TEST_F(SimTest, GridPassesMatchTheCpu) {
     uint32_t gaps = 0;       // rows with empty slices between occupied ones
     uint32_t longestGap = 0; // keys between consecutive sorted keys
     for (float cellsPerAxis : {8.0f, 7.0f})
-        for (sim::Rows rows : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
+        for (sim::Rows rows :
+             {sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell, sim::Rows::FourPerCell})
             for (sim::CellWidth width : {sim::CellWidth::Reach, sim::CellWidth::TwoReach}) {
                 Params p;
                 p.domainHalf = (width == sim::CellWidth::TwoReach ? 10.0f : 5.0f) * cellsPerAxis / 2;
@@ -120,9 +121,9 @@ TEST_F(SimTest, GridPassesMatchTheCpu) {
                     SCOPED_TRACE(sim::describeRows(grid) + ", " + sim::cellWidthName(width) + " wide, " +
                                  std::to_string(grid.dim) + " a side");
                     ASSERT_EQ(grid.slicesPerCell, rows == sim::Rows::Cells ? 1u : 8u);
-                    ASSERT_EQ(grid.rowsPerCell, rows == sim::Rows::Half      ? 2u
-                                                : rows == sim::Rows::Quarter ? 4u
-                                                                             : 1u);
+                    ASSERT_EQ(grid.rowsPerCell, rows == sim::Rows::TwoPerCell    ? 2u
+                                                : rows == sim::Rows::FourPerCell ? 4u
+                                                                                 : 1u);
                     const test::SortedCells cpu = test::checkGridPasses(ctx(), s, p, grid);
                     ASSERT_FALSE(HasFatalFailure());
                     const std::vector<uint32_t>& keys = cpu.sortedKeys;
@@ -158,7 +159,7 @@ TEST_F(SimTest, GridStepsMatchReferenceOnLayouts) {
 // x windows: each row scanned only over the x within reach of the boid, in whole slices, for each row
 // height. Cells of 10 to 40 boids, so that windows end inside occupied cells and cut slices off them.
 TEST_F(SimTest, GridStepsWithWindowsMatchReference) {
-    for (sim::Rows r : {sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter})
+    for (sim::Rows r : {sim::Rows::OnePerCell, sim::Rows::TwoPerCell, sim::Rows::FourPerCell})
         for (Mode mode : {Mode::Scattered, Mode::Coherent})
             for (sim::CellWidth width : {sim::CellWidth::TwoReach, sim::CellWidth::Reach}) {
                 rows = r;
@@ -220,7 +221,7 @@ TEST_F(SimTest, TheSearchReadsItsStarts) {
     Params p;
     p.domainHalf = 12.5f; // 5 cells of 5 per axis, 24 boids a cell
     const State in = uniformState(2999, 91, p);
-    for (sim::Rows r : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half})
+    for (sim::Rows r : {sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
             SCOPED_TRACE(std::string(sim::rowsName(r)) + " " + sim::modeName(mode));
             test::expectSpoiledStartsChangeTheStep(
@@ -298,7 +299,7 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
     // 25 boids a cell max(r) wide (Auto: rows a cell high), 200 a cell 2 max(r) wide (rows half a
     // cell high).
     const uint32_t n = 5400;
-    bool sawFull = false, sawHalf = false;
+    bool sawOneRow = false, sawTwoRows = false;
     sim::Flock f = sim::createFlock(ctx(), n);
     State state = uniformState(n, 50, p);
     sim::uploadState(ctx(), f, state);
@@ -313,8 +314,8 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
         SCOPED_TRACE(std::string("step in ") + sim::modeName(mode) + " with " + sim::cellWidthName(width) +
                      " wide cells");
         const sim::Grid grid = sim::makeGrid(p, width, n);
-        sawFull |= mode != Mode::Naive && grid.slicesPerCell > 1 && grid.rowsPerCell == 1;
-        sawHalf |= mode != Mode::Naive && grid.rowsPerCell == 2;
+        sawOneRow |= mode != Mode::Naive && grid.slicesPerCell > 1 && grid.rowsPerCell == 1;
+        sawTwoRows |= mode != Mode::Naive && grid.rowsPerCell == 2;
         sim::prepareGrid(ctx(), f, grid, mode);
         test::runCommands([&](VkCommandBuffer cmd) {
             sim::recordStep(cmd, f, p, mode, grid, sim::GridBuild::Radix, nullptr);
@@ -326,7 +327,7 @@ TEST_F(SimTest, SwitchingModesKeepsTheBoidsAndTheirState) {
         ASSERT_EQ(c.mismatches, 0u) << c.firstMismatch;
         state = next;
     }
-    EXPECT_TRUE(sawFull && sawHalf);
+    EXPECT_TRUE(sawOneRow && sawTwoRows);
     sim::destroyFlock(ctx(), f);
 }
 
@@ -336,7 +337,7 @@ TEST_F(SimTest, StepsOnTheSameGridReuseTheSearchsPairs) {
     Params p;
     p.domainHalf = 12.5f; // 5 cells of max(r) = 5 per axis, 24 boids a cell
     const State in = edgeState(2999, 92, p);
-    for (sim::Rows r : {sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half})
+    for (sim::Rows r : {sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell})
         for (Mode mode : {Mode::Scattered, Mode::Coherent}) {
             SCOPED_TRACE(std::string(sim::rowsName(r)) + " " + sim::modeName(mode));
             const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, in.count(), r);

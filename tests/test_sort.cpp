@@ -140,42 +140,43 @@ TEST_F(SortTest, LookbackWindowsWithAndWithoutWaiting) {
         }
 }
 
-// With the default shape, sorts from halfGroupsFrom pairs take groups half as wide, two of which must
+// With the default shape, sorts from narrowGroupsFrom pairs take groups half as wide, two of which must
 // fit the per-group shared-memory limit (lavapipe: 64 x 15 beside 128 x 15), in either algorithm.
 // Each shape sorts.
 // OneSorterSortsAgainAndAgain sorts just below and at the threshold with one sorter.
-TEST_P(SortAlgorithmTest, HalfWideGroupsFromTheirThreshold) {
-    const sort::SortOptions options{.halfGroupsFrom = 10007, .algorithm = algorithm};
+TEST_P(SortAlgorithmTest, NarrowGroupsFromTheirThreshold) {
+    const sort::SortOptions options{.narrowGroupsFrom = 10007, .algorithm = algorithm};
     sort::Sorter probe = sort::createSorter(ctx(), 30011, options);
-    ASSERT_NE(probe.onesweepHalf.pipeline, VK_NULL_HANDLE) << "two half-wide groups fit this device";
+    ASSERT_NE(probe.onesweepNarrow.pipeline, VK_NULL_HANDLE) << "two narrow groups fit this device";
     // Reduce-then-scan's pipelines only where its sorts may take it (SortOptions::reduceThenScan).
     const bool reduceThenScan = algorithm == sort::SortAlgorithm::ReduceThenScan;
-    ASSERT_EQ(probe.upsweepHalf.pipeline != VK_NULL_HANDLE, reduceThenScan);
-    ASSERT_EQ(probe.downsweepHalf.pipeline != VK_NULL_HANDLE, reduceThenScan);
+    ASSERT_EQ(probe.upsweepNarrow.pipeline != VK_NULL_HANDLE, reduceThenScan);
+    ASSERT_EQ(probe.downsweepNarrow.pipeline != VK_NULL_HANDLE, reduceThenScan);
     ASSERT_EQ(probe.upsweep.pipeline != VK_NULL_HANDLE, reduceThenScan);
-    EXPECT_EQ(probe.halfFrom, 10007u);
+    EXPECT_EQ(probe.narrowFrom, 10007u);
     EXPECT_EQ(sort::tileSizeFor(probe, 10006), probe.tileSize);
     EXPECT_EQ(sort::tileSizeFor(probe, 10007), probe.tileSize / 2);
     const uint32_t wg = probe.workgroupSize;
     sort::destroySorter(ctx(), probe);
     // A capacity below the threshold builds no second pipeline.
     sort::Sorter below = sort::createSorter(ctx(), 10006, options);
-    EXPECT_EQ(below.onesweepHalf.pipeline, VK_NULL_HANDLE);
-    EXPECT_EQ(below.downsweepHalf.pipeline, VK_NULL_HANDLE);
-    EXPECT_EQ(below.halfFrom, UINT32_MAX);
+    EXPECT_EQ(below.onesweepNarrow.pipeline, VK_NULL_HANDLE);
+    EXPECT_EQ(below.downsweepNarrow.pipeline, VK_NULL_HANDLE);
+    EXPECT_EQ(below.narrowFrom, UINT32_MAX);
     sort::destroySorter(ctx(), below);
     // An explicit shape is kept as asked at every size.
-    for (const sort::SortOptions& shape : {sort::SortOptions{.keysPerThread = 2, .halfGroupsFrom = 10007},
-                                           sort::SortOptions{.workgroupSize = wg, .halfGroupsFrom = 10007}}) {
+    for (const sort::SortOptions& shape :
+         {sort::SortOptions{.keysPerThread = 2, .narrowGroupsFrom = 10007},
+          sort::SortOptions{.workgroupSize = wg, .narrowGroupsFrom = 10007}}) {
         sort::Sorter asked = sort::createSorter(ctx(), 30011, shape);
-        EXPECT_EQ(asked.halfFrom, UINT32_MAX);
+        EXPECT_EQ(asked.narrowFrom, UINT32_MAX);
         sort::destroySorter(ctx(), asked);
     }
 
     for (uint32_t n : {10006u, 10007u, 30011u})
         for (uint32_t bits : {8u, 21u, 32u}) check(n, bits, Layout::Uniform, n + bits, options);
     check(30011, 13, Layout::FewDistinct, 3, options);
-    maxGroupsX = 7; // spare groups in the half pass too
+    maxGroupsX = 7; // spare groups in the narrow groups' passes too
     check(30011, 21, Layout::Reversed, 4, options);
     maxGroupsX = 0;
 }
@@ -183,7 +184,7 @@ TEST_P(SortAlgorithmTest, HalfWideGroupsFromTheirThreshold) {
 // One sorter sorts pairs of several sizes and widths (1 to 4 passes) one after another, in one
 // command buffer and in separate submissions, with dispatches split over x and y (spare groups claim
 // tiles too) and without: each sort must match, whatever the sorts before it left in the scratch.
-// With half-wide groups from 10,007 pairs, the sorts switch between the two shapes and their tile
+// With narrow groups from 10,007 pairs, the sorts switch between the two shapes and their tile
 // counts.
 TEST_P(SortAlgorithmTest, OneSorterSortsAgainAndAgain) {
     const std::pair<uint32_t, uint32_t> sizeAndBits[] = {{30011, 21}, {5, 8},      {20011, 32},
@@ -191,13 +192,13 @@ TEST_P(SortAlgorithmTest, OneSorterSortsAgainAndAgain) {
                                                          {30011, 13}, {777, 21},   {30011, 32}};
     for (const sort::SortOptions& options :
          {sort::SortOptions{.keysPerThread = 1, .algorithm = algorithm},
-          sort::SortOptions{.halfGroupsFrom = 10007, .algorithm = algorithm}})
+          sort::SortOptions{.narrowGroupsFrom = 10007, .algorithm = algorithm}})
         for (uint32_t groupsX : {0u, 7u})
             for (bool oneBuffer : {true, false}) {
                 SCOPED_TRACE(testing::Message()
                              << "groups per row " << groupsX << (oneBuffer ? ", one" : ", separate")
-                             << " command buffer" << (oneBuffer ? "" : "s") << ", half-wide groups from "
-                             << options.halfGroupsFrom);
+                             << " command buffer" << (oneBuffer ? "" : "s") << ", narrow groups from "
+                             << options.narrowGroupsFrom);
                 sort::Sorter sorter = sort::createSorter(ctx(), 30011, options);
                 if (groupsX) setMaxGroupsX(sorter, groupsX);
                 struct Run {

@@ -1,5 +1,7 @@
 // A boid's colour, the same on every drawing path: by speed, heading, grid cell or slot, darkened with
-// distance. tests/test_colors.cpp holds the CPU reference of each.
+// distance. tests/test_colors.cpp holds the CPU reference of each; the cell colour's hash and
+// checkerboard are shared with it through cell_color.h.
+#include "cell_color.h"
 
 // A perceptual ramp from deep purple (still) through teal to yellow (at the speed limit).
 vec3 speedRamp(float t) {
@@ -12,16 +14,6 @@ vec3 hueColor(float h) {
     return clamp(abs(fract(h + vec3(0.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0) - 1.0, 0.0, 1.0);
 }
 
-// Chris Wellons' lowbias32: every input bit changes about half the output bits.
-uint lowbias32(uint x) {
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 // The cell coordinate along one axis: the simulation's cellCoordinate (shaders/sim/common.glsl), written
 // again because drawing does not depend on the simulation.
 uint drawCellCoordinate(float x, DrawConstants c) {
@@ -29,14 +21,11 @@ uint drawCellCoordinate(float x, DrawConstants c) {
     return f > 0.0 ? min(uint(f), c.gridDim - 1u) : 0u;
 }
 
-// From the cell's 3D coordinates, not its index, so that a cell keeps its colour whatever order the
-// grid numbers cells in (row-major or Morton). Cells sharing a face always differ in brightness (a 3D
-// checkerboard); a hash of the coordinates picks the hue.
+// The colour of the boid's grid cell: a hue hashed from the cell's coordinates, softened towards
+// white, at the cell's checkerboard brightness (cell_color.h).
 vec3 cellColor(vec3 p, DrawConstants c) {
     const uvec3 cell = uvec3(drawCellCoordinate(p.x, c), drawCellCoordinate(p.y, c), drawCellCoordinate(p.z, c));
-    const uint h = lowbias32(cell.x ^ lowbias32(cell.y ^ lowbias32(cell.z)));
-    const float value = ((cell.x + cell.y + cell.z) & 1u) == 0u ? 1.0 : 0.5;
-    return mix(vec3(1.0), hueColor(float(h >> 8) * (1.0 / 16777216.0)), 0.8) * value;
+    return mix(vec3(1.0), hueColor(cellHue(cell.x, cell.y, cell.z)), 0.8) * cellBrightness(cell.x, cell.y, cell.z);
 }
 
 // Slot `index` of `count` along hues from red to violet: where the simulation keeps boids sorted

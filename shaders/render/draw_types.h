@@ -48,11 +48,11 @@ struct ImGuiConstants {
 // screen's plane, in units of glyphSize along the boid's screen heading (forward) and across it. Where
 // the heading has no screen direction (still, or flying along the view ray) the glyph is a diamond:
 // GLYPH_DIAMOND_* instead.
-#define GLYPH_TIP 0.55f         // the tip, ahead of the boid
-#define GLYPH_WING_BACK 0.45f   // the wings, behind it,
-#define GLYPH_WING_SIDE 0.35f   // and to either side
-#define GLYPH_NOTCH_BACK 0.15f  // the notch between the wings, behind it
-#define GLYPH_DIAMOND_HALF 0.3f // the diamond's half-diagonal
+#define GLYPH_TIP 0.55f           // the tip, ahead of the boid
+#define GLYPH_WING_BACK 0.45f     // the wings, behind it,
+#define GLYPH_WING_SIDE 0.35f     // and to either side
+#define GLYPH_NOTCH_BACK 0.15f    // the notch between the wings, behind it
+#define GLYPH_DIAMOND_RADIUS 0.3f // from the diamond's centre to each corner
 // Below this fraction of the screen motion a sideways velocity would give, the heading counts as
 // along the view ray: its screen direction would be noise.
 #define GLYPH_MIN_SCREEN_HEADING 0.02f

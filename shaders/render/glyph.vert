@@ -16,8 +16,8 @@ layout(location = 0) flat out vec3 color;
 const uint corners[GLYPH_VERTICES] = uint[](0u, 1u, 2u, 0u, 2u, 3u);
 const vec2 arrow[4] = vec2[](vec2(GLYPH_TIP, 0.0), vec2(-GLYPH_WING_BACK, GLYPH_WING_SIDE),
                              vec2(-GLYPH_NOTCH_BACK, 0.0), vec2(-GLYPH_WING_BACK, -GLYPH_WING_SIDE));
-const vec2 diamond[4] = vec2[](vec2(GLYPH_DIAMOND_HALF, 0.0), vec2(0.0, GLYPH_DIAMOND_HALF),
-                               vec2(-GLYPH_DIAMOND_HALF, 0.0), vec2(0.0, -GLYPH_DIAMOND_HALF));
+const vec2 diamond[4] = vec2[](vec2(GLYPH_DIAMOND_RADIUS, 0.0), vec2(0.0, GLYPH_DIAMOND_RADIUS),
+                               vec2(-GLYPH_DIAMOND_RADIUS, 0.0), vec2(0.0, -GLYPH_DIAMOND_RADIUS));
 
 void main() {
     const uint i = uint(gl_InstanceIndex);

@@ -1,20 +1,22 @@
 #version 460
-// All pairs, tiled through shared memory. Each invocation owns BOIDS boids (register blocking: a
-// staged position is read once for all of them); the work group stages TILE positions at a time.
+// The naive step: every boid tests every other, with the candidates' positions staged through shared
+// memory. The work group stages TILE positions at a time, and each invocation owns BOIDS boids, so
+// that a staged position is read once for all of them (register blocking).
 //
-// Per pair a cheap test runs first: with d = p_j - p_i in (-2L, 2L), the minimum-image distance
-// along an axis is L - | |d| - L |, so a pair can be a neighbour only if | |d| - L | > L - max(r)
-// on all three axes (a cube around the boid): 3 subtractions, 3 more, 2 minimums. The test's
-// results for 8 candidates (4 in float32) are folded into one branch, since a warp takes the branch
-// when any lane passes; few pairs pass (about 1 in 10^4 at the default density), and only those
-// take the exact path of the contract, in float32.
+// Each pair first takes a cheap test. With d = p_j - p_i in (-2L, 2L), the minimum-image distance
+// along an axis is L - | |d| - L |, so a pair can be neighbours only if | |d| - L | > L - max(r) on
+// all three axes, that is, if p_j lies in a cube around the boid. That costs 3 subtractions, 3 more
+// and 2 minimums. The results for 8 candidates (4 in float32) are folded into one branch, because a
+// warp takes a branch when any of its lanes does. Few pairs pass (about 1 in 10^4 at the default
+// density), and only those take the exact float32 test and the rules.
 //
-// HALF_FILTER (devices with shaderFloat16): the cube test runs on positions / L in float16, two
-// candidates per packed instruction, with a margin that covers float16 rounding (the test may let
-// more pairs through, never fewer); the exact path is unchanged.
+// With FLOAT16_FILTER, built for devices with shaderFloat16, the cube test runs in float16 on
+// positions divided by L, two candidates per packed instruction. Its margin covers float16 rounding,
+// so it may let more pairs through than the float32 test but never fewer, and the exact test after
+// it is unchanged.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
-#ifdef HALF_FILTER
+#ifdef FLOAT16_FILTER
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #endif
 // Before the includes: dispatch.glsl uses gl_WorkGroupSize, which must already be specialized.
@@ -33,7 +35,7 @@ layout(std430, binding = 3) writeonly buffer VelOut { vec4 velOut[]; };
 layout(push_constant) uniform Push { StepConstants c; };
 
 const uint TILE = gl_WorkGroupSize.x * BOIDS;
-#ifdef HALF_FILTER
+#ifdef FLOAT16_FILTER
 // Candidates 2k and 2k+1 side by side, per axis, as float16 positions / L.
 shared f16vec2 tileX[TILE / 2], tileY[TILE / 2], tileZ[TILE / 2];
 #else
@@ -50,10 +52,10 @@ float cubeMargin(vec3 q, vec3 p) {
     return min(min(h.x, h.y), h.z) - c.filterThreshold;
 }
 
-#ifdef HALF_FILTER
+#ifdef FLOAT16_FILTER
 // The cube test on a packed pair of candidates (positions / L): per candidate, the smallest
 // | |d| - 1 | over the axes; a neighbour needs it above the threshold.
-f16vec2 halfCube(f16vec2 x, f16vec2 y, f16vec2 z, f16vec2 px, f16vec2 py, f16vec2 pz) {
+f16vec2 float16Cube(f16vec2 x, f16vec2 y, f16vec2 z, f16vec2 px, f16vec2 py, f16vec2 pz) {
     const f16vec2 one = f16vec2(1.0hf);
     return min(min(abs(abs(x - px) - one), abs(abs(y - py) - one)), abs(abs(z - pz) - one));
 }
@@ -75,7 +77,7 @@ void main() {
         sums[b] = noNeighbours();
     }
 
-#ifdef HALF_FILTER
+#ifdef FLOAT16_FILTER
     const float invL = 1.0 / c.domainHalf;
     f16vec2 px[BOIDS], py[BOIDS], pz[BOIDS];
     [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
@@ -83,12 +85,12 @@ void main() {
         py[b] = f16vec2(float16_t(p[b].y * invL));
         pz[b] = f16vec2(float16_t(p[b].z * invL));
     }
-    const float16_t threshold = float16_t(c.halfFilterThreshold);
+    const float16_t threshold = float16_t(c.float16FilterThreshold);
 #endif
 
     // No early return: every invocation takes part in staging and barriers.
     for (uint base = 0; base < n; base += TILE) {
-#ifdef HALF_FILTER
+#ifdef FLOAT16_FILTER
         for (uint pair = gl_LocalInvocationID.x; pair < TILE / 2; pair += gl_WorkGroupSize.x) {
             const uint j = base + 2 * pair;
             const vec3 a = j < n ? posIn[j].xyz * invL : vec3(0), b = j + 1 < n ? posIn[j + 1].xyz * invL : vec3(0);
@@ -105,7 +107,7 @@ void main() {
         barrier();
         const uint count = min(TILE, n - base);
         uint k = 0;
-#ifdef HALF_FILTER
+#ifdef FLOAT16_FILTER
         // Eight candidates per branch: four packed pairs, folded with three packed maximums.
         for (; k + 8 <= count; k += 8) {
             const uint pair = k / 2;
@@ -118,7 +120,7 @@ void main() {
             [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
                 f16vec2 m[4];
                 [[unroll]] for (uint q = 0; q < 4; ++q)
-                    m[q] = halfCube(x[q], y[q], z[q], px[b], py[b], pz[b]);
+                    m[q] = float16Cube(x[q], y[q], z[q], px[b], py[b], pz[b]);
                 const f16vec2 top = max(max(m[0], m[1]), max(m[2], m[3]));
                 if (max(top.x, top.y) > threshold) {
                     [[unroll]] for (uint q = 0; q < 4; ++q) {
@@ -131,13 +133,13 @@ void main() {
         }
 #endif
         for (; k + 4 <= count; k += 4) {
-#ifdef HALF_FILTER
+#ifdef FLOAT16_FILTER
             const uint pair = k / 2;
             const f16vec2 x0 = tileX[pair], y0 = tileY[pair], z0 = tileZ[pair];
             const f16vec2 x1 = tileX[pair + 1], y1 = tileY[pair + 1], z1 = tileZ[pair + 1];
             [[unroll]] for (uint b = 0; b < BOIDS; ++b) {
-                const f16vec2 m0 = halfCube(x0, y0, z0, px[b], py[b], pz[b]);
-                const f16vec2 m1 = halfCube(x1, y1, z1, px[b], py[b], pz[b]);
+                const f16vec2 m0 = float16Cube(x0, y0, z0, px[b], py[b], pz[b]);
+                const f16vec2 m1 = float16Cube(x1, y1, z1, px[b], py[b], pz[b]);
                 const f16vec2 m = max(m0, m1);
                 if (max(m.x, m.y) > threshold) {
                     const uint j = base + k;

@@ -1,18 +1,23 @@
-// The flocking rules of the CUDA flocking lab, for one boid over its neighbours: the only
-// place the GPU passes write them (the CPU's are in tests/reference.cpp). A pass that includes this
-// defines neighbourVelocity(j), where the velocity of the neighbour it calls j is read from. A pass
-// that defines PACKABLE_VELOCITY first may instead (PACKED_VELOCITY) hand each neighbour's packed
-// velocity (sim_types.h) to addNeighbour, and sum those words as integers, decoded once a boid.
+// The flocking rules of the CUDA flocking lab, applied to one boid over its neighbours. This is the
+// only place the GPU passes write them; the CPU's copy is in tests/reference.cpp.
+//
+// A pass that includes this file defines neighbourVelocity(j), which returns the velocity of the
+// neighbour that the pass calls j. A pass that defines PACKABLE_VELOCITY before the include may
+// instead, when the PACKED_VELOCITY specialization constant is set, hand each neighbour's packed
+// velocity (sim_types.h) to addNeighbour. The rules then sum those words as integers and decode the
+// sums once for each boid, which saves loading every neighbour's velocity.
 #ifndef VKBOIDS_RULES_GLSL
 #define VKBOIDS_RULES_GLSL
 
-// r1 == r3 (the lab's defaults): cohesion and alignment share one test and one count.
+// Set where r1 == r3, as in the lab's defaults, so that cohesion and alignment share one distance
+// test and one count.
 layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;
 
 #ifdef PACKABLE_VELOCITY
 layout(constant_id = 2) const bool PACKED_VELOCITY = false;
-// Candidates the packed sums may take between two decodes: PACKED_VELOCITY_ROOM, which no sum can
-// outgrow (sim_types.h). Tests set fewer, so that the decode within a scan runs too.
+// How many candidates the packed sums may take between two decodes. The default,
+// PACKED_VELOCITY_ROOM (sim_types.h), is the most that no sum can overflow. Tests set fewer, so that
+// the decode in the middle of a scan runs too.
 layout(constant_id = 3) const uint PACKED_ROOM = PACKED_VELOCITY_ROOM;
 #else
 const bool PACKED_VELOCITY = false;

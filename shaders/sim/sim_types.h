@@ -31,13 +31,13 @@ struct StepConstants {
     f32 cellWidth;  // 2L / gridDim
     f32 invCellWidth;
     u32 boidCount;
-    u32 gridDim;             // cells per axis
-    u32 rowsPerCell;         // rows a cell along y and along z: the row height is cellWidth / rowsPerCell
-    f32 reach;               // max(r) with a rounding margin: rows and slices farther away are not scanned
-    f32 halfFilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
-    u32 slicesPerCell;       // x slices a cell in the sort key: 1 (whole cells) or 8
-    u32 cellOrder;           // CELL_ORDER_*: how the key numbers cells (sim::CellOrder)
-    f32 velocityPackScale;   // PACKED_VELOCITY_LEVELS / maxSpeed: a velocity component in packing steps
+    u32 gridDim;                // cells per axis
+    u32 rowsPerCell;            // rows a cell along y and along z: the row height is cellWidth / rowsPerCell
+    f32 reach;                  // max(r) with a rounding margin: rows and slices farther away are not scanned
+    f32 float16FilterThreshold; // naive filter in float16 on positions / L: the same test, a wider margin
+    u32 slicesPerCell;          // x slices a cell in the sort key: 1 (whole cells) or 8
+    u32 cellOrder;              // CELL_ORDER_*: how the key numbers cells (sim::CellOrder)
+    f32 velocityPackScale;      // PACKED_VELOCITY_LEVELS / maxSpeed: a velocity component in packing steps
     // The predator (sim::Params): boids within its radius flee (rules.glsl: integrate).
     u32 predatorOn; // 0: no predator, and the step is exactly the one without
     f32 predatorX;  // its position, wrapped into the domain

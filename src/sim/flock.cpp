@@ -102,7 +102,7 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
     }
 
     const std::vector<gpu::SpecConstant> wg = {{gpu::localSizeX, f.workgroupSize}};
-    const char* naive = ctx.shaderFloat16 && options.halfFilter ? "naive_half" : "naive";
+    const char* naive = ctx.shaderFloat16 && options.float16Filter ? "naive_float16" : "naive";
     f.naive = gpu::createComputeProgram(
         ctx, naive, {{gpu::localSizeX, fitWorkgroupSize(ctx, tuning::naiveWorkgroupSize)}});
     f.search = createSearch(ctx, f.workgroupSize);
@@ -221,7 +221,7 @@ StepConstants stepConstants(const Params& p, const Grid& grid, uint32_t count) {
     // The float16 test works on positions / L: rounding the two positions, their difference and
     // |d| - 1 moves its value by at most 0.00122, and rounding the threshold by 0.00024; a margin
     // of 0.003 (twice that) never rejects a neighbour.
-    c.halfFilterThreshold = 1.0f - r / p.domainHalf - 0.003f;
+    c.float16FilterThreshold = 1.0f - r / p.domainHalf - 0.003f;
     // Rows thinner than a cell need rows of cells to be runs of keys (sim::CellOrder).
     CHECK(grid.cellOrder == CellOrder::Linear || grid.rowsPerCell == 1);
     c.cellOrder = grid.cellOrder == CellOrder::Morton ? CELL_ORDER_MORTON : CELL_ORDER_LINEAR;

@@ -22,7 +22,7 @@
 namespace sim {
 
 struct FlockOptions {
-    bool halfFilter = true; // the naive cube test in float16 where the device has it (tests turn it off)
+    bool float16Filter = true; // the naive cube test in float16 where the device has it (tests turn it off)
     // The coherent search sums its neighbours' packed velocities (sim_types.h), decoding the sums
     // after at most packedRoom candidates (tests make it small, so that decodes within a scan run).
     bool packedVelocity = packedVelocityByDefault;
@@ -39,20 +39,21 @@ struct Flock {
     uint32_t current = 0;
     uint32_t idsCurrent = 0;
 
-    // Grid modes: (key, slot) pairs, sorted pairs, and every key's start in sorted order
-    // (sim_types.h: keyStarts); the scattered mode's copy of the velocities in sorted order.
+    // The grid modes' buffers: the (key, slot) pairs, the same pairs sorted, and where each key's
+    // boids start in sorted order (keyStarts, laid out in sim_types.h). velSorted is the scattered
+    // mode's copy of the velocities in sorted order.
     gpu::Buffer cellKeys, slotValues, sortedKeys, sortedSlots, keyStarts, velSorted;
     uint32_t keyCapacity = 0; // keys whose starts fit (one more entry is the end)
-    // The grid search also writes the next step's (key, slot) pairs. While they hold the current
-    // state's pairs for the grid of keysFor (recorded, not yet run, counts), recordStep skips the
-    // grid-index pass; a naive step or an upload clears this.
+    // The grid search also writes the next step's (key, slot) pairs. While those pairs belong to the
+    // current state and to the grid described by keysFor, recordStep skips the grid-index pass. A
+    // step that is recorded but not yet run already counts. A naive step or an upload clears this.
     bool keysCurrent = false;
     gpudata::StepConstants keysFor{};
     // Each technique's own resources (in the file of its name).
     RadixBuild radix;       // the radix build: the sort of the pairs and the key starts
     CountingBuild counting; // the counting build (GridBuild::Counting), made when first used
     Search search;          // the grid search's pipelines, compiled when a step first needs them
-    SearchCounter counter;  // countSearch's own, made when first asked for
+    SearchCounter counter;  // the buffers and programs of countSearch, made when first asked for
     gpu::Program naive, gridIndex, gridStats;
     uint32_t workgroupSize = 0;
 };

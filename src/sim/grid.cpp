@@ -11,7 +11,7 @@ namespace sim {
 
 namespace {
 // x windows need fixed image shifts: 3 or more cells per axis, so that of a boid's periodic images at
-// most one lies within reach (grid_search.comp).
+// most one lies within reach (grid_walk.glsl).
 constexpr uint32_t windowsMinDim = 3;
 using tuning::boidsPerRowCube, tuning::windowSlicesPerCell, tuning::windowsFrom;
 } // namespace
@@ -37,18 +37,18 @@ uint64_t maxGridKeys(uint32_t boidCount) {
 std::optional<Rows> parseRows(const std::string& text) {
     if (text == "auto") return Rows::Auto;
     if (text == "cells") return Rows::Cells;
-    if (text == "full") return Rows::Full;
-    if (text == "half") return Rows::Half;
-    if (text == "quarter") return Rows::Quarter;
+    if (text == "full") return Rows::OnePerCell;
+    if (text == "half") return Rows::TwoPerCell;
+    if (text == "quarter") return Rows::FourPerCell;
     return std::nullopt;
 }
 
 const char* rowsName(Rows rows) {
     switch (rows) {
     case Rows::Cells: return "cells";
-    case Rows::Full: return "full";
-    case Rows::Half: return "half";
-    case Rows::Quarter: return "quarter";
+    case Rows::OnePerCell: return "full";
+    case Rows::TwoPerCell: return "half";
+    case Rows::FourPerCell: return "quarter";
     case Rows::Auto: break;
     }
     return "auto";
@@ -125,10 +125,10 @@ Grid makeGrid(const Params& p, CellWidth cellWidth, uint32_t boidCount, Rows row
         windows = perCell >= windowsFrom;
         while (wanted < 4 && perCell / std::pow(2.0 * wanted, 3) >= boidsPerRowCube) wanted *= 2;
         break;
-    case Rows::Half: wanted = 2; break;
-    case Rows::Quarter: wanted = 4; break;
+    case Rows::TwoPerCell: wanted = 2; break;
+    case Rows::FourPerCell: wanted = 4; break;
     case Rows::Cells:
-    case Rows::Full: break;
+    case Rows::OnePerCell: break;
     }
     if (cellOrder == CellOrder::Morton) wanted = 1; // its rows of cells are not runs of keys
     // x windows need fixed image shifts, and every key's start must fit.

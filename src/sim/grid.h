@@ -65,10 +65,11 @@ inline float rowHeight(const Grid& g) {
 // The rows and slices of a grid in words, for the panel and the commands' output.
 std::string describeRows(const Grid& g);
 
-// How the grid cuts cells into rows (--rows): Auto, by density (makeGrid); Cells: whole cells, no
-// x windows; Full, Half, Quarter: rows one, a half or a quarter of a cell high and deep, each scanned
-// over x windows in slices.
-enum class Rows { Auto, Cells, Full, Half, Quarter };
+// How the grid cuts cells into rows. Auto picks by density (makeGrid). Cells keeps whole cells and
+// scans no x windows. OnePerCell, TwoPerCell and FourPerCell cut each cell into 1, 2 or 4 rows along
+// y and z (rows a full, a half or a quarter of a cell high and deep), each row scanned over an x
+// window in slices. The command line and the docs name them full, half and quarter (rowsName).
+enum class Rows { Auto, Cells, OnePerCell, TwoPerCell, FourPerCell };
 
 std::optional<Rows> parseRows(const std::string& text);
 const char* rowsName(Rows rows);

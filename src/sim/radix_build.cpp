@@ -36,8 +36,8 @@ void recordSortPairs(VkCommandBuffer cmd, Flock& f, const Grid& grid, gpu::Profi
 void recordKeyStarts(VkCommandBuffer cmd, Flock& f, const StepConstants& c, const Grid& grid, bool reorder,
                      gpu::Profiler* profiler) {
     gpu::Scope scope(profiler, cmd, reorder ? "key starts + reorder" : "key starts");
-    // One invocation a block of 64 keys (the empty blocks' starts), one for the entry past the last,
-    // and one a boid.
+    // One invocation for each block of 64 keys (to fill in the starts of empty keys), one for the
+    // entry past the last key, and one for each boid.
     const uint64_t invocations = (uint64_t(keyCount(grid)) + 63) / 64 + 1 + f.count;
     if (reorder) {
         const uint32_t alt = 1 - f.current, idsAlt = 1 - f.idsCurrent;
@@ -51,7 +51,7 @@ void recordKeyStarts(VkCommandBuffer cmd, Flock& f, const StepConstants& c, cons
         gpu::bindProgram(cmd, f.radix.keyStartsOnly, {f.sortedKeys, f.keyStarts});
         gpu::dispatch(cmd, f.radix.keyStartsOnly, invocations, c);
     }
-    // Starts (and the reordered state) are the search's input.
+    // The search reads the key starts, and in coherent mode the reordered state, next.
     gpu::computeBarrier(cmd);
 }
 } // namespace sim

@@ -54,9 +54,9 @@ Search createSearch(const gpu::Context& ctx, uint32_t workgroupSize) {
 
 void prepareSearch(const gpu::Context& ctx, Search& s, Mode mode, uint32_t workgroupSize, bool packedVelocity,
                    uint32_t packedRoom) {
-    // The mode's pipelines on first use: all of them would take seconds to compile on a CPU driver,
-    // and a flock needs a few. At the driver's subgroup size: on NVIDIA and lavapipe the device's
-    // default, which the counting twin is pinned to (countSearch).
+    // Only this mode's pipelines are compiled, on first use: compiling all of them would take seconds
+    // on a CPU driver, and a flock needs only a few. They run at the driver's own subgroup size, which
+    // on NVIDIA and lavapipe is the device's default, the size countSearch pins its count to.
     CHECK(packedRoom >= 1 && packedRoom <= PACKED_VELOCITY_ROOM);
     for (bool shared : {false, true}) {
         const SearchVariant v = {mode, shared, mode == Mode::Coherent && packedVelocity};

@@ -1,7 +1,7 @@
 #pragma once
-// The grid search (grid_search.comp): each boid scans the rows within reach of it and applies the
-// rules, in one pipeline for each mode and radius case; and the scattered mode's velocities gathered
-// into sorted order before it.
+// The grid search (grid_search_scattered.comp and grid_search_coherent.comp): each boid scans the
+// rows within reach of it and applies the rules. There is one pipeline for each mode and radius case,
+// and in the scattered mode a pass before the search gathers the velocities into sorted order.
 
 #include "gpu/commands.h"
 #include "gpu/profiler.h"

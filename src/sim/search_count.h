@@ -1,6 +1,6 @@
 #pragma once
-// The search counted (grid_count: grid_search.comp's COUNT twin): each boid's candidates and
-// neighbours, and what its subgroup ran for them, summed over the flock.
+// The grid search counted instead of stepped (grid_count.comp): each boid's candidates and
+// neighbours, and the steps its subgroup ran for them, summed over the flock.
 
 #include "gpu/commands.h"
 #include "gpu/profiler.h"
@@ -13,7 +13,7 @@ namespace sim {
 struct Flock;
 
 // countSearch's buffers and programs: each boid's candidates, neighbours, and its subgroup's steps and
-// rule steps where it kept them (uvec4, by slot; grid_search.comp, COUNT), their totals and the
+// rule steps where it kept them (a uvec4 for each slot, written by grid_count.comp), their totals and the
 // subgroup size they were counted at, and the passes that count and sum them.
 struct SearchCounter {
     gpu::Buffer perBoid, totals;

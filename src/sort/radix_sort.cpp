@@ -102,8 +102,8 @@ bool mayTakeReduceThenScan(const SortOptions& options, uint32_t capacity) {
 // Reduce-then-scan's programs and tile counts, in the sorter's shapes.
 void createReduceThenScan(const gpu::Context& ctx, Sorter& s, uint32_t capacity, uint32_t smallestTile) {
     const auto& limits = ctx.properties.limits;
-    // Reduce-then-scan takes Onesweep's shapes (full-width groups and, from halfFrom pairs, half-wide
-    // ones), which leave it shared memory to spare: it keeps no look-back state. The upsweep reads
+    // Reduce-then-scan uses Onesweep's shapes (full-width groups, and narrow groups from narrowFrom
+    // pairs), which leave it shared memory to spare because it keeps no look-back state. The upsweep reads
     // tiles 16 bytes at a time from their start.
     CHECK(smallestTile % 4 == 0);
     s.tileRowStride = tileRowStride(tileCountFor(capacity, smallestTile));
@@ -121,7 +121,7 @@ void createReduceThenScan(const gpu::Context& ctx, Sorter& s, uint32_t capacity,
                                               s.subgroupSize);
     };
     createSweeps(s.workgroupSize, s.upsweep, s.downsweep);
-    if (s.halfFrom != UINT32_MAX) createSweeps(s.workgroupSize / 2, s.upsweepHalf, s.downsweepHalf);
+    if (s.narrowFrom != UINT32_MAX) createSweeps(s.workgroupSize / 2, s.upsweepNarrow, s.downsweepNarrow);
     s.spine = gpu::createComputeProgram(
         ctx, "sort_spine",
         {{gpu::localSizeX, s.workgroupSize}, {"MAX_SUBGROUPS", s.workgroupSize / s.subgroupSize}},
@@ -169,19 +169,20 @@ bool statusFits(const gpu::Context& ctx, uint32_t capacity, uint32_t tileSize) {
            ctx.properties.limits.maxStorageBufferRange;
 }
 
-// Half-wide groups, only for the default shape and where two fit the per-group shared-memory
-// limit (a proxy for two sharing an SM).
-bool halfGroupsFit(const gpu::Context& ctx, const Sorter& s, uint32_t capacity, const SortOptions& options) {
-    const uint32_t half = s.workgroupSize / 2;
-    return !options.workgroupSize && !options.keysPerThread && capacity >= options.halfGroupsFrom &&
-           half > 0 && half % s.subgroupSize == 0 &&
-           2 * sharedBytes(half, half / s.subgroupSize, s.keysPerThread) <=
+// Whether narrow groups may be made: only for the default shape, and where two fit the per-group
+// shared-memory limit (a proxy for two sharing an SM).
+bool narrowGroupsFit(const gpu::Context& ctx, const Sorter& s, uint32_t capacity,
+                     const SortOptions& options) {
+    const uint32_t narrow = s.workgroupSize / 2;
+    return !options.workgroupSize && !options.keysPerThread && capacity >= options.narrowGroupsFrom &&
+           narrow > 0 && narrow % s.subgroupSize == 0 &&
+           2 * sharedBytes(narrow, narrow / s.subgroupSize, s.keysPerThread) <=
                ctx.properties.limits.maxComputeSharedMemorySize &&
            statusFits(ctx, capacity, s.tileSize / 2);
 }
 
-// Onesweep's programs (full-width groups and, where they may be taken, half-wide ones) and the
-// histogram pass's.
+// Onesweep's programs (full-width groups, and narrow groups where a sort may take them) and the
+// histogram pass's program.
 void createOnesweep(const gpu::Context& ctx, Sorter& s, const SortOptions& options) {
     const auto createPass = [&](uint32_t workgroupSize) {
         return gpu::createComputeProgram(ctx, "sort_onesweep",
@@ -194,7 +195,7 @@ void createOnesweep(const gpu::Context& ctx, Sorter& s, const SortOptions& optio
                                          s.subgroupSize);
     };
     s.onesweep = createPass(s.workgroupSize);
-    if (s.halfFrom != UINT32_MAX) s.onesweepHalf = createPass(s.workgroupSize / 2);
+    if (s.narrowFrom != UINT32_MAX) s.onesweepNarrow = createPass(s.workgroupSize / 2);
     s.histogram = gpu::createComputeProgram(ctx, "sort_histogram", {{gpu::localSizeX, s.workgroupSize}});
 }
 
@@ -228,7 +229,7 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
         throw gpu::OutOfMemory("sorting " + std::to_string(capacity) + " pairs in tiles of " +
                                std::to_string(s.tileSize) +
                                " keys exceeds the device's storage buffer range");
-    if (halfGroupsFit(ctx, s, capacity, options)) s.halfFrom = options.halfGroupsFrom;
+    if (narrowGroupsFit(ctx, s, capacity, options)) s.narrowFrom = options.narrowGroupsFrom;
 
     // What is made before something fails (out of memory) is freed before the error goes on.
     try {
@@ -246,12 +247,12 @@ Sorter createSorter(const gpu::Context& ctx, uint32_t capacity, const SortOption
 void destroySorter(const gpu::Context& ctx, Sorter& s) {
     gpu::destroyProgram(ctx, s.histogram);
     gpu::destroyProgram(ctx, s.onesweep);
-    gpu::destroyProgram(ctx, s.onesweepHalf);
+    gpu::destroyProgram(ctx, s.onesweepNarrow);
     gpu::destroyProgram(ctx, s.upsweep);
     gpu::destroyProgram(ctx, s.spine);
     gpu::destroyProgram(ctx, s.downsweep);
-    gpu::destroyProgram(ctx, s.upsweepHalf);
-    gpu::destroyProgram(ctx, s.downsweepHalf);
+    gpu::destroyProgram(ctx, s.upsweepNarrow);
+    gpu::destroyProgram(ctx, s.downsweepNarrow);
     gpu::destroyBuffer(ctx, s.tileCounts);
     gpu::destroyBuffer(ctx, s.tempKeys);
     gpu::destroyBuffer(ctx, s.tempValues);
@@ -309,7 +310,7 @@ void recordOnesweep(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffer& key
                     uint32_t count, uint32_t keyBits, gpu::Profiler* detail) {
     const uint32_t passes = sortPassCount(keyBits);
     const uint32_t tiles = tileCountFor(count, tileSizeFor(s, count));
-    const gpu::Program& onesweep = takesHalfGroups(s, count) ? s.onesweepHalf : s.onesweep;
+    const gpu::Program& onesweep = takesNarrowGroups(s, count) ? s.onesweepNarrow : s.onesweep;
     CHECK(onesweep.pipeline != VK_NULL_HANDLE);
     const uint32_t keyMask = sortKeyMask(keyBits);
     const VkDeviceSize statusBytes = VkDeviceSize(tiles) * SORT_RADIX * 4;
@@ -392,9 +393,9 @@ void recordReduceThenScan(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffe
     const uint32_t passes = sortPassCount(keyBits);
     const uint32_t tiles = tileCountFor(count, tileSizeFor(s, count));
     const uint32_t stride = tileRowStride(tiles);
-    const bool half = takesHalfGroups(s, count);
-    const gpu::Program& upsweep = half ? s.upsweepHalf : s.upsweep;
-    const gpu::Program& downsweep = half ? s.downsweepHalf : s.downsweep;
+    const bool narrow = takesNarrowGroups(s, count);
+    const gpu::Program& upsweep = narrow ? s.upsweepNarrow : s.upsweep;
+    const gpu::Program& downsweep = narrow ? s.downsweepNarrow : s.downsweep;
     CHECK(upsweep.pipeline != VK_NULL_HANDLE && downsweep.pipeline != VK_NULL_HANDLE);
     Sweep w{gpu::Resource(s.tileCounts, 0, 4ull * SORT_RADIX * stride),
             gpu::Resource(s.tileCounts, 4ull * SORT_RADIX * s.tileRowStride, 4ull * SORT_RADIX),

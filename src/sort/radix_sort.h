@@ -33,16 +33,17 @@ const char* algorithmName(SortAlgorithm algorithm);
 std::optional<SortAlgorithm> parseAlgorithm(const std::string& name);
 
 // The product sorts with the defaults; tests set the fields to cover other tile shapes, look-back
-// windows, the stalled-tile fallback and where half-wide groups start.
+// windows, the stalled-tile fallback and where narrow groups start.
 struct SortOptions {
     uint32_t workgroupSize = 0; // 0: the first of tuning::sortWorkgroupSizes that fits the device
     uint32_t keysPerThread = 0; // 0: tuning::sortKeysPerThread(In1024), fewer where shared memory is short
     uint32_t lookbackWindow = tuning::lookbackWindow; // 1 to SORT_MAX_LOOKBACK_WINDOW (else gpu::Unsupported)
     uint32_t spinLimit = tuning::spinLimit;           // 0 (for tests) always counts predecessors itself
-    // With the default shape, sorts of this many pairs or more take groups half as wide (the same
-    // keys per invocation) where two of them fit within the device's per-group shared-memory limit,
-    // a proxy for two sharing an SM. Above the capacity: never.
-    uint32_t halfGroupsFrom = tuning::halfGroupsFrom;
+    // With the default shape, sorts of this many pairs or more take narrow groups, half as wide with
+    // the same keys per invocation, where two of them fit within the device's per-group
+    // shared-memory limit (a proxy for two groups sharing an SM). A value above the sorter's capacity
+    // means never.
+    uint32_t narrowGroupsFrom = tuning::narrowGroupsFrom;
     SortAlgorithm algorithm = SortAlgorithm::Auto; // what recordSort uses where not told
     // Reduce-then-scan's programs and buffer are made only where a sort may take it: `algorithm` is
     // ReduceThenScan, Auto would take it at some count up to the capacity, or this asks for them.
@@ -51,14 +52,15 @@ struct SortOptions {
 
 struct Sorter {
     gpu::Program histogram, onesweep;
-    gpu::Program onesweepHalf; // groups of workgroupSize / 2, from halfFrom pairs; none where never taken
-    uint32_t halfFrom = UINT32_MAX;
+    gpu::Program
+        onesweepNarrow; // narrow groups (workgroupSize / 2), from narrowFrom pairs; none where never taken
+    uint32_t narrowFrom = UINT32_MAX;
     gpu::Buffer tempKeys, tempValues;
     gpu::Buffer scratch; // histogram totals and accumulator (zero between sorts), counters, tile status words
     // Reduce-then-scan, in Onesweep's tiles (tileSizeFor): per digit and tile a count and then an
     // offset ([digit][tile], rows of tileRowStride words or fewer), then each digit's total.
     gpu::Program upsweep, spine, downsweep;
-    gpu::Program upsweepHalf, downsweepHalf; // as onesweepHalf
+    gpu::Program upsweepNarrow, downsweepNarrow; // the narrow groups' sweeps, made where onesweepNarrow is
     gpu::Buffer tileCounts;
     uint32_t tileRowStride = 0;
     SortAlgorithm algorithm = SortAlgorithm::Auto;
@@ -97,14 +99,14 @@ constexpr SortAlgorithm resolveAlgorithm(SortAlgorithm algorithm, uint32_t count
 // The most pairs one sort can take on this device (storage buffer range, 30-bit tile counts).
 uint32_t maxSortPairs(const gpu::Context& context);
 
-// Whether a sort of `count` pairs takes the half-wide groups (either algorithm).
-inline bool takesHalfGroups(const Sorter& sorter, uint32_t count) {
-    return count >= sorter.halfFrom;
+// Whether a sort of `count` pairs takes the narrow groups (either algorithm).
+inline bool takesNarrowGroups(const Sorter& sorter, uint32_t count) {
+    return count >= sorter.narrowFrom;
 }
 
 // Keys per tile in a sort of `count` pairs.
 inline uint32_t tileSizeFor(const Sorter& sorter, uint32_t count) {
-    return takesHalfGroups(sorter, count) ? sorter.tileSize / 2 : sorter.tileSize;
+    return takesNarrowGroups(sorter, count) ? sorter.tileSize / 2 : sorter.tileSize;
 }
 
 // Throws gpu::Error (or gpu::OutOfMemory) when `capacity` is beyond the device.

@@ -56,7 +56,7 @@ sort::SortAlgorithm algorithmFromText(const std::string& text) {
 
 // Rows thinner than a cell need rows of cells to be runs of keys, which Morton order breaks (sim::CellOrder).
 void refuseMortonThinRows(const std::vector<sim::CellOrder>& orders, sim::Rows rows) {
-    if ((rows == sim::Rows::Half || rows == sim::Rows::Quarter) &&
+    if ((rows == sim::Rows::TwoPerCell || rows == sim::Rows::FourPerCell) &&
         std::ranges::find(orders, sim::CellOrder::Morton) != orders.end())
         throw InputError(std::string("--rows ") + sim::rowsName(rows) +
                          " needs --cell-order linear (Morton grids have rows one cell high)");

@@ -212,7 +212,8 @@ void drawGridSection(PanelState& st) {
     if (st.sim.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
     // The rows the search scans, switchable live like the mode (auto: by density).
     choiceCombo("rows", st.sim.rows,
-                {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::Full, sim::Rows::Half, sim::Rows::Quarter},
+                {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell,
+                 sim::Rows::FourPerCell},
                 sim::rowsName);
     // How boids are ordered by key, switchable live (the two give the same order).
     choiceCombo("grid build", st.sim.gridBuild, {sim::GridBuild::Radix, sim::GridBuild::Counting},

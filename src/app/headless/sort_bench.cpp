@@ -172,10 +172,10 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
         std::to_string(o.runs) + "," + std::to_string(s.median) + "," + std::to_string(s.p95) + "," +
         std::to_string(s.min) + "," + std::to_string(pairsRate) + "," + std::to_string(bytesRate);
     addDispatchColumns(times, passes, line, csvLine);
-    const bool half = sort::takesHalfGroups(c.sorter, n);
-    const uint32_t groupSize = half ? c.sorter.workgroupSize / 2 : c.sorter.workgroupSize;
+    const bool narrow = sort::takesNarrowGroups(c.sorter, n);
+    const uint32_t groupSize = narrow ? c.sorter.workgroupSize / 2 : c.sorter.workgroupSize;
     const uint32_t tile = sort::tileSizeFor(c.sorter, n);
-    if (half) { // the CSV says so too
+    if (narrow) { // the CSV gives the group size and tile too
         std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", groupSize, tile);
         line += row;
     }
