@@ -125,33 +125,15 @@ std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
 nlohmann::json runJson(const Bench& b, const BenchRun& r, const std::vector<FrameRow>& rows,
                        const std::optional<sim::SearchCounts>& counted) {
     const BenchOptions& o = b.o;
-    const RunInfo info{.config = r.config,
-                       .boids = r.boids,
-                       .gridDim = buildsGrid(r) ? r.grid.dim : 0,
-                       .presentMode = o.render ? "offscreen" : "none",
-                       .render = o.render,
-                       .draw = r.draw,
-                       .seed = o.seed,
-                       .warmupFrames = b.warmup};
-    nlohmann::json run = summarizeRun(info, rows);
-    if (o.render) run["color"] = render::colorModeName(o.color);
-    if (buildsGrid(r)) {
-        run["rows_per_cell"] = r.grid.rowsPerCell;
-        run["row_height"] = sim::rowHeight(r.grid);
-        run["slices_per_cell"] = r.grid.slicesPerCell;
-        run["search"] = sim::searchVariantName(sim::searchVariant(r.config.mode, r.config.params));
-        run["grid_build"] = sim::gridBuildName(r.config.gridBuild);
-    }
-    if (counted) {
-        run["candidates_per_boid"] = counted->candidates;
-        run["neighbours_per_boid"] = counted->neighbours;
-        if (buildsGrid(r)) {
-            run["lane_efficiency"] = counted->laneEfficiency;
-            run["rule_lanes"] = counted->ruleLanes;
-            run["lane_subgroup_size"] = counted->subgroupSize;
-        }
-    }
-    return run;
+    return summarizeRun({.config = r.config,
+                         .boids = r.boids,
+                         .presentMode = o.render ? "offscreen" : "none",
+                         .draw = r.draw,
+                         .color = render::colorModeName(o.color),
+                         .seed = o.seed,
+                         .warmupFrames = b.warmup,
+                         .counted = counted},
+                        rows);
 }
 
 // The run's line of the table: medians, each pass, the rows and what the search counted.
