@@ -122,20 +122,6 @@ std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
     return rows;
 }
 
-nlohmann::json runJson(const Bench& b, const BenchRun& r, const std::vector<FrameRow>& rows,
-                       const std::optional<sim::SearchCounts>& counted) {
-    const BenchOptions& o = b.o;
-    return summarizeRun({.config = r.config,
-                         .boids = r.boids,
-                         .presentMode = o.render ? "offscreen" : "none",
-                         .draw = r.draw,
-                         .color = render::colorModeName(o.color),
-                         .seed = o.seed,
-                         .warmupFrames = b.warmup,
-                         .counted = counted},
-                        rows);
-}
-
 // The run's line of the table: medians, each pass, the rows and what the search counted.
 std::string tableLine(const BenchRun& r, const nlohmann::json& run,
                       const std::optional<sim::SearchCounts>& counted) {
@@ -311,7 +297,15 @@ void runConfiguration(Bench& b, sim::Flock& flock, const sim::State& start, cons
     std::vector<FrameRow> rows = measureFrames(b, r, record);
     const std::optional<sim::SearchCounts> counted = addSearchCounts(b, flock, r, rows);
     for (const FrameRow& row : rows) b.csv += csvRow(row);
-    const nlohmann::json run = runJson(b, r, rows, counted);
+    const nlohmann::json run = summarizeRun({.config = r.config,
+                                             .boids = n,
+                                             .presentMode = o.render ? "offscreen" : "none",
+                                             .draw = r.draw,
+                                             .color = render::colorModeName(o.color),
+                                             .seed = o.seed,
+                                             .warmupFrames = b.warmup,
+                                             .counted = counted},
+                                            rows);
     b.runs.push_back(run);
     b.table.push_back(tableLine(r, run, counted));
     std::printf("%s\n", b.table.back().c_str());
