@@ -85,9 +85,9 @@ TEST(Context, KeepsEachComputeProgramAndReusesOneOffCommandBuffers) {
 }
 
 // Buffers and images get their memory from one function, which turns a device without room into
-// gpu::OutOfMemory (main says "does not fit in GPU memory") for both. Here the device's heaps are said
-// to hold 1 MiB, so that a 4 MiB image or buffer is refused before the driver is asked; each is left
-// destroyed and untallied.
+// gpu::OutOfMemory for both (one line, "out of GPU memory", and exit code 2). Here the device's heaps
+// are said to hold 1 MiB, so that a 4 MiB image or buffer is refused before the driver is asked; each
+// is left destroyed and untallied.
 TEST(Memory, AnImageOrBufferWithoutRoomIsOutOfMemory) {
     gpu::Context small = gpuContext();
     for (uint32_t h = 0; h < small.memoryProperties.memoryHeapCount; ++h)

@@ -52,17 +52,18 @@ Allocation allocateAndBind(const Context& ctx, VkBuffer buffer, VkImage image, V
     const uint32_t type = findMemoryType(ctx, req.memoryTypeBits, want, fallback);
     const VkDeviceSize heap =
         ctx.memoryProperties.memoryHeaps[ctx.memoryProperties.memoryTypes[type].heapIndex].size;
-    const std::string noRoom =
-        "the device has no room for " + what + " of " + std::to_string(req.size) + " bytes";
+    const auto noRoom = [&] {
+        return OutOfMemory("the device has no room for " + what + " of " + std::to_string(req.size) +
+                           " bytes");
+    };
     // Asking for more than the heap holds is invalid usage, not merely a failure: refused here.
-    if (req.size > heap) throw OutOfMemory(noRoom);
+    if (req.size > heap) throw noRoom();
     VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     info.allocationSize = req.size;
     info.memoryTypeIndex = type;
     Allocation a{.size = req.size};
     const VkResult result = vkAllocateMemory(ctx.device, &info, nullptr, &a.memory);
-    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY)
-        throw OutOfMemory(noRoom);
+    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY) throw noRoom();
     VK_CHECK(result);
     tallyAllocation(a.size, false);
     const VkResult bound = buffer ? vkBindBufferMemory(ctx.device, buffer, a.memory, 0)
