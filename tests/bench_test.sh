@@ -65,7 +65,9 @@ for run in runs:
     domains = {r["domain_half"] for r in rows if int(r["boids"]) == run["boids"]}
     assert {float(d) for d in domains} == {run["params"]["domain_half"]}, (domains, run["params"])
     assert run["cell_order"] in (("linear", "morton") if run["mode"] != "naive" else (None,)), run
-    assert not any(k in run for k in ("candidates_per_boid", "neighbours_per_boid", "lane_efficiency", "rule_lanes")), run
+    assert all(run[k] is None for k in ("candidates_per_boid", "neighbours_per_boid", "lane_efficiency", "rule_lanes")), run
+    grid = ("grid_dim", "grid_build", "rows_per_cell", "row_height", "slices_per_cell", "search")
+    assert all((run[k] is None) == (run["mode"] == "naive") for k in grid), run
 print("bench files check out:", len(rows), "rows,", len(runs), "runs")
 # Counted: every row of a run holds its run's means (taken on the state the run left, so runs differ).
 counted = list(csv.DictReader(open(sys.argv[3])))
@@ -97,7 +99,7 @@ for run in json.load(open(sys.argv[4]))["runs"]:
     assert abs(run["neighbours_per_boid"] - neighbours) < 1e-4, (run, neighbours)
     (efficiency, rule), = lanes[config]
     if run["mode"] == "naive":
-        assert "lane_efficiency" not in run and "rule_lanes" not in run, run
+        assert run["lane_efficiency"] is None and run["rule_lanes"] is None, run
     else:
         assert abs(run["lane_efficiency"] - float(efficiency)) < 1e-6 and abs(run["rule_lanes"] - float(rule)) < 1e-6, run
         assert run["lane_subgroup_size"] >= 1, run

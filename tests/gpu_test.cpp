@@ -1,5 +1,6 @@
 #include "gpu_test.h"
 
+#include "gpu/image.h"
 #include "gpu/program.h"
 
 #include <cstdlib>
@@ -81,6 +82,34 @@ TEST(Context, KeepsEachComputeProgramAndReusesOneOffCommandBuffers) {
     EXPECT_NE(nested, again);
     gpu::endOneShot(ctx, nested);
     gpu::endOneShot(ctx, again);
+}
+
+// Buffers and images get their memory from one function, which turns a device without room into
+// gpu::OutOfMemory for both (one line, "out of GPU memory", and exit code 2). Here the device's heaps
+// are said to hold 1 MiB, so that a 4 MiB image or buffer is refused before the driver is asked; each
+// is left destroyed and untallied.
+TEST(Memory, AnImageOrBufferWithoutRoomIsOutOfMemory) {
+    gpu::Context small = gpuContext();
+    for (uint32_t h = 0; h < small.memoryProperties.memoryHeapCount; ++h)
+        small.memoryProperties.memoryHeaps[h].size = 1 << 20;
+    const gpu::MemoryTally before = gpu::allocatedMemory();
+    const VkImageUsageFlags usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    try {
+        gpu::Image image = gpu::createImage(small, 1024, 1024, VK_FORMAT_R8G8B8A8_UNORM, usage);
+        gpu::destroyImage(small, image);
+        ADD_FAILURE() << "a 4 MiB image was made in a 1 MiB heap";
+    } catch (const gpu::OutOfMemory& e) {
+        EXPECT_NE(std::string(e.what()).find("no room for a 1024x1024 image"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(gpu::createBuffer(small, 4 << 20, gpu::storageUsage, gpu::MemoryUse::Device),
+                 gpu::OutOfMemory);
+    EXPECT_EQ(gpu::allocatedMemory().bytes, before.bytes);
+    EXPECT_EQ(gpu::allocatedMemory().allocations, before.allocations);
+    // Where there is room the same sizes are made, tallied and given back.
+    gpu::Image image = gpu::createImage(gpuContext(), 1024, 1024, VK_FORMAT_R8G8B8A8_UNORM, usage);
+    EXPECT_GE(gpu::allocatedMemory().bytes, before.bytes + (4 << 20));
+    gpu::destroyImage(gpuContext(), image);
+    EXPECT_EQ(gpu::allocatedMemory().bytes, before.bytes);
 }
 
 } // namespace

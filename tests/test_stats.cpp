@@ -112,20 +112,23 @@ TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
     }
     app::RunInfo info{.config = {.mode = sim::Mode::Naive},
                       .boids = 1000,
-                      .gridDim = 40,
                       .presentMode = "fifo",
-                      .render = true,
                       .draw = "compute",
+                      .color = "speed",
                       .seed = 9,
                       .warmupFrames = 60};
     nlohmann::json j = app::summarizeRun(info, rows);
-    EXPECT_TRUE(j["cell_order"].is_null()); // naive: no grid
-    EXPECT_TRUE(j["cells"].is_null());
+    for (const char* key : {"cell_order", "cells", "grid_dim", "grid_build", "rows_per_cell", "search"})
+        EXPECT_TRUE(j[key].is_null()) << key; // naive: no grid
     info.config.mode = sim::Mode::Coherent;
     info.config.cellOrder = sim::CellOrder::Morton;
     j = app::summarizeRun(info, rows);
     EXPECT_EQ(j["cell_order"], "morton");
     EXPECT_EQ(j["cells"], 27);
+    EXPECT_EQ(j["grid_dim"], sim::gridFor(info.config, 1000).dim);
+    EXPECT_EQ(j["grid_build"], "radix");
+    EXPECT_EQ(j["color"], "speed");
+    EXPECT_TRUE(j["render"]);
     EXPECT_EQ(j["mode"], "coherent");
     EXPECT_EQ(j["measured_frames"], 10);
     EXPECT_EQ(j["warmup_frames"], 60);
@@ -137,6 +140,45 @@ TEST(Capture, JsonSummaryHasStatisticsPerColumn) {
         EXPECT_TRUE(j["columns"]["cpu_frame_ms"].contains(key)) << key;
     EXPECT_NEAR(double(j["fps"]["average"]), 1000.0 / 14.5, 1e-9);
     EXPECT_DOUBLE_EQ(j["params"]["domain_half"], 100.0);
+}
+
+// The demo's capture and each run of a bench are summarized by one function, so a reader of either
+// file finds the same keys: every run has every key, null where it does not apply (a naive run's grid,
+// a count not taken, a colour where nothing was drawn).
+TEST(Capture, EveryRunSummaryHasTheSameKeys) {
+    const auto keys = [](const nlohmann::json& run) {
+        std::vector<std::string> names;
+        for (const auto& [name, value] : run.items()) names.push_back(name);
+        for (const auto& [name, value] : run["params"].items()) names.push_back("params/" + name);
+        return names;
+    };
+    app::FrameRow row;
+    row.cpuFrameMs = 1;
+    const app::RunInfo demo{.config = {.mode = sim::Mode::Coherent},
+                            .boids = 3000,
+                            .presentMode = "fifo",
+                            .draw = "glyphs",
+                            .color = "speed",
+                            .seed = 1,
+                            .warmupFrames = 60};
+    const nlohmann::json expected = app::summarizeRun(demo, {row});
+    for (sim::Mode mode : {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent})
+        for (bool counted : {false, true})
+            for (const char* draw : {"", "points"}) {
+                const app::RunInfo bench{
+                    .config = {.mode = mode},
+                    .boids = 300,
+                    .presentMode = *draw ? "offscreen" : "none",
+                    .draw = draw,
+                    .color = "cell",
+                    .counted = counted ? std::optional(sim::SearchCounts{.candidates = 40, .neighbours = 9})
+                                       : std::nullopt};
+                const nlohmann::json run = app::summarizeRun(bench, {row});
+                EXPECT_EQ(keys(run), keys(expected)) << sim::modeName(mode) << " " << counted << " " << draw;
+                EXPECT_EQ(run["candidates_per_boid"].is_null(), !counted);
+                EXPECT_EQ(run["lane_efficiency"].is_null(), !counted || mode == sim::Mode::Naive);
+                EXPECT_EQ(run["color"].is_null(), !*draw);
+            }
 }
 
 // Parameters read as the user gave them: the shortest decimal that reads back as the same float, not

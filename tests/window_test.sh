@@ -201,12 +201,19 @@ run points 90 10 --draw points
     --capture "$out/paused.csv" >"$out/paused.log" 2>&1 || { cat "$out/paused.log"; echo "paused: failed"; exit 1; }
 cat "$out/paused.log"
 grep -q "40 steps before the first frame" "$out/paused.log"
-/usr/bin/python3 - "$out/paused.csv" "$out/paused.json" <<'PY'
+# A bench of as many boids: one function summarizes both runs, so its JSON has the capture's keys.
+"$vkboids" bench --boids 2000 --mode coherent --frames 2 --warmup 0 --warmup-ms 0 \
+    --json "$out/paused-bench.json" >"$out/paused-bench.log" 2>&1 || { cat "$out/paused-bench.log"; exit 1; }
+/usr/bin/python3 - "$out/paused.csv" "$out/paused.json" "$out/paused-bench.json" <<'PY'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 10 and all(r["gpu_flock_ms"] == "" for r in rows), "paused: a frame stepped the flock"
-params = json.load(open(sys.argv[2]))["runs"][0]["params"]
+run = json.load(open(sys.argv[2]))["runs"][0]
+params = run["params"]
 assert (params["cohesion_radius"], params["max_speed"], params["alignment_scale"]) == (4, 1.2, 0.3), params
+bench = json.load(open(sys.argv[3]))["runs"][0]
+keys = lambda run: sorted(list(run) + ["params/" + k for k in run["params"]])
+assert keys(run) == keys(bench), f"the capture's and the bench's run keys differ: {set(keys(run)) ^ set(keys(bench))}"
 PY
 
 # Ctrl-C mid-run, once frames are measured (a memory line after the first frame's): the capture holds

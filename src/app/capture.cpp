@@ -3,6 +3,7 @@
 #include "app/run.h"
 #include "app/stats.h"
 #include "sim/npy.h"
+#include "sim/search.h"
 
 #include <charconv>
 #include <cstdio>
@@ -123,17 +124,36 @@ nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& ro
     const sim::Config& c = info.config;
     const sim::Params& p = c.params;
     const bool grid = c.mode != sim::Mode::Naive;
+    const bool drawn = !info.draw.empty();
+    const auto orNull = [](bool present, const nlohmann::json& value) {
+        return present ? value : nlohmann::json(nullptr);
+    };
+    const sim::Grid g = sim::gridFor(c, info.boids);
+    const std::optional<sim::SearchCounts>& counted = info.counted;
+    const bool lanes = counted && grid; // a naive step's tiles keep every lane busy: no lanes to count
     nlohmann::json run = {
         {"mode", sim::modeName(c.mode)},
         {"boids", info.boids},
-        {"cells", grid ? nlohmann::json(sim::labCells(c.cellWidth)) : nlohmann::json(nullptr)},
-        {"grid_dim", info.gridDim ? nlohmann::json(info.gridDim) : nlohmann::json(nullptr)},
+        {"cells", orNull(grid, sim::labCells(c.cellWidth))},
+        {"cell_order", orNull(grid, sim::cellOrderName(c.cellOrder))},
+        {"grid_build", orNull(grid, sim::gridBuildName(c.gridBuild))},
+        {"grid_dim", orNull(grid, g.dim)},
+        {"rows_per_cell", orNull(grid, g.rowsPerCell)},
+        {"row_height", orNull(grid, sim::rowHeight(g))},
+        {"slices_per_cell", orNull(grid, g.slicesPerCell)},
+        {"search", orNull(grid, sim::searchVariantName(sim::searchVariant(c.mode, p)))},
         {"present_mode", info.presentMode},
-        {"render", info.render},
-        {"draw", info.render ? nlohmann::json(info.draw) : nlohmann::json(nullptr)},
+        {"render", drawn},
+        {"draw", orNull(drawn, info.draw)},
+        {"color", orNull(drawn, info.color)},
         {"seed", info.seed},
         {"warmup_frames", info.warmupFrames},
         {"measured_frames", rows.size()},
+        {"candidates_per_boid", orNull(counted.has_value(), counted ? counted->candidates : 0)},
+        {"neighbours_per_boid", orNull(counted.has_value(), counted ? counted->neighbours : 0)},
+        {"lane_efficiency", orNull(lanes, counted ? counted->laneEfficiency : 0)},
+        {"rule_lanes", orNull(lanes, counted ? counted->ruleLanes : 0)},
+        {"lane_subgroup_size", orNull(lanes, counted ? counted->subgroupSize : 0)},
         {"params",
          {{"cohesion_radius", floatDecimal(p.cohesionRadius)},
           {"separation_radius", floatDecimal(p.separationRadius)},
@@ -144,7 +164,6 @@ nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& ro
           {"max_speed", floatDecimal(p.maxSpeed)},
           {"dt", floatDecimal(p.dt)},
           {"domain_half", floatDecimal(p.domainHalf)}}}};
-    run["cell_order"] = grid ? nlohmann::json(sim::cellOrderName(c.cellOrder)) : nlohmann::json(nullptr);
 
     std::vector<double> cpu, gpuTotal;
     std::map<std::string, std::vector<double>> passes;

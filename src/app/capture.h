@@ -4,6 +4,7 @@
 #include "gpu/context.h"
 #include "gpu/profiler.h"
 #include "sim/config.h"
+#include "sim/search_count.h"
 
 #include <nlohmann/json.hpp>
 
@@ -51,24 +52,28 @@ void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes);
 std::string csvHeader();
 std::string csvRow(const FrameRow& row);
 
-// One run's configuration, as its JSON summary names it.
+// One run, as its JSON summary names it. The grid, the search and the rows it scans follow from the
+// configuration and the count (sim::gridFor), so they are not held here.
 struct RunInfo {
     sim::Config config; // its L set (sim::configFor); the parameters are the rules it ran
     uint32_t boids = 0;
-    uint32_t gridDim = 0; // cells along an axis; 0: none
     std::string presentMode;
-    bool render = false;
-    std::string draw; // the drawing path, where render
+    std::string draw;  // the drawing path; empty where nothing was drawn
+    std::string color; // the colour mode, where something was drawn
     uint64_t seed = 0;
     uint64_t warmupFrames = 0;
+    // What the search counted on the state the run left (bench --count-candidates); empty where not.
+    std::optional<sim::SearchCounts> counted;
 };
 
 // Device, driver, how far its timestamps can be believed, and build, for the top of a JSON file.
 nlohmann::json deviceJson(const gpu::Context& context, const gpu::TimestampProbe& probe);
 nlohmann::json buildJson();
 
-// One run's summary: configuration, parameters, and per column the mean, median, p95, p99, min,
-// max and standard deviation; FPS average and 1% low from the CPU frame times.
+// One run's summary, the same keys for the demo's capture and for each run of a bench: configuration,
+// grid, parameters, what the search counted, and per column the mean, median, p95, p99, min, max and
+// standard deviation; FPS average and 1% low from the CPU frame times. A key that does not apply to
+// the run (a naive run's grid, a count not taken, a colour where nothing was drawn) is null.
 nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& rows);
 
 // {"device": ..., "build": ..., "runs": [...]}

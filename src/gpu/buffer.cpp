@@ -11,16 +11,6 @@ namespace {
 // Buffers and images are made and destroyed on the thread that records frames.
 MemoryTally tally;
 
-} // namespace
-
-MemoryTally allocatedMemory() {
-    return tally;
-}
-
-void resetMemoryPeak() {
-    tally.peakBytes = tally.bytes;
-}
-
 void tallyAllocation(VkDeviceSize bytes, bool freed) {
     if (freed) {
         tally.bytes -= bytes;
@@ -30,6 +20,16 @@ void tallyAllocation(VkDeviceSize bytes, bool freed) {
         tally.allocations += 1;
         tally.peakBytes = std::max(tally.peakBytes, tally.bytes);
     }
+}
+
+} // namespace
+
+MemoryTally allocatedMemory() {
+    return tally;
+}
+
+void resetMemoryPeak() {
+    tally.peakBytes = tally.bytes;
 }
 
 uint32_t findMemoryType(const Context& ctx, uint32_t typeBits, VkMemoryPropertyFlags want,
@@ -42,6 +42,43 @@ uint32_t findMemoryType(const Context& ctx, uint32_t typeBits, VkMemoryPropertyF
     throw Error("no suitable Vulkan memory type");
 }
 
+Allocation allocateAndBind(const Context& ctx, VkBuffer buffer, VkImage image, VkMemoryPropertyFlags want,
+                           VkMemoryPropertyFlags fallback, const std::string& what) {
+    VkMemoryRequirements req;
+    if (buffer)
+        vkGetBufferMemoryRequirements(ctx.device, buffer, &req);
+    else
+        vkGetImageMemoryRequirements(ctx.device, image, &req);
+    const uint32_t type = findMemoryType(ctx, req.memoryTypeBits, want, fallback);
+    const VkDeviceSize heap =
+        ctx.memoryProperties.memoryHeaps[ctx.memoryProperties.memoryTypes[type].heapIndex].size;
+    const auto noRoom = [&] {
+        return OutOfMemory("the device has no room for " + what + " of " + std::to_string(req.size) +
+                           " bytes");
+    };
+    // Asking for more than the heap holds is invalid usage, not merely a failure: refused here.
+    if (req.size > heap) throw noRoom();
+    VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    info.allocationSize = req.size;
+    info.memoryTypeIndex = type;
+    Allocation a{.size = req.size};
+    const VkResult result = vkAllocateMemory(ctx.device, &info, nullptr, &a.memory);
+    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY) throw noRoom();
+    VK_CHECK(result);
+    tallyAllocation(a.size, false);
+    const VkResult bound = buffer ? vkBindBufferMemory(ctx.device, buffer, a.memory, 0)
+                                  : vkBindImageMemory(ctx.device, image, a.memory, 0);
+    if (bound != VK_SUCCESS) freeAllocation(ctx, a);
+    VK_CHECK(bound);
+    return a;
+}
+
+void freeAllocation(const Context& ctx, const Allocation& a) {
+    if (!a.memory) return;
+    vkFreeMemory(ctx.device, a.memory, nullptr);
+    tallyAllocation(a.size, true);
+}
+
 Buffer createBuffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use) {
     Buffer b;
     b.size = size;
@@ -52,8 +89,6 @@ Buffer createBuffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags us
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     VK_CHECK(vkCreateBuffer(ctx.device, &info, nullptr, &b.buffer));
 
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(ctx.device, b.buffer, &req);
     VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, fallback = 0;
     if (use == MemoryUse::Upload) {
         want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
@@ -63,28 +98,21 @@ Buffer createBuffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags us
                VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
         fallback = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     }
-    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex = findMemoryType(ctx, req.memoryTypeBits, want, fallback);
-    VkResult result = vkAllocateMemory(ctx.device, &alloc, nullptr, &b.memory);
-    if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY) {
+    try {
+        const Allocation a = allocateAndBind(ctx, b.buffer, VK_NULL_HANDLE, want, fallback, "a buffer");
+        b.memory = a.memory;
+        b.allocated = a.size;
+    } catch (const Error&) {
         vkDestroyBuffer(ctx.device, b.buffer, nullptr);
-        throw OutOfMemory("the device has no room for a buffer of " + std::to_string(bytes) + " bytes");
+        throw;
     }
-    VK_CHECK(result);
-    b.allocated = req.size;
-    tallyAllocation(b.allocated, false);
-    VK_CHECK(vkBindBufferMemory(ctx.device, b.buffer, b.memory, 0));
     if (use != MemoryUse::Device) VK_CHECK(vkMapMemory(ctx.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped));
     return b;
 }
 
 void destroyBuffer(const Context& ctx, Buffer& b) {
     if (b.buffer) vkDestroyBuffer(ctx.device, b.buffer, nullptr);
-    if (b.memory) {
-        vkFreeMemory(ctx.device, b.memory, nullptr);
-        tallyAllocation(b.allocated, true);
-    }
+    freeAllocation(ctx, {b.memory, b.allocated});
     b = Buffer{};
 }
 

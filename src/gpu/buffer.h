@@ -4,6 +4,7 @@
 #include "gpu/context.h"
 
 #include <cstddef>
+#include <string>
 
 namespace gpu {
 
@@ -29,8 +30,20 @@ struct MemoryTally {
 };
 MemoryTally allocatedMemory();
 void resetMemoryPeak();
-// For image.cpp: an allocation of `bytes` made (freed: released).
-void tallyAllocation(VkDeviceSize bytes, bool freed);
+
+// Device memory of its own for a buffer or an image (the one not VK_NULL_HANDLE), bound to it and
+// tallied: the first memory type allowed with all of `want`, else with all of `fallback`. Where the
+// device has no room (the allocation fails for lack of memory, or it is larger than the memory's
+// heap), throws OutOfMemory naming the size and `what`; the buffer or image is then still the
+// caller's to destroy.
+struct Allocation {
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize size = 0; // as the driver required it
+};
+Allocation allocateAndBind(const Context& context, VkBuffer buffer, VkImage image, VkMemoryPropertyFlags want,
+                           VkMemoryPropertyFlags fallback, const std::string& what);
+// Frees what allocateAndBind allocated (nothing where memory is VK_NULL_HANDLE).
+void freeAllocation(const Context& context, const Allocation& allocation);
 
 // The first memory type allowed by typeBits with all of `want`, else with all of `fallback`.
 uint32_t findMemoryType(const Context& context, uint32_t typeBits, VkMemoryPropertyFlags want,

@@ -2,6 +2,8 @@
 
 #include "gpu/buffer.h"
 
+#include <string>
+
 namespace gpu {
 
 Image createImage(const Context& ctx, uint32_t width, uint32_t height, VkFormat format,
@@ -22,15 +24,16 @@ Image createImage(const Context& ctx, uint32_t width, uint32_t height, VkFormat 
     info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     VK_CHECK(vkCreateImage(ctx.device, &info, nullptr, &img.image));
 
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(ctx.device, img.image, &req);
-    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex = findMemoryType(ctx, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
-    VK_CHECK(vkAllocateMemory(ctx.device, &alloc, nullptr, &img.memory));
-    img.allocated = req.size;
-    tallyAllocation(img.allocated, false);
-    VK_CHECK(vkBindImageMemory(ctx.device, img.image, img.memory, 0));
+    try {
+        const Allocation a =
+            allocateAndBind(ctx, VK_NULL_HANDLE, img.image, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
+                            "a " + std::to_string(width) + "x" + std::to_string(height) + " image");
+        img.memory = a.memory;
+        img.allocated = a.size;
+    } catch (const Error&) {
+        vkDestroyImage(ctx.device, img.image, nullptr);
+        throw;
+    }
 
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view.image = img.image;
@@ -48,10 +51,7 @@ Image createImage(const Context& ctx, uint32_t width, uint32_t height, VkFormat 
 void destroyImage(const Context& ctx, Image& img) {
     if (img.view) vkDestroyImageView(ctx.device, img.view, nullptr);
     if (img.image) vkDestroyImage(ctx.device, img.image, nullptr);
-    if (img.memory) {
-        vkFreeMemory(ctx.device, img.memory, nullptr);
-        tallyAllocation(img.allocated, true);
-    }
+    freeAllocation(ctx, {img.memory, img.allocated});
     img = Image{};
 }
 

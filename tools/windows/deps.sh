@@ -5,21 +5,12 @@
 #   apt-get install -y --no-install-recommends $(cat tools/windows/packages.txt)   # as root, once
 #   tools/windows/deps.sh [PREFIX]          # default: build/mingw-deps in the repository
 #
-#   VulkanHeaders   Vulkan::Headers            Debian's headers (symlinked into PREFIX/include)
-#   volk            volk::volk                 static, from Debian's volk.c
-#   glm             glm::glm                   Debian's headers
-#   CLI11           CLI11::CLI11               Debian's headers
-#   nlohmann_json   nlohmann_json::nlohmann_json  Debian's headers
-#   stb             PREFIX/include/stb_*.h (and include/stb/), header-only as vcpkg has it
-#   glfw3           glfw                       GLFW, Debian's newest source package (3.4 or newer)
-#   imgui           imgui::imgui               ImGui core + GLFW backend, Debian's newest (1.92 or newer)
-#
-# GLFW and ImGui come from Debian's newest suites (unstable, then testing, then trixie: the first
-# whose source package the mirror serves), so that CI builds the Windows program against the
-# generation vcpkg gives Windows users (ImGui 1.92, GLFW 3.4 and later), while the Linux build keeps
-# Debian 12's ImGui 1.86 and GLFW 3.3.8: both ends are tested. The versions are not pinned: they are
-# printed, and a newer one that breaks the build breaks it for vcpkg's users too.
-#   GTest           GTest::gtest, GTest::gtest_main   /usr/src/googletest (Debian's googletest)
+# Header-only libraries and volk come from Debian's packages (ports/base says what each becomes);
+# GoogleTest from /usr/src/googletest; GLFW and ImGui from Debian's newest suites (unstable, then
+# testing, then trixie: the first whose source package the mirror serves), so that CI builds the
+# Windows program against the generation vcpkg gives Windows users (ImGui 1.92, GLFW 3.4 and later)
+# while the Linux build keeps Debian 12's ImGui 1.86 and GLFW 3.3.8: both ends are tested. Their
+# versions are not pinned but printed; one that breaks the build breaks it for vcpkg's users too.
 #
 # Idempotent: PREFIX/.vkboids-deps-stamp holds a hash of this script, the toolchain file and
 # tools/windows/ports; when it matches nothing is done, otherwise PREFIX is wiped and rebuilt.
@@ -74,25 +65,19 @@ work=$prefix/.work
 logs=$work/logs
 mkdir -p "$logs" "$work/src" "$work/build"
 
-t_all=$(date +%s.%N)
-# step NAME COMMAND...: run quietly into $logs/NAME.log, print one line with the time.
+# step NAME COMMAND...: run quietly into $logs/NAME.log; on failure, the log's end.
 step() {
   local name=$1; shift
-  local log=$logs/$name.log t0 t1
-  t0=$(date +%s.%N)
-  local rc=0
+  echo "  $name"
   # Not under `if`: there bash would ignore set -e inside the function.
   set +e
-  (set -e; "$@") </dev/null >"$log" 2>&1
-  rc=$?
+  (set -e; "$@") </dev/null >"$logs/$name.log" 2>&1
+  local rc=$?
   set -e
-  if ((rc != 0)); then
-    echo "  $name: FAILED, the end of $log:" >&2
-    tail -n 40 "$log" >&2
-    exit 1
-  fi
-  t1=$(date +%s.%N)
-  awk -v n="$name" -v a="$t0" -v b="$t1" 'BEGIN { printf "  %-10s %6.1fs\n", n, b - a }'
+  ((rc == 0)) && return 0
+  echo "  $name: FAILED, the end of $logs/$name.log:" >&2
+  tail -n 40 "$logs/$name.log" >&2
+  exit 1
 }
 
 cmake_dep() {   # cmake_dep BUILD_DIR SOURCE_DIR [ARGS...]: configure, build, install into the prefix
@@ -190,5 +175,4 @@ step gtest  cmake_dep "$work/build/gtest" /usr/src/googletest \
 rm -rf "$work/src" "$work/build" "$work/apt"
 echo "GLFW $glfw_version, Dear ImGui $imgui_version" >"$prefix/versions.txt"
 echo "$hash" >"$stamp"
-t_end=$(date +%s.%N)
-awk -v a="$t_all" -v b="$t_end" 'BEGIN { printf "mingw deps: done in %.1fs\n", b - a }'
+echo "mingw deps: done"

@@ -1,7 +1,6 @@
 # Set a shell up for running the MinGW build's .exe files under Wine (on lavapipe).
 #
 #   source tools/windows/wine-start.sh       # bash: exports into this shell
-#   eval "$(tools/windows/wine-start.sh)"     # the same from any step of a CI job
 #   tools/windows/wine-start.sh --stop        # kill the wineserver (and the Xvfb this script started)
 #
 # Needs Debian's wine64, wine and wine64-preloader (tools/windows/packages.txt; _vkb_wine_check says
@@ -158,13 +157,6 @@ else
     --server-only-unlocked) _vkb_wine_defaults && _vkb_wine_server ;;
     --server-only) _vkb_wine_defaults && _vkb_wine_check && _vkb_wine_server_locked ;;
     --stop) _vkb_wine_defaults && _vkb_wine_stop ;;
-    "")
-      _vkb_wine_defaults && _vkb_wine_check && _vkb_xvfb && _vkb_wine_server_locked || exit 1
-      for v in WINEPREFIX WINEDEBUG WINEDLLOVERRIDES DISPLAY VKBOIDS_XVFB_PID; do
-        if [[ -n ${!v:-} ]]; then printf 'export %s=%q\n' "$v" "${!v}"; fi
-      done
-      exit 0
-      ;;
-    *) echo "usage: source ${BASH_SOURCE[0]} | eval \"\$(${BASH_SOURCE[0]})\" | ${BASH_SOURCE[0]} --stop" >&2; exit 2 ;;
+    *) echo "usage: source ${BASH_SOURCE[0]} | ${BASH_SOURCE[0]} --stop" >&2; exit 2 ;;
   esac
 fi

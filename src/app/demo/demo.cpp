@@ -459,10 +459,9 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
         if (slot.row.frame == 0)
             d.capture->info = RunInfo{.config = st.sim,
                                       .boids = d.flock.count,
-                                      .gridDim = st.grid.dim,
                                       .presentMode = slot.row.presentMode,
-                                      .render = true,
                                       .draw = slot.row.draw,
+                                      .color = render::colorModeName(st.draw.colorMode),
                                       .seed = st.seedInput,
                                       .warmupFrames = d.options.warmup};
     }

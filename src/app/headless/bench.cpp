@@ -122,38 +122,6 @@ std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
     return rows;
 }
 
-nlohmann::json runJson(const Bench& b, const BenchRun& r, const std::vector<FrameRow>& rows,
-                       const std::optional<sim::SearchCounts>& counted) {
-    const BenchOptions& o = b.o;
-    const RunInfo info{.config = r.config,
-                       .boids = r.boids,
-                       .gridDim = buildsGrid(r) ? r.grid.dim : 0,
-                       .presentMode = o.render ? "offscreen" : "none",
-                       .render = o.render,
-                       .draw = r.draw,
-                       .seed = o.seed,
-                       .warmupFrames = b.warmup};
-    nlohmann::json run = summarizeRun(info, rows);
-    if (o.render) run["color"] = render::colorModeName(o.color);
-    if (buildsGrid(r)) {
-        run["rows_per_cell"] = r.grid.rowsPerCell;
-        run["row_height"] = sim::rowHeight(r.grid);
-        run["slices_per_cell"] = r.grid.slicesPerCell;
-        run["search"] = sim::searchVariantName(sim::searchVariant(r.config.mode, r.config.params));
-        run["grid_build"] = sim::gridBuildName(r.config.gridBuild);
-    }
-    if (counted) {
-        run["candidates_per_boid"] = counted->candidates;
-        run["neighbours_per_boid"] = counted->neighbours;
-        if (buildsGrid(r)) {
-            run["lane_efficiency"] = counted->laneEfficiency;
-            run["rule_lanes"] = counted->ruleLanes;
-            run["lane_subgroup_size"] = counted->subgroupSize;
-        }
-    }
-    return run;
-}
-
 // The run's line of the table: medians, each pass, the rows and what the search counted.
 std::string tableLine(const BenchRun& r, const nlohmann::json& run,
                       const std::optional<sim::SearchCounts>& counted) {
@@ -329,7 +297,15 @@ void runConfiguration(Bench& b, sim::Flock& flock, const sim::State& start, cons
     std::vector<FrameRow> rows = measureFrames(b, r, record);
     const std::optional<sim::SearchCounts> counted = addSearchCounts(b, flock, r, rows);
     for (const FrameRow& row : rows) b.csv += csvRow(row);
-    const nlohmann::json run = runJson(b, r, rows, counted);
+    const nlohmann::json run = summarizeRun({.config = r.config,
+                                             .boids = n,
+                                             .presentMode = o.render ? "offscreen" : "none",
+                                             .draw = r.draw,
+                                             .color = render::colorModeName(o.color),
+                                             .seed = o.seed,
+                                             .warmupFrames = b.warmup,
+                                             .counted = counted},
+                                            rows);
     b.runs.push_back(run);
     b.table.push_back(tableLine(r, run, counted));
     std::printf("%s\n", b.table.back().c_str());
