@@ -144,15 +144,16 @@ void reportLayout(Harness& h, const Demo& d) {
     const Clock::time_point now = Clock::now();
     if (!h.options.reportLayout || now - h.lastLayoutReport < std::chrono::seconds(1)) return;
     h.lastLayoutReport = now;
-    const uint32_t w = d.swapchain.extent.width, hgt = d.swapchain.extent.height;
+    const uint32_t width = d.swapchain.extent.width, height = d.swapchain.extent.height;
     // The domain's corners on the screen.
     const float L = d.panel.sim.params.domainHalf;
-    const glm::mat4 viewProj = app::viewProjection(d.camera, w, hgt, L);
-    app::PixelRect domain{float(w), float(hgt), 0, 0};
+    const glm::mat4 viewProj = app::viewProjection(d.camera, width, height, L);
+    app::PixelRect domain{float(width), float(height), 0, 0};
     for (int corner = 0; corner < 8; ++corner) {
         const glm::vec4 c =
             viewProj * glm::vec4(corner & 1 ? L : -L, corner & 2 ? L : -L, corner & 4 ? L : -L, 1);
-        const float x = (c.x / c.w * 0.5f + 0.5f) * float(w), y = (c.y / c.w * 0.5f + 0.5f) * float(hgt);
+        const float x = (c.x / c.w * 0.5f + 0.5f) * float(width),
+                    y = (c.y / c.w * 0.5f + 0.5f) * float(height);
         domain = {std::min(domain.x0, x), std::min(domain.y0, y), std::max(domain.x1, x),
                   std::max(domain.y1, y)};
     }
@@ -161,7 +162,7 @@ void reportLayout(Harness& h, const Demo& d) {
         std::snprintf(line, sizeof line, "%.0f %.0f %.0f %.0f", r.x0, r.y0, r.x1, r.y1);
         return std::string(line);
     };
-    std::printf("layout: window %u %u panel %s timings %s domain %s\n", w, hgt,
+    std::printf("layout: window %u %u panel %s timings %s domain %s\n", width, height,
                 text(app::toPixels(d.panel.panelRect)).c_str(),
                 text(app::toPixels(d.panel.timingsRect)).c_str(), text(domain).c_str());
     std::fflush(stdout);
