@@ -7,6 +7,7 @@
 #include "app/headless/sort_bench.h"
 #include "app/headless/step.h"
 #include "gpu/check.h"
+#include "harness/harness.h"
 #include "io/output.h"
 #include "io/platform.h"
 
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
         case app::Command::Step: return app::runStep(cl.global, cl.step);
         case app::Command::SortBench: return app::runSortBench(cl.global, cl.sortBench);
         case app::Command::Bench: return app::runBench(cl.global, cl.bench);
-        case app::Command::Demo: return app::runDemo(cl.global, cl.demo);
+        case app::Command::Demo: return app::runDemo(cl.global, cl.demo, harness::createHarness(cl.harness));
         }
     } catch (const io::InputError& e) {
         std::fprintf(stderr, "vkboids: error: %s\n", e.what());

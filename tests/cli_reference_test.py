@@ -21,7 +21,7 @@ SECTIONS = {
     "step": {"step"},
     "bench": {"bench"},
     "sort-bench": {"sort-bench"},
-    "Expert and testing": {"demo", "step", "bench"},
+    "Expert": {"demo", "step", "bench"},
 }
 # Named on the page but no option: the typo in its example of one, and a chart script's.
 NOT_OPTIONS = {"--boid", "--out"}

@@ -5,11 +5,12 @@
     layers_test.py --self-test    checks that a tree with each kind of violation fails
 
 Each file lies in a room: io, gpu, sort, sim, render, app (its rooms demo, headless, cli and the
-shared files directly in app/), or main.cpp; the shaders' files in the room of their folder, those
-at the top of shaders/ with gpu. A file may include its own room and rooms of lower rank, never
-higher or equal rank elsewhere: sim and render do not include each other, nor app/demo and
-app/headless, and the files shared by the app include neither. app/cli, the command line, sits on
-top of them all: only main.cpp includes it.
+shared files directly in app/), harness, or main.cpp; the shaders' files in the room of their
+folder, those at the top of shaders/ with gpu. A file may include its own room and rooms of lower
+rank, never higher or equal rank elsewhere: sim and render do not include each other, nor app/demo
+and app/headless, and the files shared by the app include neither. harness, the demo's test
+harness, reads app/demo and the demo never includes it (it calls it through app::DemoHarness).
+app/cli, the command line, sits on top of them all: only main.cpp includes it.
 """
 
 import os
@@ -18,7 +19,7 @@ import sys
 import tempfile
 
 RANK = {"io": 0, "gpu": 1, "tuning.h": 1.5, "sort": 2, "sim": 3, "render": 3,
-        "app": 4, "app/demo": 5, "app/headless": 5, "app/cli": 5.5, "main.cpp": 6,
+        "app": 4, "app/demo": 5, "app/headless": 5, "harness": 5.2, "app/cli": 5.5, "main.cpp": 6,
         "build_info.h": 0}  # generated: the build's commit, which main.cpp alone includes
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
@@ -83,13 +84,17 @@ def self_test():
         "src/app/headless/run.h": '#include "app/cli/cli.h"',        # up to the command line
         "src/app/demo/window.h": '#include "app/cli/cli.h"',         # up to the command line
         "src/app/run.h": '#include "app/cli/cli.h"',                 # up to the command line
+        "src/app/demo/panel.cpp": '#include "harness/harness.h"',    # the demo up to its harness
+        "src/harness/harness.cpp": '#include "app/cli/cli.h"',       # the harness up to the command line
         "shaders/sort/onesweep.comp": '#include "../sim/sim_types.h"',
     }
     fine = {"src/render/renderer.h": '#include "gpu/context.h"\n#include "tuning.h"',
             "src/app/cli/cli.h": '#include "app/demo/demo.h"\n#include "app/headless/bench.h"',
             "src/main.cpp": '#include "app/cli/cli.h"', "src/app/demo/demo.h": "",
             "src/app/headless/bench.h": "", "src/render/renderer.cpp": "",
-            "src/app/demo/panel.h": '#include "app/capture.h"', "shaders/sim/sim_types.h": ""}
+            "src/app/demo/panel.h": '#include "app/capture.h"', "shaders/sim/sim_types.h": "",
+            "src/harness/harness.h": '#include "app/demo/demo.h"', "src/app/cli/cli_demo.cpp":
+            '#include "harness/harness.h"'}
     with tempfile.TemporaryDirectory() as root:
         for path, text in {**cases, **fine}.items():
             os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)

@@ -272,7 +272,7 @@ TEST(Panel, TheModeKeyReachesEveryModeEvenWhereNaiveAsksFirst) {
         for (int press = 0; press < 6; ++press) {
             const sim::Mode before = st.sim.mode;
             app::pressModeKey(st);
-            asked += app::askBeforeNaive(st, before, [&] { return naiveSeconds; });
+            asked += app::askBeforeNaive(st, before, false, [&] { return naiveSeconds; });
             reached.push_back(!st.naiveQuestion.empty() ? sim::Mode::Naive : st.sim.mode);
         }
         const std::vector<sim::Mode> cycle = {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent,
@@ -285,16 +285,15 @@ TEST(Panel, TheModeKeyReachesEveryModeEvenWhereNaiveAsksFirst) {
     app::PanelState st;
     st.sim.mode = sim::Mode::Coherent;
     app::pressModeKey(st);
-    ASSERT_TRUE(app::askBeforeNaive(st, sim::Mode::Coherent, [] { return 30.0; }));
+    ASSERT_TRUE(app::askBeforeNaive(st, sim::Mode::Coherent, false, [] { return 30.0; }));
     EXPECT_EQ(st.sim.mode, sim::Mode::Coherent);
-    st.naiveConfirmed = true;
-    EXPECT_FALSE(app::askBeforeNaive(st, sim::Mode::Coherent, [] { return 30.0; }));
+    EXPECT_FALSE(app::askBeforeNaive(st, sim::Mode::Coherent, true, [] { return 30.0; }));
     EXPECT_EQ(st.sim.mode, sim::Mode::Naive);
     EXPECT_TRUE(st.naiveQuestion.empty());
     // Asked from scattered (the mode list), M moves on past scattered rather than staying there.
     app::PanelState fromList;
     fromList.sim.mode = sim::Mode::Naive;
-    ASSERT_TRUE(app::askBeforeNaive(fromList, sim::Mode::Scattered, [] { return 30.0; }));
+    ASSERT_TRUE(app::askBeforeNaive(fromList, sim::Mode::Scattered, false, [] { return 30.0; }));
     app::pressModeKey(fromList);
     EXPECT_EQ(fromList.sim.mode, sim::Mode::Coherent);
     EXPECT_TRUE(fromList.naiveQuestion.empty());

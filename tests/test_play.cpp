@@ -3,11 +3,11 @@
 
 #include "app/camera.h"
 #include "app/cli/cli.h"
-#include "app/demo/input_script.h"
 #include "app/demo/panel.h"
 #include "app/demo/picking.h"
 #include "app/presets.h"
 #include "cli_test.h"
+#include "harness/input_script.h"
 #include "output_test.h"
 
 #define GLFW_INCLUDE_NONE
@@ -263,6 +263,32 @@ TEST(Presets, ChoosingOneWatchesItsSpeed) {
     EXPECT_EQ(st.presetWatched, "large-flock");
 }
 
+// Choosing a preset returns what the frame must do to the flock, as a value: a fresh flock for a
+// preset that has one, the flock wrapped into a domain that a preset changes, nothing otherwise.
+// Requests heard in one frame add up, a fresh flock covering a wrapped one.
+TEST(Presets, ChoosingOneReturnsTheFlocksRequest) {
+    using Flock = app::PanelRequest::Flock;
+    app::PanelState st;
+    const app::PanelRequest large = app::selectPreset(st, *app::findPreset("large-flock"));
+    EXPECT_EQ(large.flock, Flock::Fresh);
+    EXPECT_EQ(st.boidInput, int(app::findPreset("large-flock")->boids));
+    EXPECT_EQ(app::selectPreset(st, *app::findPreset("calm-murmuration")).flock, Flock::Keep);
+    app::Preset smaller = *app::findPreset("calm-murmuration");
+    smaller.setsDomain = true;
+    smaller.params.domainHalf = st.sim.params.domainHalf / 2;
+    app::PanelRequest asked = app::selectPreset(st, smaller);
+    EXPECT_EQ(asked.flock, Flock::Wrap);
+    EXPECT_EQ(app::selectPreset(st, smaller).flock, Flock::Keep); // L is already the preset's
+    asked.add({.stepOnce = true});
+    asked.add(large);
+    EXPECT_EQ(asked.flock, Flock::Fresh);
+    EXPECT_TRUE(asked.stepOnce);
+    asked.add({});
+    EXPECT_EQ(asked.flock, Flock::Fresh);
+    EXPECT_TRUE(asked.stepOnce);
+    EXPECT_FALSE(asked.capture || asked.count || asked.resetCamera || asked.presentMode);
+}
+
 TEST(Presets, PausedAndStepsBefore) {
     EXPECT_FALSE(parse({}).demo.paused);
     EXPECT_TRUE(parse({"--paused"}).demo.paused);
@@ -293,17 +319,17 @@ TEST(Presets, PausedAndStepsBefore) {
 // ---- The input script ---------------------------------------------------------------------------
 
 TEST(InputScript, Parses) {
-    using Type = app::InputEvent::Type;
-    const std::vector<app::InputEvent> e = app::parseInputScript("# a comment\n"
-                                                                 "\n"
-                                                                 "20 key F12\n"
-                                                                 "10 key M   # mode\n"
-                                                                 "11 char ?\n"
-                                                                 "12 drag right 0.25 0.5 0.75 0.5 2\n"
-                                                                 "30 press left\n"
-                                                                 "31 move 0.1 0.9\n"
-                                                                 "32 release left\n",
-                                                                 "x");
+    using Type = harness::InputEvent::Type;
+    const std::vector<harness::InputEvent> e = harness::parseInputScript("# a comment\n"
+                                                                         "\n"
+                                                                         "20 key F12\n"
+                                                                         "10 key M   # mode\n"
+                                                                         "11 char ?\n"
+                                                                         "12 drag right 0.25 0.5 0.75 0.5 2\n"
+                                                                         "30 press left\n"
+                                                                         "31 move 0.1 0.9\n"
+                                                                         "32 release left\n",
+                                                                         "x");
     ASSERT_EQ(e.size(), 11u);
     EXPECT_EQ(e[0].frame, 10u);
     EXPECT_EQ(e[0].type, Type::Key);
@@ -330,13 +356,13 @@ TEST(InputScript, Parses) {
 }
 
 TEST(InputScript, SettingsAndTheLoop) {
-    using Type = app::InputEvent::Type;
-    const std::vector<app::InputEvent> e = app::parseInputScript("3 set preset calm murmuration  \n"
-                                                                 "1 set draw glyphs\n"
-                                                                 "2 set window 900x640\n"
-                                                                 "4 set boids 3e3\n"
-                                                                 "9 loop\n",
-                                                                 "x");
+    using Type = harness::InputEvent::Type;
+    const std::vector<harness::InputEvent> e = harness::parseInputScript("3 set preset calm murmuration  \n"
+                                                                         "1 set draw glyphs\n"
+                                                                         "2 set window 900x640\n"
+                                                                         "4 set boids 3e3\n"
+                                                                         "9 loop\n",
+                                                                         "x");
     ASSERT_EQ(e.size(), 5u);
     EXPECT_EQ(e[0].type, Type::Set);
     EXPECT_EQ(e[0].name, "draw");
@@ -377,13 +403,13 @@ TEST(InputScript, BadLinesNameTheFileAndLine) {
     };
     for (const auto& [text, expect] : cases) {
         try {
-            app::parseInputScript(text, "s");
+            harness::parseInputScript(text, "s");
             ADD_FAILURE() << text << ": accepted";
         } catch (const io::InputError& e) {
             EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << text << ": " << e.what();
         }
     }
-    EXPECT_THROW(app::loadInputScript("/nonexistent/script.txt"), io::InputError);
+    EXPECT_THROW(harness::loadInputScript("/nonexistent/script.txt"), io::InputError);
 }
 
 // A script file is read only whole and small: one longer than any script (a sparse file here) is
@@ -393,19 +419,19 @@ TEST(InputScript, OnlyASmallRegularFileIsRead) {
     const std::filesystem::path dir = test::freshTestDir("vkboids-script");
     const std::filesystem::path file = dir / "script.txt";
     std::ofstream(file) << "1 key SPACE\n";
-    EXPECT_EQ(app::loadInputScript(file.string()).size(), 1u);
-    std::filesystem::resize_file(file, app::maxInputScriptBytes + 1);
+    EXPECT_EQ(harness::loadInputScript(file.string()).size(), 1u);
+    std::filesystem::resize_file(file, harness::maxInputScriptBytes + 1);
     const auto error = [](const std::string& path) {
         try {
-            app::loadInputScript(path);
+            harness::loadInputScript(path);
         } catch (const io::InputError& e) {
             return std::string(e.what());
         }
         return std::string();
     };
-    EXPECT_EQ(error(file.string()), "--input-script: cannot read '" + file.string() +
-                                        "': it holds more than " + std::to_string(app::maxInputScriptBytes) +
-                                        " bytes, the most an input script may have");
+    EXPECT_EQ(error(file.string()),
+              "--input-script: cannot read '" + file.string() + "': it holds more than " +
+                  std::to_string(harness::maxInputScriptBytes) + " bytes, the most an input script may have");
     std::filesystem::remove_all(dir);
 #ifndef _WIN32
     EXPECT_EQ(error("/dev/zero"), "--input-script: cannot read '/dev/zero': it is a device, not a file");

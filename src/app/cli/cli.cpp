@@ -115,7 +115,7 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
     bool listDevices = false;
     addGlobalFlags(&app, cl.global, listDevices);
     DemoFlags demo;
-    addDemoFlags(&app, cl.demo, demo);
+    addDemoFlags(&app, cl.demo, cl.harness, demo);
     StepFlags step;
     addStepFlags(addCommand(app, "step", "run K steps headless and write the state", cl.global, listDevices),
                  cl.step, step);

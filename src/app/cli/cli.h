@@ -8,6 +8,7 @@
 #include "app/headless/sort_bench.h"
 #include "app/headless/step.h"
 #include "app/run.h"
+#include "harness/harness.h"
 
 namespace app {
 
@@ -18,6 +19,7 @@ struct CommandLine {
     int exitCode = 0; // for Command::Exit (help, version)
     GlobalOptions global;
     DemoOptions demo;
+    harness::Options harness; // the demo's hidden options, for tests
     StepOptions step;
     SortBenchOptions sortBench;
     BenchOptions bench;

@@ -8,6 +8,7 @@
 #include "app/headless/bench.h"
 #include "app/headless/sort_bench.h"
 #include "app/headless/step.h"
+#include "harness/harness.h"
 
 #include <CLI/CLI.hpp>
 
@@ -26,7 +27,7 @@ struct DemoFlags {
     CLI::Option *boidsOption = nullptr, *warmupOption = nullptr;
     std::vector<CLI::Option*> only; // the demo's own, not the global flags beside them
 };
-void addDemoFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags);
+void addDemoFlags(CLI::App* app, DemoOptions& demo, harness::Options& harness, DemoFlags& flags);
 void finishDemo(const DemoFlags& flags, DemoOptions& demo);
 
 struct StepFlags {

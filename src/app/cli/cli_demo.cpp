@@ -4,6 +4,9 @@
 #include "app/formed_flock.h"
 #include "app/presets.h"
 
+#include <algorithm>
+#include <memory>
+
 namespace app {
 namespace {
 
@@ -63,21 +66,27 @@ void addDemoRunFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
         ->capture_default_str();
 }
 
-// What tests drive and read, and how the flock is drawn.
-void addDemoViewFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
-    app->add_flag("--exercise-window", demo.exerciseWindow,
-                  "testing: resize, minimize and restore the window")
-        ->group(expertGroup);
-    app->add_option("--input-script", demo.inputScript,
-                    "testing: play the input events of FILE (keys, mouse) through the window's callbacks")
-        ->check(nonEmptyPath)
-        ->group(expertGroup);
-    app->add_flag("--report-layout", demo.reportLayout,
-                  "testing: print where the panels and the domain lie in the window, once a second")
-        ->group(expertGroup);
-    app->add_flag("--report-memory", demo.reportMemory,
-                  "testing: print the device memory that vkboids' buffers and images hold, once a second")
-        ->group(expertGroup);
+// CLI11's help, less the options it is given. CLI11's own way to hide an option, an empty group,
+// also empties the option's name in errors about it.
+struct HidingFormatter : CLI::Formatter {
+    std::vector<const CLI::Option*> hidden;
+    std::string make_option(const CLI::Option* o, bool positional) const override {
+        return std::ranges::count(hidden, o) ? "" : CLI::Formatter::make_option(o, positional);
+    }
+};
+
+// The test harness's options (docs/TESTING.md): taken and checked as any other, but not listed.
+void addDemoTestingFlags(CLI::App* app, harness::Options& harness) {
+    const auto formatter = std::make_shared<HidingFormatter>();
+    formatter->hidden = {app->add_flag("--exercise-window", harness.exerciseWindow),
+                         app->add_option("--input-script", harness.inputScript)->check(nonEmptyPath),
+                         app->add_flag("--report-layout", harness.reportLayout),
+                         app->add_flag("--report-memory", harness.reportMemory)};
+    app->formatter(formatter);
+}
+
+// How the flock is drawn, and the window.
+void addDemoViewFlags(CLI::App* app, DemoFlags& flags) {
     app->add_option("--draw", flags.draw,
                     "how boids are drawn: compute (a compute rasterizer), points (hardware points), glyphs "
                     "(arrowheads along each boid's heading) or auto (glyphs up to " +
@@ -104,11 +113,12 @@ void finishDemoFlock(const DemoFlags& flags, DemoOptions& demo) {
 
 } // namespace
 
-void addDemoFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
+void addDemoFlags(CLI::App* app, DemoOptions& demo, harness::Options& harness, DemoFlags& flags) {
     flags.app = app;
     const size_t globalOptionCount = app->get_options().size();
     addDemoRunFlags(app, demo, flags);
-    addDemoViewFlags(app, demo, flags);
+    addDemoViewFlags(app, flags);
+    addDemoTestingFlags(app, harness);
     const std::vector<CLI::Option*> options = app->get_options();
     flags.only.assign(options.begin() + ptrdiff_t(globalOptionCount), options.end());
     nameValues(app, {{"--capture", "FILE.csv"},
@@ -116,8 +126,7 @@ void addDemoFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
                      {"--preset", "NAME"},
                      {"--steps-before", "N"},
                      {"--present-mode", "MODE"},
-                     {"--window", "WxH"},
-                     {"--input-script", "FILE"}});
+                     {"--window", "WxH"}});
 }
 
 void finishDemo(const DemoFlags& flags, DemoOptions& demo) {

@@ -47,7 +47,7 @@ const CLI::Validator floatNumber(
 const CLI::Validator nonEmptyPath(
     [](std::string& path) { return path.empty() ? std::string("the path is empty") : std::string(); }, "");
 
-const char* const expertGroup = "Expert and testing";
+const char* const expertGroup = "Expert";
 
 void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
     app->add_flag("--validation", g.validation,

@@ -24,7 +24,7 @@ extern const CLI::Validator seedRange;    // --seed: any 64-bit number
 extern const CLI::Validator floatNumber;  // a float flag's text: a number within a float's range
 extern const CLI::Validator nonEmptyPath; // an output's path
 
-// Switches for experts and tests, listed apart from what users need in --help.
+// Switches for experts, listed apart from what users need in --help.
 extern const char* const expertGroup;
 
 // Accepted before or after the command.

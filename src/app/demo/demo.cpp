@@ -35,20 +35,6 @@ bool stopAtInterrupt(Demo& d) {
     return false;
 }
 
-void exerciseWindow(Demo& d) {
-    if (!d.options.exerciseWindow || !d.totalFrames) return;
-    if (d.frameNumber == d.totalFrames / 3)
-        glfwSetWindowSize(d.window, std::max(minWindowWidth, d.options.width * 3 / 4),
-                          std::max(minWindowHeight, d.options.height * 2 / 3));
-    if (d.frameNumber == 2 * d.totalFrames / 3 && d.minimizedWaits == 0) {
-        glfwIconifyWindow(d.window);
-        // The window manager takes a moment; without one nothing happens.
-        for (int i = 0; i < 120 && !glfwGetWindowAttrib(d.window, GLFW_ICONIFIED); ++i)
-            glfwWaitEventsTimeout(0.025);
-        d.minimizedWaits = 1;
-    }
-}
-
 // Minimized: nothing to present to, so no frames (and no simulation) until restored. Returns whether
 // the window is, after waiting a little for events.
 bool waitIfMinimized(Demo& d, int width, int height) {
@@ -56,12 +42,10 @@ bool waitIfMinimized(Demo& d, int width, int height) {
         if (!d.wasMinimized) d.minimizations++;
         d.wasMinimized = true;
         glfwWaitEventsTimeout(0.05);
-        if (d.minimizedWaits > 0 && ++d.minimizedWaits == 10) glfwRestoreWindow(d.window);
         d.previousStart = Clock::now();
         return true;
     }
     d.wasMinimized = false;
-    if (d.minimizedWaits > 0) d.minimizedWaits = -1; // restored (or never minimized): exercise done
     return false;
 }
 
@@ -215,8 +199,8 @@ bool pressed(Demo& d, int key) {
 }
 
 // Dragging orbits the camera, the right button places the predator and scrolling zooms, away from
-// the panel; keys toggle and request.
-void handleInput(Demo& d) {
+// the panel; keys toggle, and return what they request.
+PanelRequest handleInput(Demo& d) {
     const ImGuiIO& io = ImGui::GetIO();
     const double x = d.cursorX, y = d.cursorY;
     if (!io.WantCaptureMouse && d.buttonDown[GLFW_MOUSE_BUTTON_LEFT])
@@ -240,40 +224,44 @@ void handleInput(Demo& d) {
     if (pressed(d, GLFW_KEY_F1) || question) d.showHelp = !d.showHelp;
     if (pressed(d, GLFW_KEY_F12)) d.shotRequested = true;
     if (pressed(d, GLFW_KEY_SPACE)) st.paused = !st.paused;
-    if (pressed(d, GLFW_KEY_N)) st.stepOnce = true;
-    if (pressed(d, GLFW_KEY_R)) st.resetCamera = true;
+    PanelRequest asked;
+    asked.stepOnce = pressed(d, GLFW_KEY_N);
+    asked.resetCamera = pressed(d, GLFW_KEY_R);
     if (pressed(d, GLFW_KEY_H)) d.showPanel = !d.showPanel;
     if (pressed(d, GLFW_KEY_M)) pressModeKey(st);
     if (pressed(d, GLFW_KEY_P)) st.predatorPinned = !st.predatorPinned;
+    return asked;
 }
 
 // The panel, showing the grid made after the last frame's requests; ends ImGui's frame. A frame
-// screenshotted shows the panels settled (settleLayout).
-void buildPanel(Demo& d) {
+// screenshotted shows the panels settled (settleLayout), its requests those of the first pass, which
+// took the input. Returns what the panel asked for.
+PanelRequest buildPanel(Demo& d) {
     d.panel.boids = d.flock.count;
     d.panel.captureRemaining = d.capture ? int(d.capture->warmupLeft + d.capture->framesLeft) : 0;
-    drawWindows(d);
+    const PanelRequest asked = drawWindows(d);
     const bool lastFrame = d.totalFrames && d.frameNumber + 1 == d.totalFrames;
     if (d.shotRequested || (lastFrame && !d.options.screenshot.empty()))
         settleLayout([&d] { drawWindows(d); });
     ImGui::Render();
+    return asked;
 }
 
 // Switching to naive where its step would freeze the window asks first (askBeforeNaive), with the
 // step's time measured on this device; the panel opens where the question is.
-void confirmNaive(Demo& d, sim::Mode before) {
+void confirmNaive(Demo& d, sim::Mode before, bool confirmed) {
     d.panel.boids = d.flock.count;
-    if (askBeforeNaive(d.panel, before, [&d] { return naiveStepSeconds(d); })) d.showPanel = true;
+    if (askBeforeNaive(d.panel, before, confirmed, [&d] { return naiveStepSeconds(d); })) d.showPanel = true;
 }
 
 // A fresh random flock (new count or seed) or the flock wrapped into a new domain; the GPU is idle.
 // Bad input leaves the status saying why, and a flock: the old one, or the start state where the
 // old one was already released.
-void rebuildFlock(Demo& d) {
+void rebuildFlock(Demo& d, bool fresh) {
     PanelState& st = d.panel;
     try {
         sim::State state;
-        if (st.reinitialize) {
+        if (fresh) {
             sim::checkFlockFits(d.ctx, uint32_t(st.boidInput));
             if (st.keepDensity && uint32_t(st.boidInput) != d.flock.count) {
                 sim::Params scaled = st.sim.params;
@@ -305,27 +293,21 @@ void rebuildFlock(Demo& d) {
     }
 }
 
-// What the user asked for in the panel (or by key) this frame. Returns whether the flock steps.
-bool applyPanelRequests(Demo& d) {
+// What the user asked for this frame, in the panel, by key or by the harness's script. Returns
+// whether the flock steps.
+bool applyRequest(Demo& d, const PanelRequest& asked) {
     PanelState& st = d.panel;
     const std::string paramError = sim::validateParams(st.sim.params);
     if (!paramError.empty()) st.status = paramError;
-    if (st.reinitialize || st.domainChanged) {
+    if (asked.flock != PanelRequest::Flock::Keep) {
         // The flock's buffers change: the GPU must be idle first.
         VK_CHECK(vkDeviceWaitIdle(d.ctx.device));
         for (FrameSlot& s : d.slots) harvest(d, s);
-        rebuildFlock(d);
-        st.reinitialize = st.domainChanged = false;
+        rebuildFlock(d, asked.flock == PanelRequest::Flock::Fresh);
     }
-    if (st.presentModeChanged) {
-        d.swapchainDirty = true;
-        st.presentModeChanged = false;
-    }
-    if (st.resetCamera) {
-        d.camera = defaultCamera(st.sim.params.domainHalf);
-        st.resetCamera = false;
-    }
-    if (st.captureRequested && !d.capture) {
+    if (asked.presentMode) d.swapchainDirty = true;
+    if (asked.resetCamera) d.camera = defaultCamera(st.sim.params.domainHalf);
+    if (asked.capture && !d.capture) {
         try {
             checkCaptureFiles(st.capturePath);
             d.capture = Capture{.csvPath = st.capturePath, .framesLeft = uint64_t(st.captureFrames)};
@@ -334,8 +316,7 @@ bool applyPanelRequests(Demo& d) {
             st.status = e.what();
         }
     }
-    st.captureRequested = false;
-    if (st.countRequested && paramError.empty()) {
+    if (asked.count && paramError.empty()) {
         // Between frames, outside the timings: the count blocks until the GPU has done it. Naive
         // steps test every boid; their neighbours are counted on the grid they would have.
         const sim::Grid grid = currentGrid(d);
@@ -346,10 +327,7 @@ bool applyPanelRequests(Demo& d) {
         }
         st.counted = counts;
     }
-    st.countRequested = false;
-    const bool simulate = paramError.empty() && (!st.paused || st.stepOnce);
-    st.stepOnce = false;
-    return simulate;
+    return paramError.empty() && (!st.paused || asked.stepOnce);
 }
 
 // The frame's commands: the simulation step (and every 30 frames the grid's statistics), the draw, the
@@ -471,7 +449,7 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
 
 // After the last frame: the frames in flight finish and are harvested, and the capture and the
 // screenshot are written. False where one asked for was not, the window having closed first.
-bool finishRun(Demo& d) {
+bool finishRun(Demo& d, const DemoHarness& harness) {
     VK_CHECK(vkDeviceWaitIdle(d.ctx.device));
     endCpuFrame(d, Clock::now());
     // Oldest first, so that captured rows stay in frame order.
@@ -506,18 +484,17 @@ bool finishRun(Demo& d) {
     std::printf("%s rendered, swapchain recreated %s, minimized %s\n",
                 countOf(d.frameNumber, "frame").c_str(), countOf(d.recreations, "time").c_str(),
                 countOf(d.minimizations, "time").c_str());
-    reportInputScript(d);
+    harness.end(d);
     return complete;
 }
 
 } // namespace
 
-int runDemo(const GlobalOptions& global, const DemoOptions& options) {
+int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoHarness& harness) {
     checkOutputs(options);
     Demo d;
     d.options = options;
     if (!options.loadState.empty()) d.initial = sim::loadNpy(options.loadState);
-    if (!options.inputScript.empty()) d.script = loadInputScript(options.inputScript);
 
     d.window = openWindow(options.width, options.height);
     glfwSetWindowUserPointer(d.window, &d);
@@ -533,10 +510,10 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
     startRun(d);
     io::os::onInterrupt(requestStop);
 
+    PanelRequest asked; // the harness's, kept through minimized passes until a frame applies them
     while (!glfwWindowShouldClose(d.window) && !stopAtInterrupt(d)) {
         glfwPollEvents();
-        playInputScript(d);
-        exerciseWindow(d);
+        asked.add(harness.frame(d));
         int width = 0, height = 0;
         glfwGetFramebufferSize(d.window, &width, &height);
         if (waitIfMinimized(d, width, height)) {
@@ -555,10 +532,11 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
 
         beginImGuiFrame();
         const sim::Mode modeBefore = d.panel.sim.mode;
-        handleInput(d);
-        buildPanel(d);
-        confirmNaive(d, modeBefore);
-        const bool simulate = applyPanelRequests(d) && !d.interrupted;
+        asked.add(handleInput(d));
+        asked.add(buildPanel(d));
+        confirmNaive(d, modeBefore, asked.naiveConfirmed);
+        const bool simulate = applyRequest(d, asked) && !d.interrupted;
+        asked = {};
         // After the requests, which may change the mode, the cells, the order or the flock.
         d.panel.grid = currentGrid(d);
 
@@ -566,11 +544,9 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options) {
         d.panel.drawn = drawn;
         submitAndPresent(d, slot, image);
         endFrame(d, slot, start, drawn);
-        reportMemory(d);
-        reportLayout(d);
         if (d.totalFrames && d.frameNumber >= d.totalFrames) break;
     }
-    const bool complete = finishRun(d);
+    const bool complete = finishRun(d, harness);
 
     destroyImGui(d);
     destroyFrameSlots(d);

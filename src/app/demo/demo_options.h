@@ -34,10 +34,6 @@ struct DemoOptions {
     bool paused = false;      // the first frames show the flock still (space resumes)
     uint64_t stepsBefore = 0; // steps run before the first frame: a formed flock
     bool formedStart = false; // no flock asked for: the formed flock of assets/ (app/formed_flock.h)
-    bool exerciseWindow = false;    // testing: resize, minimize and restore during the run
-    std::string inputScript;        // testing: input events at given frames (input_script.h)
-    bool reportMemory = false;      // testing: the device memory vkboids holds, a line a second
-    bool reportLayout = false;      // testing: the panels' and the domain's rectangles, a line a second
     int width = 1280, height = 800; // --window
     render::DrawPath drawPath = render::DrawPath::Auto;
     render::ColorMode color = render::ColorMode::Heading;

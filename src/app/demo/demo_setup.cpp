@@ -154,15 +154,22 @@ void beginImGuiFrame() {
     ImGui::NewFrame();
 }
 
-void drawWindows(Demo& d) {
+PixelRect toPixels(const PixelRect& r) {
+    const ImVec2 s = ImGui::GetIO().DisplayFramebufferScale;
+    return {r.x0 * s.x, r.y0 * s.y, r.x1 * s.x, r.y1 * s.y};
+}
+
+PanelRequest drawWindows(Demo& d) {
     d.camera.frame = {};
+    PanelRequest asked;
     if (d.showPanel) {
-        drawPanel(d.panel);
+        asked = drawPanel(d.panel);
         d.camera.frame = freeFrame(d.swapchain.extent.width, d.swapchain.extent.height,
                                    toPixels(d.panel.panelRect), toPixels(d.panel.timingsRect));
     }
     if (d.showHelp) drawHelp(&d.showHelp);
     drawPredatorMarker(d);
+    return asked;
 }
 
 sim::Grid currentGrid(const Demo& d) {
@@ -211,10 +218,7 @@ void startRun(Demo& d) {
     d.totalFrames = o.frames ? o.frames + (o.capture.empty() ? 0 : o.warmup) : 0;
     d.panel.grid = currentGrid(d); // what the first frame's panel shows
     d.previousStart = Clock::now();
-    gpu::resetMemoryPeak(); // --report-memory's peaks are the run's, not the set-up's
+    gpu::resetMemoryPeak(); // the peaks that the harness reports are the run's, not the set-up's
 }
-
-// Testing (--exercise-window): a resize a third of the way through, a minimize at two thirds
-// (waitIfMinimized restores it).
 
 } // namespace app

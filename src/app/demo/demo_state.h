@@ -5,7 +5,6 @@
 #include "app/capture_files.h"
 #include "app/demo/demo_options.h"
 #include "app/demo/help.h"
-#include "app/demo/input_script.h"
 #include "app/demo/panel.h"
 #include "app/demo/screenshot.h"
 #include "app/demo/window.h"
@@ -76,14 +75,6 @@ struct Demo {
     bool keyPressed[GLFW_KEY_LAST + 1] = {};
     bool buttonDown[GLFW_MOUSE_BUTTON_LAST + 1] = {};
     double cursorX = 0, cursorY = 0;
-    std::vector<InputEvent> script; // --input-script
-    size_t scriptNext = 0;          // the first event not yet played in this pass
-    uint64_t scriptStart = 0;       // the frame this pass of the script began (its loop restarts it)
-    uint64_t scriptPasses = 1;
-    Clock::time_point lastMemoryReport; // --report-memory
-    Clock::time_point lastLayoutReport; // --report-layout
-    uint64_t predatorFrames = 0;        // frames with the predator on, for the script's report
-    uint64_t helpFrames = 0;            // frames with the help shown, for the script's report
 
     // The run.
     std::optional<Capture> capture;
@@ -96,25 +87,17 @@ struct Demo {
     bool swapchainDirty = false;
     uint32_t recreations = 0, minimizations = 0;
     bool wasMinimized = false;
-    int minimizedWaits = 0; // --exercise-window: 0 before the minimize, then waits while minimized, -1 after
     std::optional<NaiveTiming> naiveMeasured; // the last naive step run or measured
     Clock::time_point previousStart;          // a frame's CPU time runs from its start to the next frame's
     int previousSlot = -1;
 };
 
 void onScroll(GLFWwindow* window, double dx, double dy);
-// input.cpp: the window's input callbacks (installed before ImGui's, which chain to them), the input
-// script's events handed to the installed callbacks, and the predator under the mouse.
+// input.cpp: the window's input callbacks (installed before ImGui's, which chain to them), and the
+// predator under the mouse.
 void installInputCallbacks(Demo& d);
-void playInputScript(Demo& d);
 void updatePlay(Demo& d);
 void drawPredatorMarker(const Demo& d);
-void reportInputScript(const Demo& d);
-// --report-memory: a line a second, with the peak since the last.
-void reportMemory(Demo& d);
-// With --report-layout, once a second: the window's size, the panels' rectangles and the domain's on
-// the screen (pixels: x0 y0 x1 y1).
-void reportLayout(Demo& d);
 // A rectangle in ImGui's (the window's) coordinates in framebuffer pixels, which differ on scaled
 // displays.
 PixelRect toPixels(const PixelRect& r);
@@ -130,8 +113,8 @@ void destroyImGui(Demo& d);
 // A new ImGui frame, begun before input: it decides whether ImGui takes the mouse and the keyboard.
 void beginImGuiFrame();
 // The frame's ImGui windows (the panels, the help, the predator's marker), and the domain framed
-// beside the panels.
-void drawWindows(Demo& d);
+// beside the panels. Returns what the panel asked for.
+PanelRequest drawWindows(Demo& d);
 sim::Grid currentGrid(const Demo& d);
 // The time a naive step of the present flock takes: scaled from the last naive step the demo ran, or
 // from one measured now (measureNaiveStep).

@@ -173,7 +173,7 @@ void drawStyleControls(PanelState& st) {
 }
 
 // The mode, the search, pausing and stepping, and a fresh flock.
-void drawSimulationSection(PanelState& st) {
+void drawSimulationSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
     int mode = int(st.sim.mode);
     ImGui::RadioButton("naive", &mode, int(sim::Mode::Naive));
@@ -196,18 +196,18 @@ void drawSimulationSection(PanelState& st) {
     st.sim.cellWidth = sim::CellWidth(width);
     if (ImGui::Button(st.paused ? "Resume (space)" : "Pause (space)")) st.paused = !st.paused;
     ImGui::SameLine();
-    if (ImGui::Button("Step (N)")) st.stepOnce = true;
+    if (ImGui::Button("Step (N)")) asked.stepOnce = true;
     ImGui::SetNextItemWidth(120);
     ImGui::InputInt("boids", &st.boidInput, 1000, 10000);
     st.boidInput = std::max(st.boidInput, 1);
     ImGui::SetNextItemWidth(120);
     ImGui::InputScalar("seed", ImGuiDataType_U64, &st.seedInput);
     ImGui::Checkbox("keep the density (scale L with the count)", &st.keepDensity);
-    if (ImGui::Button("Reset with this count and seed")) st.reinitialize = true;
+    if (ImGui::Button("Reset with this count and seed")) asked.flock = PanelRequest::Flock::Fresh;
 }
 
 // The grid's choices and what it is: its cells, rows and sort, and the search counted on demand.
-void drawGridSection(PanelState& st) {
+void drawGridSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("Grid", ImGuiTreeNodeFlags_DefaultOpen)) return;
     if (st.sim.mode == sim::Mode::Naive) ImGui::TextDisabled("(naive mode does not use the grid)");
     // The rows the search scans, switchable live like the mode (auto: by density).
@@ -237,7 +237,7 @@ void drawGridSection(PanelState& st) {
             sort::algorithmName(sort::resolveAlgorithm(sort::SortAlgorithm::Auto, st.boids, st.grid.keyBits)),
             passes, passes > 1 ? "es" : "", st.grid.keyBits);
     // What the search does: counted on demand, between frames and outside the timings.
-    if (ImGui::Button("Count")) st.countRequested = true;
+    if (ImGui::Button("Count")) asked.count = true;
     ImGui::SameLine();
     if (st.counted)
         ImGui::Text("%.1f candidates, %.1f neighbours", st.counted->candidates, st.counted->neighbours);
@@ -261,7 +261,7 @@ void drawGridSection(PanelState& st) {
 }
 
 // The rules' parameters.
-void drawRulesSection(PanelState& st) {
+void drawRulesSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("Rules")) return;
     sim::Params& p = st.sim.params;
     sliderParam("cohesion radius", &p.cohesionRadius, 0.1f, 50.0f);
@@ -273,29 +273,29 @@ void drawRulesSection(PanelState& st) {
     sliderParam("max speed", &p.maxSpeed, 0.01f, 10.0f);
     sliderParam("dt", &p.dt, 0.001f, 2.0f);
     sliderParam("domain half L", &p.domainHalf, 1.0f, 1000.0f, "%.1f");
-    if (ImGui::IsItemDeactivatedAfterEdit()) st.domainChanged = true;
+    if (ImGui::IsItemDeactivatedAfterEdit()) asked.flock = PanelRequest::Flock::Wrap;
     if (ImGui::Button("Lab defaults")) {
         const float L = p.domainHalf;
         p = sim::Params{};
-        st.domainChanged = L != p.domainHalf;
+        if (L != p.domainHalf) asked.flock = PanelRequest::Flock::Wrap;
     }
 }
 
 // The drawing, the present mode and the camera.
-void drawViewSection(PanelState& st) {
+void drawViewSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
     drawStyleControls(st);
     ImGui::Checkbox("darken with distance", &st.draw.depthCue);
-    if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) st.presentModeChanged = true;
+    if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) asked.presentMode = true;
     ImGui::Text("presenting with %s", st.presentModeActual.c_str());
-    if (ImGui::Button("Reset camera (R)")) st.resetCamera = true;
+    if (ImGui::Button("Reset camera (R)")) asked.resetCamera = true;
     ImGui::SameLine();
     ImGui::TextDisabled("drag: rotate, scroll: zoom");
     ImGui::TextDisabled("F1: help, M: next mode, H: hide the panels");
 }
 
 // A capture of the next frames to a CSV file.
-void drawCaptureSection(PanelState& st) {
+void drawCaptureSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("Capture")) return;
     ImGui::SetNextItemWidth(120);
     ImGui::InputInt("frames", &st.captureFrames, 100, 1000);
@@ -304,7 +304,7 @@ void drawCaptureSection(PanelState& st) {
     if (st.captureRemaining > 0)
         ImGui::Text("capturing: %d frames to go", st.captureRemaining);
     else if (ImGui::Button("Capture"))
-        st.captureRequested = true;
+        asked.capture = true;
 }
 
 } // namespace
@@ -326,10 +326,20 @@ void pressModeKey(PanelState& st) {
     st.naiveQuestion.clear();
 }
 
-bool askBeforeNaive(PanelState& st, sim::Mode before, const std::function<double()>& naiveSeconds) {
-    if (st.naiveConfirmed) {
+void PanelRequest::add(const PanelRequest& other) {
+    flock = std::max(flock, other.flock);
+    stepOnce = stepOnce || other.stepOnce;
+    presentMode = presentMode || other.presentMode;
+    capture = capture || other.capture;
+    resetCamera = resetCamera || other.resetCamera;
+    naiveConfirmed = naiveConfirmed || other.naiveConfirmed;
+    count = count || other.count;
+}
+
+bool askBeforeNaive(PanelState& st, sim::Mode before, bool confirmed,
+                    const std::function<double()>& naiveSeconds) {
+    if (confirmed) {
         st.sim.mode = sim::Mode::Naive;
-        st.naiveConfirmed = false;
         st.naiveQuestion.clear();
         return false;
     }
@@ -343,7 +353,8 @@ bool askBeforeNaive(PanelState& st, sim::Mode before, const std::function<double
     return true;
 }
 
-void drawPanel(PanelState& st) {
+PanelRequest drawPanel(PanelState& st) {
+    PanelRequest asked;
     st.timingsRect = drawTimings(st.timings, st.boids);
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     // As tall as what is open, not as the first frame was (before the grid's statistics came in), and
@@ -361,21 +372,22 @@ void drawPanel(PanelState& st) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.7f, 0.3f, 1));
         ImGui::TextWrapped("%s", st.naiveQuestion.c_str());
         ImGui::PopStyleColor();
-        if (ImGui::Button("Yes")) st.naiveConfirmed = true;
+        if (ImGui::Button("Yes")) asked.naiveConfirmed = true;
         ImGui::SameLine();
         if (ImGui::Button("No")) st.naiveQuestion.clear();
     }
 
-    drawSimulationSection(st);
-    drawGridSection(st);
-    drawRulesSection(st);
-    drawPlaySection(st);
-    drawViewSection(st);
-    drawCaptureSection(st);
+    drawSimulationSection(st, asked);
+    drawGridSection(st, asked);
+    drawRulesSection(st, asked);
+    drawPlaySection(st, asked);
+    drawViewSection(st, asked);
+    drawCaptureSection(st, asked);
     if (!st.status.empty()) ImGui::TextWrapped("%s", st.status.c_str());
     ImGui::PopItemWidth();
     st.panelRect = windowRect();
     ImGui::End();
+    return asked;
 }
 
 void settleLayout(const std::function<void()>& draw) {

@@ -55,17 +55,8 @@ struct PanelState {
     char capturePath[256] = "vkboids-capture.csv";
     bool predatorPinned = false; // the predator stays where it was last placed (P)
 
-    // Requests for this frame.
-    bool stepOnce = false;
-    bool reinitialize = false;  // new boid count or seed: a fresh random flock
-    bool domainChanged = false; // L changed: positions are wrapped into the new domain
-    bool presentModeChanged = false;
-    bool captureRequested = false;
-    bool resetCamera = false;
-    bool naiveConfirmed = false; // Yes to naiveQuestion
-    bool countRequested = false; // count the search's candidates and neighbours (sim::countSearch)
-    std::string presetWatched;   // a preset just chosen: its frame time is said where it crawls
-    int presetFrames = 0;        // frames stepped since presetWatched was chosen
+    std::string presetWatched; // a preset just chosen: its frame time is said where it crawls
+    int presetFrames = 0;      // frames stepped since presetWatched was chosen
 
     // What the panel shows.
     std::string deviceName;
@@ -86,18 +77,36 @@ struct PanelState {
     PixelRect panelRect, timingsRect;
 };
 
+// What the user asked for in one frame, by the panel, a key or the input script: returned as a value
+// by whoever heard it, and applied once by the frame loop (demo.cpp, applyRequest).
+struct PanelRequest {
+    // Wrap: L changed, so the flock's positions are wrapped into the new domain. Fresh: a new random
+    // flock of the panel's count and seed, which also covers a new L.
+    enum class Flock { Keep, Wrap, Fresh };
+    Flock flock = Flock::Keep;
+    bool stepOnce = false;
+    bool presentMode = false; // the present mode changed: the swapchain is made again
+    bool capture = false;
+    bool resetCamera = false;
+    bool naiveConfirmed = false; // Yes to the panel's naiveQuestion
+    bool count = false;          // count the search's candidates and neighbours (sim::countSearch)
+
+    // Both requests: a frame applies everything its panel, keys and script asked for.
+    void add(const PanelRequest& other);
+};
+
 const char* const presentModeNames[3] = {"fifo", "mailbox", "immediate"};
 
-void drawPanel(PanelState& state);
+PanelRequest drawPanel(PanelState& state);
 // Dear ImGui sizes a window to what it held the frame before, and a table's columns likewise: a frame
 // whose contents just changed (the first timings) shows them half-arranged, and a window's first frame
 // shows nothing. A frame that must look settled (a screenshot's) is laid out again: `draw`, which builds
 // the frame's windows, runs again in fresh ImGui frames, called between ImGui::NewFrame and Render.
 void settleLayout(const std::function<void()>& draw);
 // The panel's "Play" section (play_panel.cpp): presets and the predator.
-void drawPlaySection(PanelState& state);
+void drawPlaySection(PanelState& state, PanelRequest& asked);
 // A preset chosen (play_panel.cpp): its rules, and its flock where it has one.
-void selectPreset(PanelState& state, const Preset& preset);
+PanelRequest selectPreset(PanelState& state, const Preset& preset);
 
 // The View section's "colour by" choices, in render::ColorMode's order, for boids stepped in `mode`;
 // each fits the combo box's width (colorComboWidth, in pixels).
@@ -110,7 +119,9 @@ constexpr float colorComboWidth = 160;
 void pressModeKey(PanelState& state);
 // Switching away from `before` to naive, where a step would take longer than slowNaiveStepSeconds
 // (`naiveSeconds`, called only then), asks first: the mode stays `before` and the question is shown.
-// The panel's Yes switches; any other choice of mode drops the question. Returns whether it asked.
-bool askBeforeNaive(PanelState& state, sim::Mode before, const std::function<double()>& naiveSeconds);
+// The panel's Yes (`confirmed`) switches; any other choice of mode drops the question. Returns
+// whether it asked.
+bool askBeforeNaive(PanelState& state, sim::Mode before, bool confirmed,
+                    const std::function<double()>& naiveSeconds);
 
 } // namespace app

@@ -7,27 +7,29 @@
 
 namespace app {
 
-void selectPreset(PanelState& st, const Preset& preset) {
+PanelRequest selectPreset(PanelState& st, const Preset& preset) {
     sim::Params& p = st.sim.params;
     const float L = p.domainHalf;
     p = applyPreset(preset, p);
-    st.domainChanged = st.domainChanged || p.domainHalf != L;
+    PanelRequest asked;
+    if (p.domainHalf != L) asked.flock = PanelRequest::Flock::Wrap;
     st.presetWatched = preset.id;
     st.presetFrames = 0;
     if (preset.boids) { // a fresh flock of that many, at the present density
         st.boidInput = int(preset.boids);
         st.keepDensity = true;
-        st.reinitialize = true;
+        asked.flock = PanelRequest::Flock::Fresh;
     }
+    return asked;
 }
 
-void drawPlaySection(PanelState& st) {
+void drawPlaySection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("Play")) return;
     sim::Params& p = st.sim.params;
     ImGui::SetNextItemWidth(200);
     if (ImGui::BeginCombo("preset", "choose...")) {
         for (const Preset& preset : presets())
-            if (ImGui::Selectable(preset.name)) selectPreset(st, preset);
+            if (ImGui::Selectable(preset.name)) asked.add(selectPreset(st, preset));
         ImGui::EndCombo();
     }
     ImGui::Checkbox("predator stays (P)", &st.predatorPinned);

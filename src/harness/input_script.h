@@ -1,7 +1,8 @@
 #pragma once
-// A testing aid (--input-script FILE): input events at given frames, which the demo hands to the
-// window's own GLFW callbacks (ImGui's, chained to the demo's), as GLFW does with the display's events.
-// Under Xvfb, keys sent with xdotool were often lost (focus); these never are.
+// The test harness's input script (--input-script FILE, a hidden option): input events at given
+// frames, which the harness hands to the window's own GLFW callbacks (ImGui's, chained to the demo's),
+// as GLFW does with the display's events. Under Xvfb, keys sent with xdotool were often lost to focus;
+// these never are.
 //
 // One event a line, '#' starts a comment; X and Y are fractions of the window's size:
 //   FRAME key NAME                  press and release: A-Z, 0-9, F1-F12, SPACE, ESCAPE
@@ -21,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace app {
+namespace harness {
 
 struct InputEvent {
     enum class Type { Key, Char, Move, Press, Release, Set, Loop };
@@ -43,4 +44,4 @@ constexpr uint64_t maxInputScriptBytes = 16ull << 20;
 // io::InputError in one line.
 std::vector<InputEvent> loadInputScript(const std::string& path);
 
-} // namespace app
+} // namespace harness

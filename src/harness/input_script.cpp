@@ -1,4 +1,4 @@
-#include "app/demo/input_script.h"
+#include "harness/input_script.h"
 
 #include "app/demo/demo_options.h"
 #include "app/presets.h"
@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <sstream>
 
-namespace app {
+namespace harness {
 namespace {
 
 int keyFromName(const std::string& name) {
@@ -52,11 +52,11 @@ std::string settingProblem(const std::string& name, const std::string& value) {
     if (name == "color")
         return expect(render::colorModeFromName(value).has_value(), "speed, heading, cell or order");
     if (name == "preset")
-        return expect(findPreset(value) != nullptr, "a preset's id (as --preset takes it) or its name");
+        return expect(app::findPreset(value) != nullptr, "a preset's id (as --preset takes it) or its name");
     try {
         int width = 0, height = 0;
-        if (name == "boids") parseCount(value, "set boids", 0x7fffffff);
-        if (name == "window") parseWindowSize(value, width, height);
+        if (name == "boids") app::parseCount(value, "set boids", 0x7fffffff);
+        if (name == "window") app::parseWindowSize(value, width, height);
         if (name == "boids" || name == "window") return std::string();
     } catch (const io::InputError& e) {
         return e.what();
@@ -191,4 +191,4 @@ std::vector<InputEvent> loadInputScript(const std::string& path) {
     return parseInputScript(text, path);
 }
 
-} // namespace app
+} // namespace harness
