@@ -76,7 +76,7 @@ VkExtent2D chooseExtent(const Context& ctx, const VkSurfaceCapabilitiesKHR& caps
         throw io::InputError("the window is " + std::to_string(extent.width) + "x" +
                              std::to_string(extent.height) + ", more than this device draws (at most " +
                              std::to_string(widest) + "x" + std::to_string(tallest) +
-                             "): make it smaller (--window)");
+                             "): make it smaller");
     return extent;
 }
 

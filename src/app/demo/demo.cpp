@@ -275,12 +275,8 @@ void rebuildFlock(Demo& d) {
         sim::State state;
         if (st.reinitialize) {
             sim::checkFlockFits(d.ctx, uint32_t(st.boidInput));
-            if (st.keepDensity && uint32_t(st.boidInput) != d.flock.count) {
-                sim::Params scaled = st.sim.params;
-                scaled.domainHalf = sim::domainHalfForDensity(
-                    uint32_t(st.boidInput), sim::densityOf(d.flock.count, scaled.domainHalf));
-                if (const std::string e = sim::validateParams(scaled); !e.empty()) throw io::InputError(e);
-                st.sim.params = scaled;
+            if (st.sim.density > 0 && uint32_t(st.boidInput) != d.flock.count) {
+                st.sim = sim::configFor(st.sim, uint32_t(st.boidInput));
                 d.camera.distance = defaultCamera(st.sim.params.domainHalf).distance;
             }
             state = sim::randomState(uint32_t(st.boidInput), st.seedInput, st.sim.params.domainHalf,
@@ -290,6 +286,8 @@ void rebuildFlock(Demo& d) {
                 d.flock = sim::createFlock(d.ctx, state.count());
             }
         } else {
+            // An L the user set is the density later counts keep.
+            if (st.sim.density > 0) st.sim.density = sim::densityOf(d.flock.count, st.sim.params.domainHalf);
             state = sim::downloadState(d.ctx, d.flock);
             sim::wrapPositions(state, st.sim.params.domainHalf);
             d.camera.distance = defaultCamera(st.sim.params.domainHalf).distance;
@@ -297,7 +295,7 @@ void rebuildFlock(Demo& d) {
         sim::uploadState(d.ctx, d.flock, state);
         st.status.clear();
     } catch (const io::InputError& e) {
-        st.status = e.what();
+        st.status = panelErrorText(e);
         if (!d.flock.count) {
             d.flock = sim::createFlock(d.ctx, d.initial.count());
             sim::uploadState(d.ctx, d.flock, d.initial);
@@ -308,8 +306,8 @@ void rebuildFlock(Demo& d) {
 // What the user asked for in the panel (or by key) this frame. Returns whether the flock steps.
 bool applyPanelRequests(Demo& d) {
     PanelState& st = d.panel;
-    const std::string paramError = sim::validateParams(st.sim.params);
-    if (!paramError.empty()) st.status = paramError;
+    const std::optional<sim::ParamProblem> paramProblem = sim::validateParams(st.sim.params);
+    if (paramProblem) st.status = describeProblem(*paramProblem, sliderNames);
     if (st.reinitialize || st.domainChanged) {
         // The flock's buffers change: the GPU must be idle first.
         VK_CHECK(vkDeviceWaitIdle(d.ctx.device));
@@ -335,7 +333,7 @@ bool applyPanelRequests(Demo& d) {
         }
     }
     st.captureRequested = false;
-    if (st.countRequested && paramError.empty()) {
+    if (st.countRequested && !paramProblem) {
         // Between frames, outside the timings: the count blocks until the GPU has done it. Naive
         // steps test every boid; their neighbours are counted on the grid they would have.
         const sim::Grid grid = currentGrid(d);
@@ -347,7 +345,7 @@ bool applyPanelRequests(Demo& d) {
         st.counted = counts;
     }
     st.countRequested = false;
-    const bool simulate = paramError.empty() && (!st.paused || st.stepOnce);
+    const bool simulate = !paramProblem && (!st.paused || st.stepOnce);
     st.stepOnce = false;
     return simulate;
 }
