@@ -79,7 +79,8 @@ std::string describeProblem(const sim::ParamProblem& problem, const ParamNames& 
     switch (problem.bound) {
     case sim::Bound::Positive: return name + " must be a positive number";
     case sim::Bound::Between:
-        return name + " must be a number between " + boundText(problem.min) + " and " + boundText(problem.max);
+        return name + " must be a number between " + boundText(problem.min) + " and " +
+               boundText(problem.max);
     case sim::Bound::AtMost: return name + " must be at most " + boundText(problem.max);
     case sim::Bound::AtLeast: return name + " must be a number of at least " + boundText(problem.min);
     case sim::Bound::NearDomain:

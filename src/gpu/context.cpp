@@ -301,7 +301,8 @@ const DeviceSummary& chooseDevice(const ContextOptions& options,
                                     " (devices count from 0)");
         const DeviceSummary& chosen = summaries[options.deviceIndex];
         if (!chosen.usable)
-            throw OptionRefused(ContextOption::Device, std::to_string(options.deviceIndex) + " (" + chosen.name +
+            throw OptionRefused(ContextOption::Device, std::to_string(options.deviceIndex) + " (" +
+                                                           chosen.name +
                                                            ") cannot run vkboids: " + chosen.whyNot);
         return chosen;
     }
@@ -352,9 +353,10 @@ std::vector<const char*> chooseDeviceExtensions(Context& ctx, const ContextOptio
     }
     if (options.pipelineStatistics) {
         if (!hasDeviceExtension(ctx.physicalDevice, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME))
-            throw OptionRefused(ContextOption::PipelineStatistics,
-                                std::string(ctx.properties.deviceName) +
-                                    " does not report pipeline statistics (VK_KHR_pipeline_executable_properties)");
+            throw OptionRefused(
+                ContextOption::PipelineStatistics,
+                std::string(ctx.properties.deviceName) +
+                    " does not report pipeline statistics (VK_KHR_pipeline_executable_properties)");
         extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
         ctx.pipelineStatistics = true;
     }

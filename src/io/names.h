@@ -11,13 +11,9 @@
 namespace io {
 
 // names[i] is the name of Enum(i).
-template <typename Enum, size_t N>
-struct NameTable {
-    std::array<const char*, N> names;
-};
+template <typename Enum, size_t N> struct NameTable { std::array<const char*, N> names; };
 
-template <typename Enum, size_t N>
-const char* nameIn(const NameTable<Enum, N>& table, Enum value) {
+template <typename Enum, size_t N> const char* nameIn(const NameTable<Enum, N>& table, Enum value) {
     const size_t i = size_t(value);
     return i < N ? table.names[i] : "?";
 }

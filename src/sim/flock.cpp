@@ -76,7 +76,8 @@ void checkFlockFits(const gpu::Context& ctx, uint32_t count) {
             std::min<uint64_t>(maxByRange, uint64_t(double(budget) / double(flockBytes(count)) * count));
         throw FlockTooLarge(count, fit,
                             "needs " + std::to_string(flockBytes(count) >> 20) + " MiB of GPU memory; " +
-                                ctx.properties.deviceName + " can hold about " + std::to_string(fit) + " boids");
+                                ctx.properties.deviceName + " can hold about " + std::to_string(fit) +
+                                " boids");
     }
 }
 

@@ -14,16 +14,18 @@ bool outOfScale(float value) {
 
 std::optional<ParamProblem> validateParams(const Params& p) {
     for (auto [param, value] :
-         {std::pair{Param::CohesionRadius, p.cohesionRadius}, std::pair{Param::SeparationRadius, p.separationRadius},
+         {std::pair{Param::CohesionRadius, p.cohesionRadius},
+          std::pair{Param::SeparationRadius, p.separationRadius},
           std::pair{Param::AlignmentRadius, p.alignmentRadius}, std::pair{Param::MaxSpeed, p.maxSpeed},
           std::pair{Param::Dt, p.dt}, std::pair{Param::DomainHalf, p.domainHalf}})
         if (!std::isfinite(value) || value <= 0) return ParamProblem{param, Bound::Positive, value};
     // Bounds that keep every sum of a step finite in float32 (no overflow to infinity or NaN).
-    for (auto [param, value] :
-         {std::pair{Param::CohesionScale, p.cohesionScale}, std::pair{Param::SeparationScale, p.separationScale},
-          std::pair{Param::AlignmentScale, p.alignmentScale}})
+    for (auto [param, value] : {std::pair{Param::CohesionScale, p.cohesionScale},
+                                std::pair{Param::SeparationScale, p.separationScale},
+                                std::pair{Param::AlignmentScale, p.alignmentScale}})
         if (outOfScale(value)) return ParamProblem{param, Bound::Between, value, -maxScale, maxScale};
-    if (p.domainHalf > maxDomainHalf) return ParamProblem{Param::DomainHalf, Bound::AtMost, p.domainHalf, 0, maxDomainHalf};
+    if (p.domainHalf > maxDomainHalf)
+        return ParamProblem{Param::DomainHalf, Bound::AtMost, p.domainHalf, 0, maxDomainHalf};
     if (!std::isfinite(p.predatorRadius) || p.predatorRadius < 0)
         return ParamProblem{Param::PredatorRadius, Bound::AtLeast, p.predatorRadius, 0};
     if (outOfScale(p.predatorScale))

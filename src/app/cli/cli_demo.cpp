@@ -133,7 +133,8 @@ void finishDemo(const DemoFlags& flags, DemoOptions& demo) {
                          "after --warmup)");
     demo.drawPath = valueFromText(render::drawPathNames, flags.draw, "--draw");
     demo.color = valueFromText(render::colorModeNames, flags.color, "--color");
-    if (demo.loadState.empty()) demo.sim = configForCount(demo.sim, demo.boids, flags.config.params.densityOption->count() > 0);
+    if (demo.loadState.empty())
+        demo.sim = configForCount(demo.sim, demo.boids, flags.config.params.densityOption->count() > 0);
     checkParamsBeforeTheCount(demo.sim);
     if (flags.randomStart && !demo.loadState.empty())
         throw InputError("--random-start has no effect with --load-state");

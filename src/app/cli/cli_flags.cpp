@@ -170,10 +170,12 @@ void refuseRepeatedItems(const std::string& text, const std::string& flag, Parse
 std::vector<sim::Config> parseConfigs(const ConfigFlags& flags, const sim::Config& base) {
     refuseRepeatedItems(flags.mode, "--mode", [](const std::string& t) { return modeFromText(t, "--mode"); });
     refuseRepeatedItems(flags.cellWidth, "--cell-width", cellWidthFromText);
-    refuseRepeatedItems(flags.cellOrder, "--cell-order",
-                        [](const std::string& t) { return valueFromText(sim::cellOrderNames, t, "--cell-order"); });
-    refuseRepeatedItems(flags.gridBuild, "--grid-build",
-                        [](const std::string& t) { return valueFromText(sim::gridBuildNames, t, "--grid-build"); });
+    refuseRepeatedItems(flags.cellOrder, "--cell-order", [](const std::string& t) {
+        return valueFromText(sim::cellOrderNames, t, "--cell-order");
+    });
+    refuseRepeatedItems(flags.gridBuild, "--grid-build", [](const std::string& t) {
+        return valueFromText(sim::gridBuildNames, t, "--grid-build");
+    });
     std::vector<sim::Config> configs;
     for (const std::string& mode : splitList(flags.mode))
         for (const std::string& width : splitList(flags.cellWidth))

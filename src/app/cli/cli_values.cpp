@@ -17,7 +17,9 @@ using io::InputError;
 
 sim::Mode modeFromText(const std::string& text, const std::string& flag) {
     std::optional<sim::Mode> m = sim::parseMode(text);
-    if (!m) throw InputError(flag + ": '" + text + "' is not a mode (" + io::choiceList(sim::modeNames, ", ") + ")");
+    if (!m)
+        throw InputError(flag + ": '" + text + "' is not a mode (" + io::choiceList(sim::modeNames, ", ") +
+                         ")");
     return *m;
 }
 

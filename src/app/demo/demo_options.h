@@ -29,10 +29,10 @@ struct DemoOptions {
     std::string capture;    // CSV path; a JSON summary goes beside it
     std::string screenshot; // PNG of the last frame
     std::string loadState;
-    std::string preset;       // --preset: the panel's preset (its id) the run starts with; "" none
-    bool paused = false;      // the first frames show the flock still (space resumes)
-    uint64_t stepsBefore = 0; // steps run before the first frame: a formed flock
-    bool formedStart = false; // no flock asked for: the formed flock of assets/ (app/formed_flock.h)
+    std::string preset;             // --preset: the panel's preset (its id) the run starts with; "" none
+    bool paused = false;            // the first frames show the flock still (space resumes)
+    uint64_t stepsBefore = 0;       // steps run before the first frame: a formed flock
+    bool formedStart = false;       // no flock asked for: the formed flock of assets/ (app/formed_flock.h)
     bool exerciseWindow = false;    // testing: resize, minimize and restore during the run
     std::string inputScript;        // testing: input events at given frames (input_script.h)
     bool reportMemory = false;      // testing: the device memory vkboids holds, a line a second

@@ -84,7 +84,8 @@ void choiceCombo(const char* label, T& value, std::initializer_list<T> options, 
 }
 
 bool sliderParam(sim::Param param, float* value, float lo, float hi, const char* format = "%.3f") {
-    return ImGui::SliderFloat(io::nameIn(sliderNames, param), value, lo, hi, format, ImGuiSliderFlags_AlwaysClamp);
+    return ImGui::SliderFloat(io::nameIn(sliderNames, param), value, lo, hi, format,
+                              ImGuiSliderFlags_AlwaysClamp);
 }
 
 // The current window's rectangle, called between Begin and End.

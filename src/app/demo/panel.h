@@ -91,9 +91,10 @@ const char* const presentModeNames[3] = {"fifo", "mailbox", "immediate"};
 void drawPanel(PanelState& state);
 
 // Each parameter's slider, by which the panel names a parameter out of its bounds.
-constexpr ParamNames sliderNames{{"cohesion radius", "separation radius", "alignment radius", "cohesion scale",
-                                  "separation scale", "alignment scale", "max speed", "dt", "domain half L",
-                                  "predator radius", "predator strength", "predator (right button)"}};
+constexpr ParamNames sliderNames{{"cohesion radius", "separation radius", "alignment radius",
+                                  "cohesion scale", "separation scale", "alignment scale", "max speed", "dt",
+                                  "domain half L", "predator radius", "predator strength",
+                                  "predator (right button)"}};
 // An error in the panel's words: a flock too large names the boid count, a density's L the checkbox
 // that keeps it; any other as it reads.
 std::string panelErrorText(const std::exception& error);

@@ -32,10 +32,10 @@ void drawPlaySection(PanelState& st) {
     }
     ImGui::Checkbox("predator stays (P)", &st.predatorPinned);
     ImGui::TextDisabled("hold the right button to place it");
-    ImGui::SliderFloat(io::nameIn(sliderNames, sim::Param::PredatorRadius), &p.predatorRadius, 0.0f, 100.0f, "%.1f",
-                       ImGuiSliderFlags_AlwaysClamp);
-    ImGui::SliderFloat(io::nameIn(sliderNames, sim::Param::PredatorScale), &p.predatorScale, -2.0f, 5.0f, "%.2f",
-                       ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderFloat(io::nameIn(sliderNames, sim::Param::PredatorRadius), &p.predatorRadius, 0.0f, 100.0f,
+                       "%.1f", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderFloat(io::nameIn(sliderNames, sim::Param::PredatorScale), &p.predatorScale, -2.0f, 5.0f,
+                       "%.2f", ImGuiSliderFlags_AlwaysClamp);
     if (p.predatorScale < 0) ImGui::TextDisabled("(negative: an attractor)");
 }
 
