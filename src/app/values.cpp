@@ -4,7 +4,6 @@
 
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -56,51 +55,6 @@ std::vector<uint32_t> parseCountList(const std::string& text, const std::string&
 void refuseRepeat(const std::string& flag, const std::string& first, const std::string& again) {
     if (first == again) throw InputError(flag + ": '" + first + "' is listed twice");
     throw InputError(flag + ": '" + again + "' is '" + first + "' again");
-}
-
-namespace {
-
-// A bound as a reader writes it: 1000, -1000, 1e6.
-std::string boundText(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    std::string out = text;
-    if (const size_t e = out.find("e+"); e != std::string::npos) {
-        const size_t digits = out.find_first_not_of('0', e + 2);
-        out = out.substr(0, e + 1) + out.substr(digits);
-    }
-    return out;
-}
-
-} // namespace
-
-std::string describeProblem(const sim::ParamProblem& problem, const ParamNames& names) {
-    const std::string name = io::nameIn(names, problem.param);
-    switch (problem.bound) {
-    case sim::Bound::Positive: return name + " must be a positive number";
-    case sim::Bound::Between:
-        return name + " must be a number between " + boundText(problem.min) + " and " +
-               boundText(problem.max);
-    case sim::Bound::AtMost: return name + " must be at most " + boundText(problem.max);
-    case sim::Bound::AtLeast: return name + " must be a number of at least " + boundText(problem.min);
-    case sim::Bound::NearDomain:
-        return name + " must be X,Y,Z within three times " + io::nameIn(names, sim::Param::DomainHalf) +
-               " of the centre (it is wrapped into the domain)";
-    case sim::Bound::StepWithinDomain:
-        return std::string(io::nameIn(names, sim::Param::Dt)) + " times " +
-               io::nameIn(names, sim::Param::MaxSpeed) + " must be at most " +
-               io::nameIn(names, sim::Param::DomainHalf) + " (no boid crosses half the domain in a step)";
-    }
-    return name + " is out of bounds";
-}
-
-std::string describeDensityError(const sim::DensityError& error, const std::string& densityName,
-                                 const ParamNames& names) {
-    std::ostringstream text;
-    text << densityName << " " << error.density << " with " << error.boidCount
-         << (error.boidCount == 1 ? " boid" : " boids") << " gives L = " << error.domainHalf << ", but "
-         << describeProblem(error.problem, names);
-    return text.str();
 }
 
 } // namespace app

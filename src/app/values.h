@@ -2,7 +2,6 @@
 // Counts and lists as a user types them, on the command line or in the demo's input script: each
 // throws io::InputError with a one-line message naming the flag (or the setting).
 
-#include "io/names.h"
 #include "sim/config.h"
 
 #include <cstdint>
@@ -33,13 +32,6 @@ void refuseRepeats(const std::vector<T>& values, const std::vector<std::string>&
 }
 
 // The names a caller gives the parameters: the command line's flags, the panel's sliders.
-using ParamNames = io::NameTable<sim::Param, sim::paramCount>;
-
-// A parameter out of its bounds in words, each parameter named by `names`.
-std::string describeProblem(const sim::ParamProblem& problem, const ParamNames& names);
-// A density that gives a count an L out of bounds, the density named `densityName`: "--density 2 with
-// 10 boids gives L = 0.85, but --dt times --max-speed must be at most --domain-half (...)".
-std::string describeDensityError(const sim::DensityError& error, const std::string& densityName,
-                                 const ParamNames& names);
+using sim::ParamNames, sim::describeProblem, sim::describeDensityError;
 
 } // namespace app

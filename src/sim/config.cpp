@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 namespace sim {
 
@@ -25,6 +26,15 @@ Config configFor(const Config& config, uint64_t boidCount) {
                     problem->bound == Bound::StepWithinDomain))
         throw DensityError(config.density, boidCount, out.params.domainHalf, *problem);
     return out;
+}
+
+std::string describeDensityError(const DensityError& error, const std::string& densityName,
+                                 const ParamNames& names) {
+    std::ostringstream text;
+    text << densityName << " " << error.density << " with " << error.boidCount
+         << (error.boidCount == 1 ? " boid" : " boids") << " gives L = " << error.domainHalf << ", but "
+         << describeProblem(error.problem, names);
+    return text.str();
 }
 
 } // namespace sim

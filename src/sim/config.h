@@ -36,6 +36,11 @@ struct DensityError : io::InputError {
     ParamProblem problem;
 };
 
+// The error in words, the density named `densityName` and the parameters `names`: "--density 2 with
+// 10 boids gives L = 0.85, but --dt times --max-speed must be at most --domain-half (...)".
+std::string describeDensityError(const DensityError& error, const std::string& densityName,
+                                 const ParamNames& names);
+
 // `config` for a flock of `boidCount` boids: its L set by domainHalfFor. Throws DensityError where
 // that L fails a check.
 Config configFor(const Config& config, uint64_t boidCount);

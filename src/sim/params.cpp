@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace sim {
 namespace {
@@ -47,6 +48,42 @@ float maxRadius(const Params& p) {
 double densityOf(uint64_t boids, float domainHalf) {
     const double side = 2.0 * double(domainHalf);
     return double(boids) / (side * side * side);
+}
+
+namespace {
+
+// A bound as a reader writes it: 1000, -1000, 1e6.
+std::string boundText(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    std::string out = text;
+    if (const size_t e = out.find("e+"); e != std::string::npos) {
+        const size_t digits = out.find_first_not_of('0', e + 2);
+        out = out.substr(0, e + 1) + out.substr(digits);
+    }
+    return out;
+}
+
+} // namespace
+
+std::string describeProblem(const ParamProblem& problem, const ParamNames& names) {
+    const std::string name = io::nameIn(names, problem.param);
+    switch (problem.bound) {
+    case Bound::Positive: return name + " must be a positive number";
+    case Bound::Between:
+        return name + " must be a number between " + boundText(problem.min) + " and " +
+               boundText(problem.max);
+    case Bound::AtMost: return name + " must be at most " + boundText(problem.max);
+    case Bound::AtLeast: return name + " must be a number of at least " + boundText(problem.min);
+    case Bound::NearDomain:
+        return name + " must be X,Y,Z within three times " + io::nameIn(names, Param::DomainHalf) +
+               " of the centre (it is wrapped into the domain)";
+    case Bound::StepWithinDomain:
+        return std::string(io::nameIn(names, Param::Dt)) + " times " + io::nameIn(names, Param::MaxSpeed) +
+               " must be at most " + io::nameIn(names, Param::DomainHalf) +
+               " (no boid crosses half the domain in a step)";
+    }
+    return name + " is out of bounds";
 }
 
 } // namespace sim

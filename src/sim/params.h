@@ -71,6 +71,12 @@ struct ParamProblem {
 // Nothing when the parameters are usable, else the first problem.
 std::optional<ParamProblem> validateParams(const Params& params);
 
+// The names a caller gives the parameters (the command line's flags, the panel's sliders).
+using ParamNames = io::NameTable<Param, paramCount>;
+// A problem in words, each parameter named by the caller's `names`: "--alignment-scale must be a
+// number between -1000 and 1000", or "alignment scale must be ...".
+std::string describeProblem(const ParamProblem& problem, const ParamNames& names);
+
 float maxRadius(const Params& params);
 
 // The lab's density: 1M boids in its default domain, L = 100, is 0.125 boids per unit^3.
