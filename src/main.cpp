@@ -8,6 +8,7 @@
 #include "app/headless/step.h"
 #include "gpu/check.h"
 #include "harness/harness.h"
+#include "gpu/context.h"
 #include "io/output.h"
 #include "io/platform.h"
 
@@ -33,8 +34,12 @@ int main(int argc, char** argv) {
         case app::Command::Bench: return app::runBench(cl.global, cl.bench);
         case app::Command::Demo: return app::runDemo(cl.global, cl.demo, harness::createHarness(cl.harness));
         }
+    } catch (const gpu::OptionRefused& e) {
+        std::fprintf(stderr, "vkboids: error: %s\n", app::errorText(e).c_str());
+        // A missing validation layer is what the system lacks, not a mistake in the user's input.
+        return e.option == gpu::ContextOption::Validation ? app::exitFailure : app::exitBadInput;
     } catch (const io::InputError& e) {
-        std::fprintf(stderr, "vkboids: error: %s\n", e.what());
+        std::fprintf(stderr, "vkboids: error: %s\n", app::errorText(e).c_str());
         return app::exitBadInput;
     } catch (const gpu::OutOfMemory& e) {
         std::fprintf(stderr, "vkboids: error: out of GPU memory: %s\n", e.what());

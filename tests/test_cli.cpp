@@ -315,9 +315,11 @@ TEST(Cli, APresetsFlockIsCheckedByTheFlagsGiven) {
 
 TEST(Cli, DensitySetsTheDomainFromTheCount) {
     // The lab's density: 1M boids at L = 100; 16M at the same density fill L = 252.
-    EXPECT_NEAR(sim::domainHalfForDensity(1000000, sim::labDensity), 100.0, 1e-3);
-    EXPECT_NEAR(sim::domainHalfForDensity(16000000, sim::labDensity), 251.98, 1e-2);
-    EXPECT_NEAR(sim::domainHalfForDensity(64000000, sim::labDensity), 400.0, 1e-3);
+    const sim::Config lab{.density = sim::labDensity};
+    EXPECT_NEAR(sim::domainHalfFor(lab, 1000000), 100.0, 1e-3);
+    EXPECT_NEAR(sim::domainHalfFor(lab, 16000000), 251.98, 1e-2);
+    EXPECT_NEAR(sim::domainHalfFor(lab, 64000000), 400.0, 1e-3);
+    EXPECT_EQ(sim::domainHalfFor(sim::Config{}, 64000000), 100.0f) << "no density: L as given";
 
     app::CommandLine cl = parse({"--boids", "1e6", "--density", "0.125"});
     EXPECT_NEAR(cl.demo.sim.params.domainHalf, 100.0, 1e-3);

@@ -68,19 +68,25 @@ TEST(Predator, BadFlagsAreOneLineNamingTheProblem) {
 
 TEST(Predator, ValidatedWithTheOtherParameters) {
     sim::Params p;
-    EXPECT_EQ(sim::validateParams(p), "");
+    EXPECT_FALSE(sim::validateParams(p));
     p.predatorRadius = -0.5f;
-    EXPECT_NE(sim::validateParams(p).find("--predator-radius"), std::string::npos);
+    EXPECT_EQ(sim::validateParams(p)->param, sim::Param::PredatorRadius);
     p = sim::Params{};
     p.predatorScale = -1001;
-    EXPECT_NE(sim::validateParams(p).find("--predator-scale"), std::string::npos);
+    EXPECT_EQ(sim::validateParams(p)->param, sim::Param::PredatorScale);
     p = sim::Params{};
     p.predatorPos[1] = -300.5f;
-    EXPECT_EQ(sim::validateParams(p), "") << "a predator that is off keeps any last position";
+    EXPECT_FALSE(sim::validateParams(p)) << "a predator that is off keeps any last position";
     p.predator = true;
-    EXPECT_NE(sim::validateParams(p).find("--predator"), std::string::npos);
+    const std::optional<sim::ParamProblem> far = sim::validateParams(p);
+    ASSERT_TRUE(far);
+    EXPECT_EQ(far->param, sim::Param::PredatorPos);
+    EXPECT_EQ(far->bound, sim::Bound::NearDomain);
+    EXPECT_EQ(far->value, -300.5);
+    EXPECT_EQ(far->min, -300);
+    EXPECT_EQ(far->max, 300);
     p.predatorPos[1] = -299;
-    EXPECT_EQ(sim::validateParams(p), "");
+    EXPECT_FALSE(sim::validateParams(p));
 }
 
 // ---- Picking ------------------------------------------------------------------------------------
@@ -181,7 +187,7 @@ TEST(Presets, EveryPresetIsValidAndDistinct) {
     ASSERT_GE(app::presets().size(), 4u);
     std::set<std::string> names;
     for (const app::Preset& p : app::presets()) {
-        EXPECT_EQ(sim::validateParams(p.params), "") << p.name;
+        EXPECT_FALSE(sim::validateParams(p.params)) << p.name;
         EXPECT_TRUE(names.insert(p.name).second) << p.name;
     }
     EXPECT_EQ(app::presets().front().params.cohesionRadius, sim::Params{}.cohesionRadius); // the lab's
@@ -198,7 +204,7 @@ TEST(Presets, KeepThePredatorAndTheDomain) {
     current.predatorScale = 2;
     for (const app::Preset& preset : app::presets()) {
         const sim::Params p = app::applyPreset(preset, current);
-        EXPECT_EQ(sim::validateParams(p), "") << preset.name;
+        EXPECT_FALSE(sim::validateParams(p)) << preset.name;
         EXPECT_EQ(p.domainHalf, preset.setsDomain ? preset.params.domainHalf : 40.0f) << preset.name;
         EXPECT_EQ(p.cohesionRadius, preset.params.cohesionRadius);
         EXPECT_TRUE(p.predator);
@@ -215,6 +221,7 @@ TEST(Presets, StartTheDemoAsThePanelDoes) {
         const app::DemoOptions demo = parse({"--preset", preset.id}).demo;
         app::PanelState panel;
         panel.sim.params = parse({}).demo.sim.params;
+        panel.boids = 20000; // the flock the demo starts with
         app::selectPreset(panel, preset);
         EXPECT_EQ(demo.preset, preset.id);
         const sim::Params &a = demo.sim.params, &b = panel.sim.params;
@@ -227,7 +234,9 @@ TEST(Presets, StartTheDemoAsThePanelDoes) {
         const double scale = preset.boids ? std::cbrt(preset.boids / 2e4) : 1;
         EXPECT_NEAR(a.domainHalf, b.domainHalf * scale, 1e-3) << preset.id;
         EXPECT_EQ(demo.boids, preset.boids ? preset.boids : 20000u) << preset.id;
-        EXPECT_EQ(demo.keepDensity, panel.keepDensity) << preset.id;
+        // Both hold the density a later count keeps (the panel's in its checkbox), or none.
+        EXPECT_NEAR(demo.sim.density, panel.sim.density, 1e-12) << preset.id;
+        EXPECT_EQ(demo.sim.density > 0, preset.boids > 0) << preset.id;
     }
     EXPECT_EQ(parse({"--preset", "calm murmuration"}).demo.preset, "calm-murmuration"); // the panel's name
     const app::DemoOptions large = parse({"--preset", "large-flock"}).demo;
@@ -241,7 +250,7 @@ TEST(Presets, StartTheDemoAsThePanelDoes) {
     const app::DemoOptions counted = parse({"--preset", "large-flock", "--boids", "5000"}).demo;
     EXPECT_EQ(counted.boids, 5000u);
     EXPECT_EQ(counted.sim.params.domainHalf, 100);
-    EXPECT_FALSE(counted.keepDensity);
+    EXPECT_EQ(counted.sim.density, 0) << "the count given: no density kept";
     EXPECT_EQ(parse({"--preset", "large-flock", "--density", "0.125"}).demo.sim.params.domainHalf, 100);
     EXPECT_EQ(parse({}).demo.preset, "");
 }

@@ -17,13 +17,13 @@ double estimateNaiveStepSeconds(uint32_t boids, NaiveTiming measured) {
 }
 
 NaiveTiming measureNaiveStep(const gpu::Context& ctx, uint32_t boids, const sim::Params& params) {
-    const double density = sim::densityOf(std::max(boids, 1u), params.domainHalf);
+    sim::Config config;
+    config.mode = sim::Mode::Naive;
+    config.params = params;
+    config.density = sim::densityOf(std::max(boids, 1u), params.domainHalf);
     NaiveTiming timing;
     for (uint32_t n = std::min(boids, 1024u); n > 0; n = std::min(2 * n, boids)) {
-        sim::Config config;
-        config.mode = sim::Mode::Naive;
-        config.params = params;
-        config.params.domainHalf = sim::domainHalfForDensity(n, density);
+        config.params.domainHalf = sim::domainHalfFor(config, n);
         const sim::Grid grid = sim::gridFor(config, n);
         sim::Flock flock = sim::createFlock(ctx, n);
         sim::uploadState(ctx, flock, sim::randomState(n, 1, config.params.domainHalf, params.maxSpeed));

@@ -18,7 +18,7 @@ std::atomic<uint32_t> probeAnswers{0};
 
 const char* const validationLayer = "VK_LAYER_KHRONOS_validation";
 const char* const noValidationLayer =
-    "--validation needs the Khronos validation layer (the Vulkan SDK; on Debian, vulkan-validationlayers)";
+    "needs the Khronos validation layer (the Vulkan SDK; on Debian, vulkan-validationlayers)";
 
 VKAPI_ATTR VkBool32 VKAPI_CALL onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                    VkDebugUtilsMessageTypeFlagsEXT,
@@ -106,7 +106,7 @@ VkInstance createInstance(bool validation, std::vector<const char*> extensions, 
         // Unlisted, it may still run beneath (validationAnswers), reporting through debug utils.
         const bool listed = hasLayer(validationLayer);
         if (!listed && !hasInstanceExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
-            throw Error(noValidationLayer);
+            throw OptionRefused(ContextOption::Validation, noValidationLayer);
         if (layerListed) *layerListed = listed;
         info.enabledLayerCount = listed ? 1 : 0;
         info.ppEnabledLayerNames = &validationLayer;
@@ -288,20 +288,22 @@ VkDebugUtilsMessengerEXT createMessenger(VkInstance instance) {
     return messenger;
 }
 
-// The device asked for (--device), or else the usable one of the best type.
+// The device asked for by index, or else the usable one of the best type.
 const DeviceSummary& chooseDevice(const ContextOptions& options,
                                   const std::vector<DeviceSummary>& summaries) {
     if (options.deviceIndex >= 0) {
         if (options.deviceIndex >= int(summaries.size()))
-            throw Unsupported("--device " + std::to_string(options.deviceIndex) + ": there " +
-                              (summaries.size() == 1
-                                   ? "is only 1 device"
-                                   : "are only " + std::to_string(summaries.size()) + " devices") +
-                              " (devices count from 0; see --list-devices)");
+            throw OptionRefused(ContextOption::Device,
+                                std::to_string(options.deviceIndex) + ": there " +
+                                    (summaries.size() == 1
+                                         ? "is only 1 device"
+                                         : "are only " + std::to_string(summaries.size()) + " devices") +
+                                    " (devices count from 0)");
         const DeviceSummary& chosen = summaries[options.deviceIndex];
         if (!chosen.usable)
-            throw Unsupported("--device " + std::to_string(options.deviceIndex) + " (" + chosen.name +
-                              ") cannot run vkboids: " + chosen.whyNot);
+            throw OptionRefused(ContextOption::Device, std::to_string(options.deviceIndex) + " (" +
+                                                           chosen.name +
+                                                           ") cannot run vkboids: " + chosen.whyNot);
         return chosen;
     }
     const DeviceSummary* chosen = nullptr;
@@ -351,8 +353,10 @@ std::vector<const char*> chooseDeviceExtensions(Context& ctx, const ContextOptio
     }
     if (options.pipelineStatistics) {
         if (!hasDeviceExtension(ctx.physicalDevice, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME))
-            throw Unsupported(std::string("--pipeline-stats: ") + ctx.properties.deviceName +
-                              " does not report pipeline statistics (VK_KHR_pipeline_executable_properties)");
+            throw OptionRefused(
+                ContextOption::PipelineStatistics,
+                std::string(ctx.properties.deviceName) +
+                    " does not report pipeline statistics (VK_KHR_pipeline_executable_properties)");
         extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
         ctx.pipelineStatistics = true;
     }
@@ -459,7 +463,7 @@ Context createContext(const ContextOptions& options) {
     createDevice(ctx, extensions, chain.features);
     if (options.validation && !layerListed && !validationAnswers(ctx.device)) {
         destroyContext(ctx);
-        throw Error(noValidationLayer);
+        throw OptionRefused(ContextOption::Validation, noValidationLayer);
     }
     vkGetDeviceQueue(ctx.device, ctx.queueFamily, 0, &ctx.queue);
     createOneShot(ctx);

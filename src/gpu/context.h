@@ -20,6 +20,16 @@ struct ContextOptions {
     std::function<VkSurfaceKHR(VkInstance)> createSurface; // set for the windowed demo
 };
 
+// Which request of ContextOptions a refusal is about, for the caller to name it as the user gave it.
+enum class ContextOption { Validation, Device, PipelineStatistics };
+
+// A request of ContextOptions the system or the device cannot meet: which one, and why in words that
+// follow its name ("5: there are only 2 devices ...").
+struct OptionRefused : Unsupported {
+    OptionRefused(ContextOption option, const std::string& why) : Unsupported(why), option(option) {}
+    ContextOption option;
+};
+
 struct DeviceSummary {
     uint32_t index = 0;
     std::string name;

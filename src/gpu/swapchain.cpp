@@ -75,8 +75,7 @@ VkExtent2D chooseExtent(const Context& ctx, const VkSurfaceCapabilitiesKHR& caps
     if (extent.width > widest || extent.height > tallest)
         throw io::InputError("the window is " + std::to_string(extent.width) + "x" +
                              std::to_string(extent.height) + ", more than this device draws (at most " +
-                             std::to_string(widest) + "x" + std::to_string(tallest) +
-                             "): make it smaller (--window)");
+                             std::to_string(widest) + "x" + std::to_string(tallest) + "): make it smaller");
     return extent;
 }
 

@@ -39,18 +39,19 @@ int buttonFromName(const std::string& name) {
 
 // Why `value` is not a value of setting `name`, or "" where it is.
 std::string settingProblem(const std::string& name, const std::string& value) {
-    const auto expect = [&](bool ok, const char* values) {
+    const auto expect = [&](bool ok, const std::string& values) {
         return ok ? std::string() : "set " + name + ": '" + value + "' must be " + values;
     };
-    if (name == "mode") return expect(sim::parseMode(value).has_value(), "naive, scattered or coherent");
+    const auto expectName = [&](const auto& table) {
+        return expect(io::valueIn(table, value).has_value(), io::choiceList(table));
+    };
+    if (name == "mode") return expectName(sim::modeNames);
     if (name == "cell-width" || name == "cells") // cells: its old name, whose 8 and 27 still read
-        return expect(sim::parseCellWidth(value).has_value(), "r or 2r");
-    if (name == "build") return expect(sim::parseGridBuild(value).has_value(), "radix or counting");
-    if (name == "order") return expect(sim::parseCellOrder(value).has_value(), "linear or morton");
-    if (name == "draw")
-        return expect(render::drawPathFromName(value).has_value(), "compute, points, glyphs or auto");
-    if (name == "color")
-        return expect(render::colorModeFromName(value).has_value(), "speed, heading, cell or order");
+        return expect(sim::parseCellWidth(value).has_value(), io::choiceList(sim::cellWidthNames));
+    if (name == "build") return expectName(sim::gridBuildNames);
+    if (name == "order") return expectName(sim::cellOrderNames);
+    if (name == "draw") return expectName(render::drawPathNames);
+    if (name == "color") return expectName(render::colorModeNames);
     if (name == "preset")
         return expect(app::findPreset(value) != nullptr, "a preset's id (as --preset takes it) or its name");
     try {

@@ -12,33 +12,11 @@ namespace render {
 
 namespace {
 
-const char* const drawPathNames[] = {"compute", "points", "glyphs", "auto"};
-const char* const colorModeNames[] = {"speed", "heading", "cell", "order"};
 static_assert(uint32_t(ColorMode::Speed) == DRAW_COLOR_SPEED &&
               uint32_t(ColorMode::Heading) == DRAW_COLOR_HEADING &&
               uint32_t(ColorMode::Cell) == DRAW_COLOR_CELL && uint32_t(ColorMode::Order) == DRAW_COLOR_ORDER);
 
 } // namespace
-
-const char* drawPathName(DrawPath path) {
-    return drawPathNames[int(path)];
-}
-
-std::optional<DrawPath> drawPathFromName(const std::string& name) {
-    for (int i = 0; i < 4; ++i)
-        if (name == drawPathNames[i]) return DrawPath(i);
-    return std::nullopt;
-}
-
-const char* colorModeName(ColorMode mode) {
-    return colorModeNames[int(mode)];
-}
-
-std::optional<ColorMode> colorModeFromName(const std::string& name) {
-    for (int i = 0; i < 4; ++i)
-        if (name == colorModeNames[i]) return ColorMode(i);
-    return std::nullopt;
-}
 
 bool computePathAvailable(const gpu::Context& ctx) {
     return ctx.bufferInt64Atomics && ctx.imageWriteWithoutFormat;

@@ -7,6 +7,7 @@
 #include "gpu/buffer.h"
 #include "gpu/image.h"
 #include "gpu/program.h"
+#include "io/names.h"
 
 #include <glm/mat4x4.hpp>
 
@@ -18,18 +19,28 @@ namespace render {
 
 // Auto: glyphs up to glyphsUpTo boids, above that the fastest point path the device has.
 enum class DrawPath { Compute, Points, Glyphs, Auto };
+constexpr io::NameTable<DrawPath, 4> drawPathNames{{"compute", "points", "glyphs", "auto"}};
 
-const char* drawPathName(DrawPath path);
-std::optional<DrawPath> drawPathFromName(const std::string& name);
+inline const char* drawPathName(DrawPath path) {
+    return io::nameIn(drawPathNames, path);
+}
+inline std::optional<DrawPath> drawPathFromName(const std::string& name) {
+    return io::valueIn(drawPathNames, name);
+}
 
 // Auto draws glyphs up to this many boids: a glyph costs two triangles, a point one pixel write.
 constexpr uint32_t glyphsUpTo = 20000;
 
 // The values of draw_types.h's DRAW_COLOR_*.
 enum class ColorMode { Speed, Heading, Cell, Order };
+constexpr io::NameTable<ColorMode, 4> colorModeNames{{"speed", "heading", "cell", "order"}};
 
-const char* colorModeName(ColorMode mode);
-std::optional<ColorMode> colorModeFromName(const std::string& name);
+inline const char* colorModeName(ColorMode mode) {
+    return io::nameIn(colorModeNames, mode);
+}
+inline std::optional<ColorMode> colorModeFromName(const std::string& name) {
+    return io::valueIn(colorModeNames, name);
+}
 
 constexpr float minPointSize = 1.0f, maxPointSize = 4.0f;
 constexpr float minGlyphSize = 4.0f, maxGlyphSize = 16.0f;

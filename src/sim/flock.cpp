@@ -62,8 +62,11 @@ uint64_t flockBytes(uint32_t count) {
     return state + pairs + sorter + starts + counting + counts;
 }
 
+FlockTooLarge::FlockTooLarge(uint32_t count, uint64_t fits, const std::string& why)
+    : io::InputError(why), count(count), fits(fits) {}
+
 void checkFlockFits(const gpu::Context& ctx, uint32_t count) {
-    if (count == 0) throw io::InputError("--boids must be at least 1");
+    if (count == 0) throw io::InputError("a flock needs at least 1 boid");
     const uint64_t range = ctx.properties.limits.maxStorageBufferRange;
     const uint64_t maxByRange = std::min<uint64_t>(range / vec4Bytes, sort::maxSortPairs(ctx));
     // Leave a quarter of the device's memory to the driver, the swapchain and the rest.
@@ -71,9 +74,10 @@ void checkFlockFits(const gpu::Context& ctx, uint32_t count) {
     if (count > maxByRange || flockBytes(count) > budget) {
         uint64_t fit =
             std::min<uint64_t>(maxByRange, uint64_t(double(budget) / double(flockBytes(count)) * count));
-        throw io::InputError("--boids " + std::to_string(count) + " needs " +
-                             std::to_string(flockBytes(count) >> 20) + " MiB of GPU memory; " +
-                             ctx.properties.deviceName + " can hold about " + std::to_string(fit) + " boids");
+        throw FlockTooLarge(count, fit,
+                            "needs " + std::to_string(flockBytes(count) >> 20) + " MiB of GPU memory; " +
+                                ctx.properties.deviceName + " can hold about " + std::to_string(fit) +
+                                " boids");
     }
 }
 
@@ -97,8 +101,7 @@ Flock createFlock(const gpu::Context& ctx, uint32_t count, const FlockOptions& o
         f.radix = createRadixBuild(ctx, count, f.workgroupSize);
     } catch (const gpu::OutOfMemory& e) {
         destroyFlock(ctx, f);
-        throw io::InputError("--boids " + std::to_string(count) + " does not fit in GPU memory (" + e.what() +
-                             ")");
+        throw FlockTooLarge(count, 0, std::string("does not fit in GPU memory (") + e.what() + ")");
     }
 
     const std::vector<gpu::SpecConstant> wg = {{gpu::localSizeX, f.workgroupSize}};

@@ -61,7 +61,15 @@ struct Flock {
 // Bytes of device memory a flock of `count` boids needs (all modes, the grid at its largest).
 uint64_t flockBytes(uint32_t count);
 
-// Throws io::InputError when the count is zero or more than the device can hold.
+// A flock larger than the device holds: the count asked for, about the most that fits, and why in
+// words that follow the count ("needs 300 MiB of GPU memory; ..."), for the caller to name the count.
+struct FlockTooLarge : io::InputError {
+    FlockTooLarge(uint32_t count, uint64_t fits, const std::string& why);
+    uint32_t count;
+    uint64_t fits;
+};
+
+// Throws FlockTooLarge when the count is more than the device can hold, io::InputError when it is 0.
 void checkFlockFits(const gpu::Context& context, uint32_t count);
 
 Flock createFlock(const gpu::Context& context, uint32_t count, const FlockOptions& options = {});

@@ -16,16 +16,6 @@ constexpr uint32_t windowsMinDim = 3;
 using tuning::boidsPerRowCube, tuning::windowSlicesPerCell, tuning::windowsFrom;
 } // namespace
 
-std::optional<GridBuild> parseGridBuild(const std::string& text) {
-    if (text == "radix") return GridBuild::Radix;
-    if (text == "counting") return GridBuild::Counting;
-    return std::nullopt;
-}
-
-const char* gridBuildName(GridBuild b) {
-    return b == GridBuild::Counting ? "counting" : "radix";
-}
-
 uint32_t maxGridCells(uint32_t boidCount) {
     return uint32_t(std::clamp<uint64_t>(8ull * boidCount, 1u << 18, 1u << 24));
 }
@@ -34,44 +24,9 @@ uint64_t maxGridKeys(uint32_t boidCount) {
     return std::max<uint64_t>(1u << 21, boidCount);
 }
 
-std::optional<Rows> parseRows(const std::string& text) {
-    if (text == "auto") return Rows::Auto;
-    if (text == "cells") return Rows::Cells;
-    if (text == "full") return Rows::OnePerCell;
-    if (text == "half") return Rows::TwoPerCell;
-    if (text == "quarter") return Rows::FourPerCell;
-    return std::nullopt;
-}
-
-const char* rowsName(Rows rows) {
-    switch (rows) {
-    case Rows::Cells: return "cells";
-    case Rows::OnePerCell: return "full";
-    case Rows::TwoPerCell: return "half";
-    case Rows::FourPerCell: return "quarter";
-    case Rows::Auto: break;
-    }
-    return "auto";
-}
-
-std::optional<CellOrder> parseCellOrder(const std::string& text) {
-    if (text == "linear") return CellOrder::Linear;
-    if (text == "morton") return CellOrder::Morton;
-    return std::nullopt;
-}
-
-const char* cellOrderName(CellOrder order) {
-    return order == CellOrder::Morton ? "morton" : "linear";
-}
-
 std::optional<CellWidth> parseCellWidth(const std::string& text) {
-    if (text == "r" || text == "27") return CellWidth::Reach;
-    if (text == "2r" || text == "8") return CellWidth::TwoReach;
-    return std::nullopt;
-}
-
-const char* cellWidthName(CellWidth width) {
-    return width == CellWidth::TwoReach ? "2r" : "r";
+    const std::optional<CellWidth> width = io::valueIn(cellWidthNames, text);
+    return width ? width : io::valueIn(labCellNames, text);
 }
 
 int labCells(CellWidth width) {

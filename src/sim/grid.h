@@ -13,9 +13,14 @@ namespace sim {
 // the sorted keys; or a counting sort: boids a key, their exclusive scan (every key's start), a
 // scatter into each key's range and a rank within it by slot (deterministic, and the same order).
 enum class GridBuild { Radix, Counting };
+constexpr io::NameTable<GridBuild, 2> gridBuildNames{{"radix", "counting"}};
 
-std::optional<GridBuild> parseGridBuild(const std::string& text);
-const char* gridBuildName(GridBuild b);
+inline std::optional<GridBuild> parseGridBuild(const std::string& text) {
+    return io::valueIn(gridBuildNames, text);
+}
+inline const char* gridBuildName(GridBuild b) {
+    return io::nameIn(gridBuildNames, b);
+}
 // How cells are numbered in the sort key. Linear: x + dim (y + dim z), so that a row of cells is a
 // run of keys. Morton: the bits of x, y and z interleaved (x lowest), the order of an octree, so that
 // cells near each other along any axis lie near each other in sorted order (and, in the coherent
@@ -24,19 +29,29 @@ const char* gridBuildName(GridBuild b);
 // cells is no longer a run of keys, so Morton grids have rows one cell high, and scan each window
 // cell by cell.
 enum class CellOrder { Linear, Morton };
+constexpr io::NameTable<CellOrder, 2> cellOrderNames{{"linear", "morton"}};
 
-std::optional<CellOrder> parseCellOrder(const std::string& text);
-const char* cellOrderName(CellOrder order);
+inline std::optional<CellOrder> parseCellOrder(const std::string& text) {
+    return io::valueIn(cellOrderNames, text);
+}
+inline const char* cellOrderName(CellOrder order) {
+    return io::nameIn(cellOrderNames, order);
+}
 
 // How wide the cells are: at least max(r), so that a boid's neighbours lie in the 3x3x3 block of
 // cells around its own (the CUDA lab's "27 cells"), or at least 2 max(r), so that they lie in the
 // 2x2x2 block on its side of its cell (the lab's "8 cells"). The search scans rows and x windows
 // either way; the width sets how many boids a cell, row and window holds.
 enum class CellWidth { Reach, TwoReach };
+constexpr io::NameTable<CellWidth, 2> cellWidthNames{{"r", "2r"}};
+// The CUDA lab's names of the same widths, by the cells a search visits; parsed too.
+constexpr io::NameTable<CellWidth, 2> labCellNames{{"27", "8"}};
 
-std::optional<CellWidth> parseCellWidth(const std::string& text); // "r" or "2r"; the lab's "27" or "8"
-const char* cellWidthName(CellWidth width);                       // "r" or "2r"
-int labCells(CellWidth width);                                    // the lab's name for it: 27 or 8
+std::optional<CellWidth> parseCellWidth(const std::string& text); // either table's name
+inline const char* cellWidthName(CellWidth width) {
+    return io::nameIn(cellWidthNames, width);
+}
+int labCells(CellWidth width); // the lab's name for it: 27 or 8
 
 // The grid: cells, and the rows and slices its sort key orders boids by (sim_types.h). The search
 // scans the rows within reach of each boid, each over its x window: the slices whose x lies within
@@ -70,9 +85,14 @@ std::string describeRows(const Grid& g);
 // y and z (rows a full, a half or a quarter of a cell high and deep), each row scanned over an x
 // window in slices. The command line and the docs name them full, half and quarter (rowsName).
 enum class Rows { Auto, Cells, OnePerCell, TwoPerCell, FourPerCell };
+constexpr io::NameTable<Rows, 5> rowsNames{{"auto", "cells", "full", "half", "quarter"}};
 
-std::optional<Rows> parseRows(const std::string& text);
-const char* rowsName(Rows rows);
+inline std::optional<Rows> parseRows(const std::string& text) {
+    return io::valueIn(rowsNames, text);
+}
+inline const char* rowsName(Rows rows) {
+    return io::nameIn(rowsNames, rows);
+}
 
 // The most keys a grid with x windows may have (every key's start is written every step): 2^21, or
 // one per boid. Whole cells stay within maxGridCells.

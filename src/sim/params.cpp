@@ -2,52 +2,47 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace sim {
 namespace {
 
-std::string positive(const char* flag, float value) {
-    if (!std::isfinite(value) || value <= 0) return std::string(flag) + " must be a positive number";
-    return "";
+bool outOfScale(float value) {
+    return !std::isfinite(value) || std::abs(value) > maxScale;
 }
 
 } // namespace
 
-std::string validateParams(const Params& p) {
-    for (std::string e :
-         {positive("--cohesion-radius", p.cohesionRadius),
-          positive("--separation-radius", p.separationRadius),
-          positive("--alignment-radius", p.alignmentRadius), positive("--max-speed", p.maxSpeed),
-          positive("--dt", p.dt), positive("--domain-half", p.domainHalf)})
-        if (!e.empty()) return e;
+std::optional<ParamProblem> validateParams(const Params& p) {
+    for (auto [param, value] :
+         {std::pair{Param::CohesionRadius, p.cohesionRadius},
+          std::pair{Param::SeparationRadius, p.separationRadius},
+          std::pair{Param::AlignmentRadius, p.alignmentRadius}, std::pair{Param::MaxSpeed, p.maxSpeed},
+          std::pair{Param::Dt, p.dt}, std::pair{Param::DomainHalf, p.domainHalf}})
+        if (!std::isfinite(value) || value <= 0) return ParamProblem{param, Bound::Positive, value};
     // Bounds that keep every sum of a step finite in float32 (no overflow to infinity or NaN).
-    for (auto [flag, value] :
-         {std::pair{"--cohesion-scale", p.cohesionScale}, std::pair{"--separation-scale", p.separationScale},
-          std::pair{"--alignment-scale", p.alignmentScale}})
-        if (!std::isfinite(value) || std::abs(value) > maxScale)
-            return std::string(flag) + " must be a number between -1000 and 1000";
-    if (p.domainHalf > maxDomainHalf) return "--domain-half must be at most 1e6";
+    for (auto [param, value] : {std::pair{Param::CohesionScale, p.cohesionScale},
+                                std::pair{Param::SeparationScale, p.separationScale},
+                                std::pair{Param::AlignmentScale, p.alignmentScale}})
+        if (outOfScale(value)) return ParamProblem{param, Bound::Between, value, -maxScale, maxScale};
+    if (p.domainHalf > maxDomainHalf)
+        return ParamProblem{Param::DomainHalf, Bound::AtMost, p.domainHalf, 0, maxDomainHalf};
     if (!std::isfinite(p.predatorRadius) || p.predatorRadius < 0)
-        return "--predator-radius must be a number of at least 0";
-    if (!std::isfinite(p.predatorScale) || std::abs(p.predatorScale) > maxScale)
-        return "--predator-scale must be a number between -1000 and 1000";
+        return ParamProblem{Param::PredatorRadius, Bound::AtLeast, p.predatorRadius, 0};
+    if (outOfScale(p.predatorScale))
+        return ParamProblem{Param::PredatorScale, Bound::Between, p.predatorScale, -maxScale, maxScale};
     // A predator that is off keeps its last position unchecked: the demo remembers where it was.
+    const double reach = 3.0 * p.domainHalf;
     for (float x : p.predatorPos)
-        if (p.predator && (!std::isfinite(x) || std::abs(x) > 3 * p.domainHalf))
-            return "--predator must be X,Y,Z within three times --domain-half of the centre (it is wrapped "
-                   "into the domain)";
+        if (p.predator && (!std::isfinite(x) || std::abs(x) > reach))
+            return ParamProblem{Param::PredatorPos, Bound::NearDomain, x, -reach, reach};
     if (double(p.dt) * p.maxSpeed > p.domainHalf)
-        return "--dt times --max-speed must be at most --domain-half (no boid crosses half the domain in a "
-               "step)";
-    return "";
+        return ParamProblem{Param::Dt, Bound::StepWithinDomain, double(p.dt) * p.maxSpeed, 0, p.domainHalf};
+    return std::nullopt;
 }
 
 float maxRadius(const Params& p) {
     return std::max({p.cohesionRadius, p.separationRadius, p.alignmentRadius});
-}
-
-float domainHalfForDensity(uint64_t boids, double density) {
-    return float(0.5 * std::cbrt(double(boids) / density));
 }
 
 double densityOf(uint64_t boids, float domainHalf) {
@@ -55,20 +50,40 @@ double densityOf(uint64_t boids, float domainHalf) {
     return double(boids) / (side * side * side);
 }
 
-const char* modeName(Mode mode) {
-    switch (mode) {
-    case Mode::Naive: return "naive";
-    case Mode::Scattered: return "scattered";
-    case Mode::Coherent: return "coherent";
+namespace {
+
+// A bound as a reader writes it: 1000, -1000, 1e6.
+std::string boundText(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    std::string out = text;
+    if (const size_t e = out.find("e+"); e != std::string::npos) {
+        const size_t digits = out.find_first_not_of('0', e + 2);
+        out = out.substr(0, e + 1) + out.substr(digits);
     }
-    return "?";
+    return out;
 }
 
-std::optional<Mode> parseMode(std::string_view name) {
-    if (name == "naive") return Mode::Naive;
-    if (name == "scattered") return Mode::Scattered;
-    if (name == "coherent") return Mode::Coherent;
-    return std::nullopt;
+} // namespace
+
+std::string describeProblem(const ParamProblem& problem, const ParamNames& names) {
+    const std::string name = io::nameIn(names, problem.param);
+    switch (problem.bound) {
+    case Bound::Positive: return name + " must be a positive number";
+    case Bound::Between:
+        return name + " must be a number between " + boundText(problem.min) + " and " +
+               boundText(problem.max);
+    case Bound::AtMost: return name + " must be at most " + boundText(problem.max);
+    case Bound::AtLeast: return name + " must be a number of at least " + boundText(problem.min);
+    case Bound::NearDomain:
+        return name + " must be X,Y,Z within three times " + io::nameIn(names, Param::DomainHalf) +
+               " of the centre (it is wrapped into the domain)";
+    case Bound::StepWithinDomain:
+        return std::string(io::nameIn(names, Param::Dt)) + " times " + io::nameIn(names, Param::MaxSpeed) +
+               " must be at most " + io::nameIn(names, Param::DomainHalf) +
+               " (no boid crosses half the domain in a step)";
+    }
+    return name + " is out of bounds";
 }
 
 } // namespace sim

@@ -1,6 +1,7 @@
 #pragma once
 // The flocking parameters, the modes, and how they pack into the passes' push constants.
 
+#include "io/names.h"
 #include "io/output.h"
 #include "sim/sim_types.h"
 
@@ -31,21 +32,66 @@ struct Params {
     float predatorScale = 0.5f;
 };
 
-// Empty when the parameters are usable, else what is wrong, naming the flag.
-std::string validateParams(const Params& params);
+// The parameters a check can find out of bounds, for the caller to name (the command line by its
+// flag, the panel by its slider).
+enum class Param {
+    CohesionRadius,
+    SeparationRadius,
+    AlignmentRadius,
+    CohesionScale,
+    SeparationScale,
+    AlignmentScale,
+    MaxSpeed,
+    Dt,
+    DomainHalf,
+    PredatorRadius,
+    PredatorScale,
+    PredatorPos,
+};
+constexpr size_t paramCount = 12;
+
+// The kind of bound a value broke, which says how the caller words it.
+enum class Bound {
+    Positive,         // above 0
+    Between,          // from min to max
+    AtMost,           // at most max
+    AtLeast,          // at least min
+    NearDomain,       // the predator's coordinates from min to max: three times L either side
+    StepWithinDomain, // dt times maxSpeed (the value) at most L (max): no boid crosses half the domain
+};
+
+// A parameter out of its bounds: which, the value it has, and the bounds it must keep.
+struct ParamProblem {
+    Param param;
+    Bound bound;
+    double value;
+    double min = 0, max = 0;
+};
+
+// Nothing when the parameters are usable, else the first problem.
+std::optional<ParamProblem> validateParams(const Params& params);
+
+// The names a caller gives the parameters (the command line's flags, the panel's sliders).
+using ParamNames = io::NameTable<Param, paramCount>;
+// A problem in words, each parameter named by the caller's `names`: "--alignment-scale must be a
+// number between -1000 and 1000", or "alignment scale must be ...".
+std::string describeProblem(const ParamProblem& problem, const ParamNames& names);
 
 float maxRadius(const Params& params);
 
 // The lab's density: 1M boids in its default domain, L = 100, is 0.125 boids per unit^3.
 constexpr double labDensity = 0.125;
-// L for `boids` at `density` boids per unit^3: (2L)^3 = boids / density.
-float domainHalfForDensity(uint64_t boids, double density);
-// The density of `boids` in the domain of L = domainHalf.
+// The density of `boids` in the domain of L = domainHalf (config.h's domainHalfFor goes back).
 double densityOf(uint64_t boids, float domainHalf);
 
 enum class Mode { Naive, Scattered, Coherent };
-const char* modeName(Mode mode);
-std::optional<Mode> parseMode(std::string_view name);
+constexpr io::NameTable<Mode, 3> modeNames{{"naive", "scattered", "coherent"}};
+inline const char* modeName(Mode mode) {
+    return io::nameIn(modeNames, mode);
+}
+inline std::optional<Mode> parseMode(std::string_view name) {
+    return io::valueIn(modeNames, name);
+}
 
 // Positions are kept in [-L, L) with L at most this, so float spacing stays far below any radius.
 constexpr float maxDomainHalf = 1.0e6f;

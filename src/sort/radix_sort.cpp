@@ -67,21 +67,6 @@ void recordReduceThenScan(VkCommandBuffer cmd, const Sorter& s, const gpu::Buffe
 
 } // namespace
 
-const char* algorithmName(SortAlgorithm algorithm) {
-    switch (algorithm) {
-    case SortAlgorithm::Onesweep: return "onesweep";
-    case SortAlgorithm::ReduceThenScan: return "reduce-then-scan";
-    case SortAlgorithm::Auto: return "auto";
-    }
-    return "?";
-}
-
-std::optional<SortAlgorithm> parseAlgorithm(const std::string& name) {
-    for (SortAlgorithm a : {SortAlgorithm::Onesweep, SortAlgorithm::ReduceThenScan, SortAlgorithm::Auto})
-        if (name == algorithmName(a)) return a;
-    return std::nullopt;
-}
-
 uint32_t maxSortPairs(const gpu::Context& ctx) {
     const uint64_t byRange = ctx.properties.limits.maxStorageBufferRange / 4;
     return uint32_t(std::min<uint64_t>(byRange, SORT_VALUE_MASK));

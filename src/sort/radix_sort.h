@@ -19,6 +19,7 @@
 
 #include "gpu/commands.h"
 #include "gpu/profiler.h"
+#include "io/names.h"
 #include "tuning.h"
 
 #include <optional>
@@ -27,10 +28,14 @@
 namespace sort {
 
 enum class SortAlgorithm { Onesweep, ReduceThenScan, Auto };
+constexpr io::NameTable<SortAlgorithm, 3> algorithmNames{{"onesweep", "reduce-then-scan", "auto"}};
 
-// "onesweep", "reduce-then-scan", "auto".
-const char* algorithmName(SortAlgorithm algorithm);
-std::optional<SortAlgorithm> parseAlgorithm(const std::string& name);
+inline const char* algorithmName(SortAlgorithm algorithm) {
+    return io::nameIn(algorithmNames, algorithm);
+}
+inline std::optional<SortAlgorithm> parseAlgorithm(const std::string& name) {
+    return io::valueIn(algorithmNames, name);
+}
 
 // The product sorts with the defaults; tests set the fields to cover other tile shapes, look-back
 // windows, the stalled-tile fallback and where narrow groups start.

@@ -10,6 +10,9 @@
 #include "app/run.h"
 #include "harness/harness.h"
 
+#include <exception>
+#include <string>
+
 namespace app {
 
 enum class Command { Demo, Step, SortBench, Bench, ListDevices, Exit };
@@ -27,5 +30,9 @@ struct CommandLine {
 
 // Throws io::InputError for bad input; --help and --version give Command::Exit after printing.
 CommandLine parseCommandLine(int argc, const char* const* argv);
+
+// An error's one line for the user: an error from below the command line that names a value (a flock
+// too large, a density's L, a refused device option) with that value's flag; any other as it reads.
+std::string errorText(const std::exception& error);
 
 } // namespace app

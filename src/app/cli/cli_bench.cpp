@@ -73,13 +73,13 @@ void finishBench(const BenchFlags& flags, BenchOptions& bo) {
     if (flags.draw != "auto") {
         if (!bo.render) throw InputError("--draw needs --render (without it nothing is drawn)");
         for (const std::string& d : splitList(flags.draw))
-            bo.drawPaths.push_back(drawPathFromText(d, "--draw"));
+            bo.drawPaths.push_back(valueFromText(render::drawPathNames, d, "--draw"));
         refuseRepeats(bo.drawPaths, splitList(flags.draw), "--draw");
     }
     if (flags.colorOption->count() && !bo.render)
         throw InputError("--color needs --render (without it nothing is drawn)");
-    bo.color = colorModeFromText(flags.color);
-    for (uint32_t n : bo.boids) checkParams(sim::configFor(bo.configs.front(), n).params);
+    bo.color = valueFromText(render::colorModeNames, flags.color, "--color");
+    for (uint32_t n : bo.boids) checkParams(configForCount(bo.configs.front(), n, true).params);
 }
 
 } // namespace app

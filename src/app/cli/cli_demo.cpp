@@ -25,12 +25,11 @@ void startFromPreset(const CLI::App& app, DemoOptions& demo) {
         if (app.get_option(rule.flag)->count()) demo.sim.params.*rule.field = given.*rule.field;
     if (app.get_option("--domain-half")->count()) demo.sim.params.domainHalf = given.domainHalf;
     if (preset->boids && !app.get_option("--boids")->count() && demo.loadState.empty()) {
-        // A fresh flock of the preset's count at the density it would have replaced.
-        float& L = demo.sim.params.domainHalf;
-        if (!app.get_option("--domain-half")->count() && demo.sim.density <= 0)
-            L = sim::domainHalfForDensity(preset->boids, sim::densityOf(demo.boids, L));
+        // A fresh flock of the preset's count at the density it would have replaced (or at the L given
+        // for it), a density later counts keep.
+        const uint32_t countOfL = app.get_option("--domain-half")->count() ? preset->boids : demo.boids;
+        if (demo.sim.density <= 0) demo.sim.density = sim::densityOf(countOfL, demo.sim.params.domainHalf);
         demo.boids = preset->boids;
-        demo.keepDensity = true;
     }
 }
 
@@ -141,9 +140,10 @@ void finishDemo(const DemoFlags& flags, DemoOptions& demo) {
     if (!demo.capture.empty() && demo.frames == 0)
         throw InputError("--capture needs --frames N (the number of frames to record "
                          "after --warmup)");
-    demo.drawPath = drawPathFromText(flags.draw, "--draw");
-    demo.color = colorModeFromText(flags.color);
-    if (demo.loadState.empty()) demo.sim = sim::configFor(demo.sim, demo.boids);
+    demo.drawPath = valueFromText(render::drawPathNames, flags.draw, "--draw");
+    demo.color = valueFromText(render::colorModeNames, flags.color, "--color");
+    if (demo.loadState.empty())
+        demo.sim = configForCount(demo.sim, demo.boids, flags.config.params.densityOption->count() > 0);
     checkParamsBeforeTheCount(demo.sim);
     if (flags.randomStart && !demo.loadState.empty())
         throw InputError("--random-start has no effect with --load-state");

@@ -145,9 +145,9 @@ sim::Config parseConfig(const ConfigFlags& flags, const sim::Config& base) {
     sim::Config c = base;
     c.mode = modeFromText(flags.mode, "--mode");
     c.cellWidth = cellWidthFromText(flags.cellWidth);
-    c.rows = rowsFromText(flags.rows);
-    c.gridBuild = gridBuildFromText(flags.gridBuild);
-    c.cellOrder = cellOrderFromText(flags.cellOrder);
+    c.rows = valueFromText(sim::rowsNames, flags.rows, "--rows");
+    c.gridBuild = valueFromText(sim::gridBuildNames, flags.gridBuild, "--grid-build");
+    c.cellOrder = valueFromText(sim::cellOrderNames, flags.cellOrder, "--cell-order");
     refuseMortonThinRows({c.cellOrder}, c.rows);
     c.density = densityFrom(flags.params);
     return c;
@@ -170,8 +170,12 @@ void refuseRepeatedItems(const std::string& text, const std::string& flag, Parse
 std::vector<sim::Config> parseConfigs(const ConfigFlags& flags, const sim::Config& base) {
     refuseRepeatedItems(flags.mode, "--mode", [](const std::string& t) { return modeFromText(t, "--mode"); });
     refuseRepeatedItems(flags.cellWidth, "--cell-width", cellWidthFromText);
-    refuseRepeatedItems(flags.cellOrder, "--cell-order", cellOrderFromText);
-    refuseRepeatedItems(flags.gridBuild, "--grid-build", gridBuildFromText);
+    refuseRepeatedItems(flags.cellOrder, "--cell-order", [](const std::string& t) {
+        return valueFromText(sim::cellOrderNames, t, "--cell-order");
+    });
+    refuseRepeatedItems(flags.gridBuild, "--grid-build", [](const std::string& t) {
+        return valueFromText(sim::gridBuildNames, t, "--grid-build");
+    });
     std::vector<sim::Config> configs;
     for (const std::string& mode : splitList(flags.mode))
         for (const std::string& width : splitList(flags.cellWidth))

@@ -43,7 +43,7 @@ void finishSortBench(const SortBenchFlags& flags, SortBenchOptions& options) {
     options.bits = parseCountList(flags.bits, "--bits", 32);
     options.algorithms.clear();
     for (const std::string& a : splitList(flags.algorithms))
-        options.algorithms.push_back(algorithmFromText(a));
+        options.algorithms.push_back(valueFromText(sort::algorithmNames, a, "--algorithm"));
     refuseRepeats(options.algorithms, splitList(flags.algorithms), "--algorithm");
     options.runs = uint32_t(parseCount(flags.runs, "--runs", 100000));
     options.warmupMs = parseCountOrZero(flags.warmupMs, "--warmup-ms", 600000);

@@ -46,7 +46,7 @@ void finishStep(const StepFlags& flags, StepOptions& so) {
             std::string(flags.predatorRadius->count() ? "--predator-radius" : "--predator-scale") +
             " needs --predator X,Y,Z (without a predator it has no effect)");
     // With a state file the count is known once it is read (step.cpp checks L then).
-    if (so.loadState.empty()) so.sim = sim::configFor(so.sim, so.boids);
+    if (so.loadState.empty()) so.sim = configForCount(so.sim, so.boids, true);
     checkParamsBeforeTheCount(so.sim);
 }
 

@@ -1,6 +1,9 @@
 #include "app/cli/cli_values.h"
 
+#include "app/cli/cli.h"
+#include "gpu/context.h"
 #include "io/output.h"
+#include "sim/flock.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,46 +15,12 @@ namespace app {
 
 using io::InputError;
 
-render::DrawPath drawPathFromText(const std::string& text, const std::string& flag) {
-    std::optional<render::DrawPath> path = render::drawPathFromName(text);
-    if (!path) throw InputError(flag + ": '" + text + "' must be compute, points, glyphs or auto");
-    return *path;
-}
-
-render::ColorMode colorModeFromText(const std::string& text) {
-    const std::optional<render::ColorMode> color = render::colorModeFromName(text);
-    if (!color) throw InputError("--color: '" + text + "' must be speed, heading, cell or order");
-    return *color;
-}
-
 sim::Mode modeFromText(const std::string& text, const std::string& flag) {
     std::optional<sim::Mode> m = sim::parseMode(text);
-    if (!m) throw InputError(flag + ": '" + text + "' is not a mode (naive, scattered, coherent)");
+    if (!m)
+        throw InputError(flag + ": '" + text + "' is not a mode (" + io::choiceList(sim::modeNames, ", ") +
+                         ")");
     return *m;
-}
-
-sim::Rows rowsFromText(const std::string& text) {
-    std::optional<sim::Rows> r = sim::parseRows(text);
-    if (!r) throw InputError("--rows: '" + text + "' must be auto, cells, full, half or quarter");
-    return *r;
-}
-
-sim::GridBuild gridBuildFromText(const std::string& text) {
-    std::optional<sim::GridBuild> b = sim::parseGridBuild(text);
-    if (!b) throw InputError("--grid-build: '" + text + "' must be radix or counting");
-    return *b;
-}
-
-sim::CellOrder cellOrderFromText(const std::string& text) {
-    std::optional<sim::CellOrder> o = sim::parseCellOrder(text);
-    if (!o) throw InputError("--cell-order: '" + text + "' must be linear or morton");
-    return *o;
-}
-
-sort::SortAlgorithm algorithmFromText(const std::string& text) {
-    std::optional<sort::SortAlgorithm> a = sort::parseAlgorithm(text);
-    if (!a) throw InputError("--algorithm: '" + text + "' must be onesweep, reduce-then-scan or auto");
-    return *a;
 }
 
 // Rows thinner than a cell need rows of cells to be runs of keys, which Morton order breaks (sim::CellOrder).
@@ -64,7 +33,9 @@ void refuseMortonThinRows(const std::vector<sim::CellOrder>& orders, sim::Rows r
 
 sim::CellWidth cellWidthFromText(const std::string& text) {
     const std::optional<sim::CellWidth> w = sim::parseCellWidth(text);
-    if (!w) throw InputError("--cell-width: '" + text + "' must be r or 2r (or the lab's 27 or 8 cells)");
+    if (!w)
+        throw InputError("--cell-width: '" + text + "' must be " + io::choiceList(sim::cellWidthNames) +
+                         " (or the lab's " + io::choiceList(sim::labCellNames) + " cells)");
     return *w;
 }
 
@@ -86,14 +57,38 @@ void parsePredator(const std::string& text, sim::Params& p) {
 }
 
 void checkParams(const sim::Params& p) {
-    std::string e = sim::validateParams(p);
-    if (!e.empty()) throw InputError(e);
+    if (const std::optional<sim::ParamProblem> problem = sim::validateParams(p))
+        throw InputError(describeProblem(*problem, paramFlags));
+}
+
+sim::Config configForCount(const sim::Config& config, uint64_t boidCount, bool densityGiven) {
+    try {
+        return sim::configFor(config, boidCount);
+    } catch (const sim::DensityError& e) {
+        throw InputError(densityGiven ? describeDensityError(e, "--density", paramFlags)
+                                      : describeProblem(e.problem, paramFlags));
+    }
 }
 
 void checkParamsBeforeTheCount(const sim::Config& config) {
     sim::Params p = config.params;
     if (config.density > 0) p.domainHalf = sim::maxDomainHalf; // the largest L passes every L check
     checkParams(p);
+}
+
+std::string errorText(const std::exception& error) {
+    if (const auto* e = dynamic_cast<const sim::FlockTooLarge*>(&error))
+        return "--boids " + std::to_string(e->count) + " " + e->what();
+    if (const auto* e = dynamic_cast<const sim::DensityError*>(&error))
+        return describeDensityError(*e, "--density", paramFlags);
+    if (const auto* e = dynamic_cast<const gpu::OptionRefused*>(&error)) {
+        switch (e->option) {
+        case gpu::ContextOption::Validation: return std::string("--validation ") + e->what();
+        case gpu::ContextOption::Device: return std::string("--device ") + e->what() + "; see --list-devices";
+        case gpu::ContextOption::PipelineStatistics: return std::string("--pipeline-stats: ") + e->what();
+        }
+    }
+    return error.what();
 }
 
 namespace {

@@ -263,12 +263,8 @@ void rebuildFlock(Demo& d, bool fresh) {
         sim::State state;
         if (fresh) {
             sim::checkFlockFits(d.ctx, uint32_t(st.boidInput));
-            if (st.keepDensity && uint32_t(st.boidInput) != d.flock.count) {
-                sim::Params scaled = st.sim.params;
-                scaled.domainHalf = sim::domainHalfForDensity(
-                    uint32_t(st.boidInput), sim::densityOf(d.flock.count, scaled.domainHalf));
-                if (const std::string e = sim::validateParams(scaled); !e.empty()) throw io::InputError(e);
-                st.sim.params = scaled;
+            if (st.sim.density > 0 && uint32_t(st.boidInput) != d.flock.count) {
+                st.sim = sim::configFor(st.sim, uint32_t(st.boidInput));
                 d.camera.distance = defaultCamera(st.sim.params.domainHalf).distance;
             }
             state = sim::randomState(uint32_t(st.boidInput), st.seedInput, st.sim.params.domainHalf,
@@ -278,6 +274,8 @@ void rebuildFlock(Demo& d, bool fresh) {
                 d.flock = sim::createFlock(d.ctx, state.count());
             }
         } else {
+            // An L the user set is the density later counts keep.
+            if (st.sim.density > 0) st.sim.density = sim::densityOf(d.flock.count, st.sim.params.domainHalf);
             state = sim::downloadState(d.ctx, d.flock);
             sim::wrapPositions(state, st.sim.params.domainHalf);
             d.camera.distance = defaultCamera(st.sim.params.domainHalf).distance;
@@ -285,7 +283,7 @@ void rebuildFlock(Demo& d, bool fresh) {
         sim::uploadState(d.ctx, d.flock, state);
         st.status.clear();
     } catch (const io::InputError& e) {
-        st.status = e.what();
+        st.status = panelErrorText(e);
         if (!d.flock.count) {
             d.flock = sim::createFlock(d.ctx, d.initial.count());
             sim::uploadState(d.ctx, d.flock, d.initial);
@@ -297,8 +295,8 @@ void rebuildFlock(Demo& d, bool fresh) {
 // whether the flock steps.
 bool applyRequest(Demo& d, const PanelRequest& asked) {
     PanelState& st = d.panel;
-    const std::string paramError = sim::validateParams(st.sim.params);
-    if (!paramError.empty()) st.status = paramError;
+    const std::optional<sim::ParamProblem> paramProblem = sim::validateParams(st.sim.params);
+    if (paramProblem) st.status = describeProblem(*paramProblem, sliderNames);
     if (asked.flock != PanelRequest::Flock::Keep) {
         // The flock's buffers change: the GPU must be idle first.
         VK_CHECK(vkDeviceWaitIdle(d.ctx.device));
@@ -316,7 +314,7 @@ bool applyRequest(Demo& d, const PanelRequest& asked) {
             st.status = e.what();
         }
     }
-    if (asked.count && paramError.empty()) {
+    if (asked.count && !paramProblem) {
         // Between frames, outside the timings: the count blocks until the GPU has done it. Naive
         // steps test every boid; their neighbours are counted on the grid they would have.
         const sim::Grid grid = currentGrid(d);
@@ -327,7 +325,7 @@ bool applyRequest(Demo& d, const PanelRequest& asked) {
         }
         st.counted = counts;
     }
-    return paramError.empty() && (!st.paused || asked.stepOnce);
+    return !paramProblem && (!st.paused || asked.stepOnce);
 }
 
 // The frame's commands: the simulation step (and every 30 frames the grid's statistics), the draw, the

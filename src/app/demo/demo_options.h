@@ -30,7 +30,6 @@ struct DemoOptions {
     std::string screenshot; // PNG of the last frame
     std::string loadState;
     std::string preset;       // --preset: the panel's preset (its id) the run starts with; "" none
-    bool keepDensity = false; // the preset's flock was taken: later counts keep its density, as in the panel
     bool paused = false;      // the first frames show the flock still (space resumes)
     uint64_t stepsBefore = 0; // steps run before the first frame: a formed flock
     bool formedStart = false; // no flock asked for: the formed flock of assets/ (app/formed_flock.h)

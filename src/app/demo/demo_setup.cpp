@@ -53,7 +53,6 @@ void createDemoFlock(Demo& d) {
     st.sim = sim::configFor(o.sim, o.loadState.empty() ? o.boids : d.initial.count());
     st.seedInput = o.seed;
     st.paused = o.paused;
-    st.keepDensity = o.keepDensity;
     st.presetWatched = o.preset;
     st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
     st.deviceName = d.ctx.properties.deviceName;

@@ -39,6 +39,14 @@ void addFrameTimes(TimingHistory& h, const std::vector<gpu::ScopeTime>& scopes, 
     h.frames++;
 }
 
+std::string panelErrorText(const std::exception& error) {
+    if (const auto* e = dynamic_cast<const sim::FlockTooLarge*>(&error))
+        return "boids " + std::to_string(e->count) + " " + e->what();
+    if (const auto* e = dynamic_cast<const sim::DensityError*>(&error))
+        return describeDensityError(*e, "keeping the density", sliderNames);
+    return error.what();
+}
+
 Summary settledSummary(const std::deque<double>& times, uint64_t added) {
     return summarizeSettled(std::vector<double>(times.begin(), times.end()), added == times.size() ? 1 : 0);
 }
@@ -75,8 +83,9 @@ void choiceCombo(const char* label, T& value, std::initializer_list<T> options, 
     ImGui::EndCombo();
 }
 
-bool sliderParam(const char* label, float* value, float lo, float hi, const char* format = "%.3f") {
-    return ImGui::SliderFloat(label, value, lo, hi, format, ImGuiSliderFlags_AlwaysClamp);
+bool sliderParam(sim::Param param, float* value, float lo, float hi, const char* format = "%.3f") {
+    return ImGui::SliderFloat(io::nameIn(sliderNames, param), value, lo, hi, format,
+                              ImGuiSliderFlags_AlwaysClamp);
 }
 
 // The current window's rectangle, called between Begin and End.
@@ -202,7 +211,9 @@ void drawSimulationSection(PanelState& st, PanelRequest& asked) {
     st.boidInput = std::max(st.boidInput, 1);
     ImGui::SetNextItemWidth(120);
     ImGui::InputScalar("seed", ImGuiDataType_U64, &st.seedInput);
-    ImGui::Checkbox("keep the density (scale L with the count)", &st.keepDensity);
+    bool keepDensity = st.sim.density > 0;
+    if (ImGui::Checkbox("keep the density (scale L with the count)", &keepDensity))
+        st.sim.density = keepDensity ? sim::densityOf(st.boids, st.sim.params.domainHalf) : 0;
     if (ImGui::Button("Reset with this count and seed")) asked.flock = PanelRequest::Flock::Fresh;
 }
 
@@ -264,15 +275,15 @@ void drawGridSection(PanelState& st, PanelRequest& asked) {
 void drawRulesSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("Rules")) return;
     sim::Params& p = st.sim.params;
-    sliderParam("cohesion radius", &p.cohesionRadius, 0.1f, 50.0f);
-    sliderParam("separation radius", &p.separationRadius, 0.1f, 50.0f);
-    sliderParam("alignment radius", &p.alignmentRadius, 0.1f, 50.0f);
-    sliderParam("cohesion scale", &p.cohesionScale, 0.0f, 0.2f, "%.4f");
-    sliderParam("separation scale", &p.separationScale, 0.0f, 1.0f);
-    sliderParam("alignment scale", &p.alignmentScale, 0.0f, 1.0f);
-    sliderParam("max speed", &p.maxSpeed, 0.01f, 10.0f);
-    sliderParam("dt", &p.dt, 0.001f, 2.0f);
-    sliderParam("domain half L", &p.domainHalf, 1.0f, 1000.0f, "%.1f");
+    sliderParam(sim::Param::CohesionRadius, &p.cohesionRadius, 0.1f, 50.0f);
+    sliderParam(sim::Param::SeparationRadius, &p.separationRadius, 0.1f, 50.0f);
+    sliderParam(sim::Param::AlignmentRadius, &p.alignmentRadius, 0.1f, 50.0f);
+    sliderParam(sim::Param::CohesionScale, &p.cohesionScale, 0.0f, 0.2f, "%.4f");
+    sliderParam(sim::Param::SeparationScale, &p.separationScale, 0.0f, 1.0f);
+    sliderParam(sim::Param::AlignmentScale, &p.alignmentScale, 0.0f, 1.0f);
+    sliderParam(sim::Param::MaxSpeed, &p.maxSpeed, 0.01f, 10.0f);
+    sliderParam(sim::Param::Dt, &p.dt, 0.001f, 2.0f);
+    sliderParam(sim::Param::DomainHalf, &p.domainHalf, 1.0f, 1000.0f, "%.1f");
     if (ImGui::IsItemDeactivatedAfterEdit()) asked.flock = PanelRequest::Flock::Wrap;
     if (ImGui::Button("Lab defaults")) {
         const float L = p.domainHalf;

@@ -4,6 +4,7 @@
 #include "app/camera.h"
 #include "app/presets.h"
 #include "app/stats.h"
+#include "app/values.h"
 #include "gpu/profiler.h"
 #include "render/renderer.h"
 #include "sim/config.h"
@@ -43,11 +44,10 @@ Summary settledSummary(const std::deque<double>& times, uint64_t added);
 
 struct PanelState {
     // Settings the panel edits.
-    sim::Config sim; // L as set for the present flock (sim::configFor); keepDensity below is the panel's
+    sim::Config sim; // L as set for the present flock (sim::configFor); a density it holds a reset keeps
     bool paused = false;
     render::DrawStyle draw;
     bool computeDrawAvailable = true; // the device has what the compute path needs
-    bool keepDensity = false;         // a reset to a new count scales L to keep boids per unit^3
     int presentMode = 0;              // index into fifo, mailbox, immediate
     int boidInput = 20000;
     uint64_t seedInput = 1;
@@ -98,6 +98,15 @@ struct PanelRequest {
 const char* const presentModeNames[3] = {"fifo", "mailbox", "immediate"};
 
 PanelRequest drawPanel(PanelState& state);
+
+// Each parameter's slider, by which the panel names a parameter out of its bounds.
+constexpr ParamNames sliderNames{{"cohesion radius", "separation radius", "alignment radius",
+                                  "cohesion scale", "separation scale", "alignment scale", "max speed", "dt",
+                                  "domain half L", "predator radius", "predator strength",
+                                  "predator (right button)"}};
+// An error in the panel's words: a flock too large names the boid count, a density's L the checkbox
+// that keeps it; any other as it reads.
+std::string panelErrorText(const std::exception& error);
 // Dear ImGui sizes a window to what it held the frame before, and a table's columns likewise: a frame
 // whose contents just changed (the first timings) shows them half-arranged, and a window's first frame
 // shows nothing. A frame that must look settled (a screenshot's) is laid out again: `draw`, which builds

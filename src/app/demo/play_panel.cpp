@@ -17,7 +17,7 @@ PanelRequest selectPreset(PanelState& st, const Preset& preset) {
     st.presetFrames = 0;
     if (preset.boids) { // a fresh flock of that many, at the present density
         st.boidInput = int(preset.boids);
-        st.keepDensity = true;
+        st.sim.density = sim::densityOf(st.boids, p.domainHalf);
         asked.flock = PanelRequest::Flock::Fresh;
     }
     return asked;
@@ -34,10 +34,10 @@ void drawPlaySection(PanelState& st, PanelRequest& asked) {
     }
     ImGui::Checkbox("predator stays (P)", &st.predatorPinned);
     ImGui::TextDisabled("hold the right button to place it");
-    ImGui::SliderFloat("predator radius", &p.predatorRadius, 0.0f, 100.0f, "%.1f",
-                       ImGuiSliderFlags_AlwaysClamp);
-    ImGui::SliderFloat("predator strength", &p.predatorScale, -2.0f, 5.0f, "%.2f",
-                       ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderFloat(io::nameIn(sliderNames, sim::Param::PredatorRadius), &p.predatorRadius, 0.0f, 100.0f,
+                       "%.1f", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderFloat(io::nameIn(sliderNames, sim::Param::PredatorScale), &p.predatorScale, -2.0f, 5.0f,
+                       "%.2f", ImGuiSliderFlags_AlwaysClamp);
     if (p.predatorScale < 0) ImGui::TextDisabled("(negative: an attractor)");
 }
 

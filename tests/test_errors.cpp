@@ -1,0 +1,122 @@
+// Errors below the command line as data, worded by each caller; the enums' name tables; the density
+// held in sim::Config alone.
+
+#include "app/cli/cli.h"
+#include "app/cli/cli_values.h"
+#include "app/demo/panel.h"
+#include "cli_test.h"
+#include "gpu/context.h"
+#include "sim/config.h"
+#include "sim/flock.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+using test::parseError;
+
+// Each table parses every name it prints, and the command line's list of choices is the table's.
+TEST(Names, EachTableParsesWhatItPrintsAndListsItsChoices) {
+    for (sim::Mode m : {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent})
+        EXPECT_EQ(sim::parseMode(sim::modeName(m)), m);
+    for (sim::Rows r :
+         {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell, sim::Rows::FourPerCell})
+        EXPECT_EQ(sim::parseRows(sim::rowsName(r)), r);
+    for (render::DrawPath d : {render::DrawPath::Compute, render::DrawPath::Points, render::DrawPath::Glyphs,
+                               render::DrawPath::Auto})
+        EXPECT_EQ(render::drawPathFromName(render::drawPathName(d)), d);
+    EXPECT_EQ(sim::parseCellWidth("8"), sim::CellWidth::TwoReach); // the lab's name, parsed too
+    EXPECT_EQ(sim::cellWidthName(sim::CellWidth::TwoReach), std::string("2r"));
+    EXPECT_FALSE(sort::parseAlgorithm("radix"));
+    EXPECT_EQ(io::choiceList(sort::algorithmNames), "onesweep, reduce-then-scan or auto");
+    EXPECT_EQ(io::choiceList(sim::modeNames, ", "), "naive, scattered, coherent");
+    EXPECT_EQ(parseError({"--rows", "x"}), "--rows: 'x' must be auto, cells, full, half or quarter");
+    EXPECT_EQ(parseError({"--mode", "x"}), "--mode: 'x' is not a mode (naive, scattered, coherent)");
+    EXPECT_EQ(parseError({"--cell-width", "4"}),
+              "--cell-width: '4' must be r or 2r (or the lab's 27 or 8 cells)");
+}
+
+// sim names no flag: which parameter, the bound it broke and the bound's values are data, and each
+// caller words them with its own names.
+TEST(Errors, AParameterOutOfBoundsIsNamedByItsCaller) {
+    sim::Params p;
+    p.dt = 100;
+    p.maxSpeed = 10;
+    const std::optional<sim::ParamProblem> step = sim::validateParams(p);
+    ASSERT_TRUE(step);
+    EXPECT_EQ(step->bound, sim::Bound::StepWithinDomain);
+    EXPECT_EQ(step->value, 1000);
+    EXPECT_EQ(step->max, 100);
+    EXPECT_EQ(
+        app::describeProblem(*step, app::paramFlags),
+        "--dt times --max-speed must be at most --domain-half (no boid crosses half the domain in a step)");
+    EXPECT_EQ(app::describeProblem(*step, app::sliderNames),
+              "dt times max speed must be at most domain half L (no boid crosses half the domain in a step)");
+
+    p = sim::Params{};
+    p.alignmentScale = 2000;
+    const std::optional<sim::ParamProblem> scale = sim::validateParams(p);
+    ASSERT_TRUE(scale);
+    EXPECT_EQ(scale->param, sim::Param::AlignmentScale);
+    EXPECT_EQ(scale->min, -1000);
+    EXPECT_EQ(scale->max, 1000);
+    EXPECT_EQ(app::describeProblem(*scale, app::paramFlags),
+              "--alignment-scale must be a number between -1000 and 1000");
+    EXPECT_EQ(app::describeProblem(*scale, app::sliderNames),
+              "alignment scale must be a number between -1000 and 1000");
+
+    p = sim::Params{};
+    p.domainHalf = 2e6f;
+    EXPECT_EQ(app::describeProblem(*sim::validateParams(p), app::paramFlags),
+              "--domain-half must be at most 1e6");
+    p.domainHalf = -1;
+    EXPECT_EQ(app::describeProblem(*sim::validateParams(p), app::sliderNames),
+              "domain half L must be a positive number");
+}
+
+// A flock too large and a refused device option say which value; the command line names its flag,
+// the panel its field.
+TEST(Errors, AFlockTooLargeAndARefusedOptionAreNamedByTheirCaller) {
+    const sim::FlockTooLarge large(5000000, 1200,
+                                   "needs 900 MiB of GPU memory; a GPU can hold about 1200 boids");
+    EXPECT_EQ(app::errorText(large),
+              "--boids 5000000 needs 900 MiB of GPU memory; a GPU can hold about 1200 boids");
+    EXPECT_EQ(app::panelErrorText(large),
+              "boids 5000000 needs 900 MiB of GPU memory; a GPU can hold about 1200 boids");
+    const gpu::OptionRefused device(gpu::ContextOption::Device,
+                                    "3: there are only 2 devices (devices count from 0)");
+    EXPECT_EQ(app::errorText(device),
+              "--device 3: there are only 2 devices (devices count from 0); see --list-devices");
+    EXPECT_EQ(app::errorText(io::InputError("as it reads")), "as it reads");
+}
+
+// The density is one value of sim::Config: configFor turns it into L for any count (domainHalfFor, the
+// one function), keeps it for the next count, and a count whose L fails a check says so as data.
+TEST(Density, HeldInTheConfigAndTurnedIntoLInOnePlace) {
+    const sim::Config held{.density = sim::labDensity};
+    const sim::Config million = sim::configFor(held, 1000000);
+    EXPECT_NEAR(million.params.domainHalf, 100, 1e-3);
+    EXPECT_EQ(million.density, sim::labDensity) << "a reset to a new count keeps it";
+    EXPECT_NEAR(sim::configFor(million, 8000000).params.domainHalf, 200, 1e-3);
+    EXPECT_NEAR(sim::densityOf(1000000, million.params.domainHalf), sim::labDensity, 1e-9);
+    EXPECT_EQ(sim::configFor(sim::Config{}, 8000000).params.domainHalf, 100) << "no density: L as given";
+
+    const sim::Config dense{.density = 1e6};
+    try {
+        sim::configFor(dense, 1);
+        ADD_FAILURE() << "an L below dt x max speed was taken";
+    } catch (const sim::DensityError& e) {
+        EXPECT_EQ(e.boidCount, 1u);
+        EXPECT_EQ(e.problem.bound, sim::Bound::StepWithinDomain);
+        EXPECT_EQ(app::errorText(e),
+                  "--density 1e+06 with 1 boid gives L = 0.005, but --dt times --max-speed must "
+                  "be at most --domain-half (no boid crosses half the domain in a step)");
+        EXPECT_EQ(app::panelErrorText(e).rfind(
+                      "keeping the density 1e+06 with 1 boid gives L = 0.005, but dt times", 0),
+                  0u);
+    }
+}
+
+} // namespace
