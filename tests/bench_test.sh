@@ -9,10 +9,10 @@ source_dir=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$vkboids" bench --validation --mode naive,scattered,coherent --boids 300,1100 --cell-width r,2r \
-    --cell-order linear,morton --grid-build radix,counting --warmup-ms 0 \
+    --cell-order linear,morton --grid-build radix,counting --warmup-ms 0 --naive-max 2000 \
     --frames 12 --warmup 3 --density 0.02 --render --draw compute,points,glyphs --color cell --csv "$out/bench.csv" --json "$out/bench.json" | tee "$out/log"
 "$vkboids" bench --validation --mode naive,scattered,coherent --boids 300,1100 --cell-width r,2r \
-    --cell-order linear,morton --grid-build radix,counting --warmup-ms 0 \
+    --cell-order linear,morton --grid-build radix,counting --warmup-ms 0 --naive-max 2000 \
     --frames 3 --warmup 1 --density 0.02 --count-candidates --csv "$out/counted.csv" --json "$out/counted.json" \
     | tee -a "$out/log"
 # Each bench names the files it wrote.

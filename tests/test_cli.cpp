@@ -203,6 +203,7 @@ TEST(Cli, BadInputIsOneLineNamingTheProblem) {
         {{"step", "--cohesion-radius", "0"}, "--cohesion-radius"},
         {{"step", "--separation-radius", "-1"}, "--separation-radius"},
         {{"step", "--dt", "nan"}, "--dt"},
+        {{"bench", "--max-speed", "-1"}, "--max-speed"}, // the default sweep, whose counts the device picks
         {{"--dt", "abc"}, "--dt: 'abc' is not a number"},
         {{"step", "--predator", "0,0,0", "--predator-radius", "x"}, "--predator-radius: 'x' is not a number"},
         {{"step", "--max-speed", "1e99"}, "--max-speed: '1e99' is beyond a float's range"},

@@ -80,6 +80,8 @@ void finishBench(const BenchFlags& flags, BenchOptions& bo) {
         throw InputError("--color needs --render (without it nothing is drawn)");
     bo.color = valueFromText(render::colorModeNames, flags.color, "--color");
     for (uint32_t n : bo.boids) checkParams(configForCount(bo.configs.front(), n, true).params);
+    // The default sweep's counts depend on the device: its parameters are checked before the count.
+    if (bo.boids.empty()) checkParamsBeforeTheCount(bo.configs.front());
 }
 
 } // namespace app

@@ -281,6 +281,7 @@ void rebuildFlock(Demo& d, bool fresh) {
             d.camera.distance = defaultCamera(st.sim.params.domainHalf).distance;
         }
         sim::uploadState(d.ctx, d.flock, state);
+        st.boids = d.flock.count;
         st.status.clear();
     } catch (const io::InputError& e) {
         st.status = panelErrorText(e);
