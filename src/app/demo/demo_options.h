@@ -32,7 +32,7 @@ struct DemoOptions {
     std::string preset;       // --preset: the id of the panel's preset the run starts with, or empty
     bool paused = false;      // the first frames show the flock still (space resumes)
     uint64_t stepsBefore = 0; // steps run before the first frame, so that the flock has formed
-    bool formedStart = false; // start from the formed flock of assets/ (app/formed_flock.h)
+    bool formedStart = false; // no flock was asked for: start from assets/' formed flock
     int width = 1280, height = 800; // --window
     render::DrawPath drawPath = render::DrawPath::Auto;
     render::ColorMode color = render::ColorMode::Heading;
