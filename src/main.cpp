@@ -7,8 +7,8 @@
 #include "app/headless/sort_bench.h"
 #include "app/headless/step.h"
 #include "gpu/check.h"
-#include "harness/harness.h"
 #include "gpu/context.h"
+#include "harness/harness.h"
 #include "io/output.h"
 #include "io/platform.h"
 

@@ -35,10 +35,10 @@ struct StepConstants {
     u32 gridDim;                // the number of cells along each axis
     u32 rowsPerCell;            // rows per cell along y and along z; a row is cellWidth / rowsPerCell high
     f32 reach;                  // max(r) plus a rounding margin; rows and slices farther away are not scanned
-    f32 float16FilterThreshold; // the naive filter in float16 on positions / L: the same test with a wider margin
+    f32 float16FilterThreshold; // the naive filter in float16 on positions / L, with a wider margin
     u32 slicesPerCell;          // slices per cell along x in the sort key: 1 (whole cells) or 8
     u32 cellOrder;              // CELL_ORDER_*, how the key numbers cells (sim::CellOrder)
-    f32 velocityPackScale;      // PACKED_VELOCITY_LEVELS / maxSpeed, which turns a velocity into packing steps
+    f32 velocityPackScale;      // PACKED_VELOCITY_LEVELS / maxSpeed: turns a velocity into packing steps
     // The predator (sim::Params). Boids within its radius flee from it (see integrate in rules.glsl).
     u32 predatorOn; // 0 means no predator, and then the step is exactly the step without one
     f32 predatorX;  // its position, wrapped into the domain
@@ -75,16 +75,16 @@ struct StepConstants {
 // and a zero component is exactly 512.
 //
 // The search sums the words of a boid's neighbours as integers, modulo 2^32, in three sums: s0 of w,
-// s1 of w >> 10 and s2 of w >> 20. That costs one integer add per sum and neighbour, with no decoding. With S_x, S_y, S_z the
-// sums of the fields over m words, s2 = S_z, s1 = S_y + 2^10 S_z and s0 = S_x + 2^10 S_y + 2^20 S_z,
-// so that S_x = s0 - 2^10 s1, S_y = s1 - 2^10 s2 and S_z = s2, all modulo 2^32 whatever the carries.
-// Each D = S - 512 m (the sum of the q) lies in [-511 m, 511 m]: read as a signed 32-bit integer it is
-// exact while 511 m < 2^31, that is for m up to 4,202,512 words. The search decodes its sums, and
-// starts them again, before they hold more than PACKED_VELOCITY_ROOM candidates. The room is one word
-// less than that bound because the boid's own word is taken out afterwards. So no sum is ever
-// ambiguous, whatever the count. The bias 512 m takes m from the neighbour count held as a float,
-// which is exact below 2^24 neighbours per boid: the same bound as for the full-precision mean,
-// which divides by that count.
+// s1 of w >> 10 and s2 of w >> 20. That costs one integer add per sum and neighbour, with no decoding.
+// With S_x, S_y and S_z the sums of the fields over m words, s2 = S_z, s1 = S_y + 2^10 S_z and
+// s0 = S_x + 2^10 S_y + 2^20 S_z, so that S_x = s0 - 2^10 s1, S_y = s1 - 2^10 s2 and S_z = s2, all
+// modulo 2^32 whatever the carries. Each D = S - 512 m (the sum of the q) lies in [-511 m, 511 m],
+// so read as a signed 32-bit integer it is exact while 511 m < 2^31, that is for m up to 4,202,512
+// words. The search decodes its sums, and starts them again, before they hold more than
+// PACKED_VELOCITY_ROOM candidates. The room is one word less than that bound because the boid's own
+// word is taken out afterwards. So no sum is ever ambiguous, whatever the count. The bias 512 m takes
+// m from the neighbour count held as a float, which is exact below 2^24 neighbours per boid: the same
+// bound as for the full-precision mean, which divides by that count.
 #define PACKED_VELOCITY_LEVELS 511.0
 #define PACKED_VELOCITY_ROOM 4202511u
 

@@ -24,7 +24,7 @@ struct Harness {
     size_t scriptNext = 0;     // the first event not yet played in this pass of the script
     uint64_t scriptStart = 0;  // the frame this pass of the script began (its loop restarts it)
     uint64_t scriptPasses = 1; // the passes of the script begun so far
-    int minimizedWaits = 0;    // --exercise-window: 0 before the minimize, passes since then, -1 once restored
+    int minimizedWaits = 0;    // --exercise-window: 0 before minimizing, passes since, -1 restored
     uint64_t framesSeen = 0;   // frames already counted and reported on
     uint64_t predatorFrames = 0, helpFrames = 0; // frames with the predator on, and with the help shown
     Clock::time_point lastMemoryReport, lastLayoutReport;

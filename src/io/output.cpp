@@ -41,7 +41,8 @@ void checkWritable(const std::string& path) {
     const os::Target target = targetOf(path);
     if (inPlace(target)) return os::checkWritableInPlace(path, target);
     os::checkReplaceable(path, target);
-    const os::DeferInterrupts deferred; // so that the probe's file is removed before an interrupt ends the run
+    // The probe's file is removed before an interrupt can end the run.
+    const os::DeferInterrupts deferred;
     os::removeQuietly(os::writeTemporary(path, target, ""));
 }
 

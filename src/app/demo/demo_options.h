@@ -29,10 +29,10 @@ struct DemoOptions {
     std::string capture;    // the CSV's path; a JSON summary is written beside it
     std::string screenshot; // PNG of the last frame
     std::string loadState;
-    std::string preset;       // --preset: the id of the panel's preset the run starts with, or empty
-    bool paused = false;      // the first frames show the flock still (space resumes)
-    uint64_t stepsBefore = 0; // steps run before the first frame, so that the flock has formed
-    bool formedStart = false; // no flock was asked for: start from assets/' formed flock
+    std::string preset;             // --preset: the id of the panel's preset the run starts with, or empty
+    bool paused = false;            // the first frames show the flock still (space resumes)
+    uint64_t stepsBefore = 0;       // steps run before the first frame, so that the flock has formed
+    bool formedStart = false;       // no flock was asked for: start from assets/' formed flock
     int width = 1280, height = 800; // --window
     render::DrawPath drawPath = render::DrawPath::Auto;
     render::ColorMode color = render::ColorMode::Heading;

@@ -232,7 +232,7 @@ bool skipped(const Bench& b, const sim::Config& config, uint32_t n) {
 // Counts every configuration for the progress line and announces them before the first run.
 void planBench(Bench& b) {
     const BenchOptions& o = b.o;
-    for (uint32_t n : b.boids) sim::checkFlockFits(b.ctx, n); // before the first run, so a size that does not fit fails early
+    for (uint32_t n : b.boids) sim::checkFlockFits(b.ctx, n); // a size that does not fit fails before any run
     b.paths = !o.render             ? std::vector<render::DrawPath>{render::DrawPath::Points}
               : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::DrawPath::Auto}
                                     : o.drawPaths;
