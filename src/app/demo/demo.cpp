@@ -23,9 +23,8 @@ void requestStop() {
     stopRequests++;
 }
 
-// After the first interrupt, the capture keeps the frames measured so far, and a screenshot that
-// was asked for gets one more frame, drawn without a step because a naive step may take seconds.
-// Returns whether the loop should end now.
+// After the first interrupt, the capture keeps the frames it has, and a screenshot asked for gets one
+// more frame, drawn without a step (a naive step may take seconds). Returns whether the loop ends now.
 bool stopAtInterrupt(Demo& d) {
     if (stopRequests == 0) return false;
     if (d.interrupted) return stopRequests > 1;
@@ -62,9 +61,8 @@ void updateSwapchain(Demo& d, int width, int height) {
     d.panel.presentModeActual = gpu::presentModeName(d.swapchain.presentMode);
 }
 
-// Once the frame of an F12 screenshot has finished, its pixels are copied out of the buffer at once,
-// and the PNG is encoded and written on another thread so that the frame loop does not stall. The file
-// gets a name not yet taken in the working directory.
+// Once an F12 screenshot's frame has finished, its pixels leave the buffer at once, and the PNG is
+// encoded and written on another thread, under a name not yet taken in the working directory.
 void startKeyShotWrite(Demo& d, Screenshot& shot) {
     const std::time_t now = std::time(nullptr);
     const std::tm local = io::os::localTime(now);
@@ -104,8 +102,7 @@ void collectPngWrites(Demo& d, bool wait) {
     }
 }
 
-// Reads a finished frame's results: its GPU times, for the panel and the capture row, and its grid
-// statistics.
+// Reads a finished frame's GPU times (for the panel and the capture row) and its grid statistics.
 void harvest(Demo& d, FrameSlot& s) {
     if (!s.used) return;
     const std::vector<gpu::ScopeTime> times =
@@ -425,9 +422,8 @@ void submitAndPresent(Demo& d, FrameSlot& slot, uint32_t image) {
         VK_CHECK(presented);
 }
 
-// Fills the frame's row: its CPU fields now and its GPU times when harvested. After a capture's
-// warm-up the row also gets its number and time, and the first measured frame's configuration becomes
-// the capture's.
+// Fills the frame's row: CPU fields now, GPU times when harvested, and after a capture's warm-up its
+// number and time. The first measured frame's configuration becomes the capture's.
 void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPath drawn) {
     const PanelState& st = d.panel;
     slot.used = true;
@@ -450,9 +446,8 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
     d.frameNumber++;
 }
 
-// After the last frame, waits for the frames in flight, harvests them and writes the capture and the
-// screenshot. Returns false when the window closed before an output the command line asked for was
-// written.
+// After the last frame, harvests the frames in flight and writes the capture and the screenshot.
+// Returns false when the window closed before an output the command line asked for was written.
 bool finishRun(Demo& d, const DemoHarness& harness) {
     VK_CHECK(vkDeviceWaitIdle(d.ctx.device));
     endCpuFrame(d, Clock::now());
@@ -542,8 +537,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoH
         confirmNaive(d, modeBefore, asked.naiveConfirmed);
         const bool simulate = applyRequest(d, asked) && !d.interrupted;
         asked = {};
-        // The grid is computed after the requests, because they may change the mode, the cells, the
-        // order or the flock.
+        // Computed after the requests, which may change the mode, the cells, the order or the flock.
         d.panel.grid = currentGrid(d);
 
         const render::DrawPath drawn = recordFrame(d, slot, image, simulate);

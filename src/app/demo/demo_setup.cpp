@@ -1,5 +1,4 @@
-// Creates the demo's flock, renderer, swapchain, frame slots and ImGui, and runs the steps before the
-// first frame.
+// Creates the demo's flock, renderer, swapchain, frame slots and ImGui.
 
 #include "app/demo/demo_state.h"
 
@@ -33,9 +32,8 @@ double naiveStepSeconds(Demo& d) {
 
 namespace {
 
-// When the command line starts the demo in naive mode and a step takes a second or more, one line
-// says so, and an interactive demo (without --frames) opens paused, just as the panel asks before it
-// switches to naive.
+// Started in naive mode where a step takes a second or more, the demo says so in one line, and an
+// interactive demo (no --frames) opens paused, as the panel asks before switching to naive.
 void noteSlowNaiveStart(Demo& d) {
     if (d.panel.sim.mode != sim::Mode::Naive) return;
     const double seconds = naiveStepSeconds(d);

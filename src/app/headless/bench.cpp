@@ -84,7 +84,6 @@ std::string runLabel(const BenchRun& r) {
            (r.draw.empty() ? "" : " draw " + r.draw);
 }
 
-// The progress line at frame f of the configuration under way.
 std::string progressText(const Bench& b, uint64_t f, const std::string& label) {
     const uint64_t frames = b.warmup + b.frames;
     const double done =
@@ -95,7 +94,6 @@ std::string progressText(const Bench& b, uint64_t f, const std::string& label) {
            std::to_string(frames) + (left.empty() ? "" : ", " + left);
 }
 
-// Runs the warm-up and measured frames of one configuration, each recorded by `record`.
 std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
                                     const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record) {
     const std::string label = runLabel(r);
@@ -121,8 +119,6 @@ std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
     return rows;
 }
 
-// The run's line in the table: the medians of the frame and of each pass, the rows the search scans
-// and what it counted.
 std::string tableLine(const BenchRun& r, const nlohmann::json& run,
                       const std::optional<sim::SearchCounts>& counted) {
     char text[512];
@@ -229,7 +225,6 @@ bool skipped(const Bench& b, const sim::Config& config, uint32_t n) {
     return config.mode == sim::Mode::Naive && n > b.naiveLimit;
 }
 
-// Counts every configuration for the progress line and announces them before the first run.
 void planBench(Bench& b) {
     const BenchOptions& o = b.o;
     for (uint32_t n : b.boids) sim::checkFlockFits(b.ctx, n); // a size that does not fit fails before any run
@@ -312,7 +307,6 @@ void runConfiguration(Bench& b, sim::Flock& flock, const sim::State& start, cons
     ++b.configurationsDone;
 }
 
-// Prints the whole table again, writes the files and releases the device.
 int endBench(Bench& b) {
     const BenchOptions& o = b.o;
     std::printf("\n");

@@ -215,7 +215,6 @@ void destroySortSize(const gpu::Context& ctx, SortSize& s) {
     sort::destroySorter(ctx, s.sorter);
 }
 
-// Runs every key width and algorithm for n pairs and returns the CSV's rows.
 std::string sortRowsFor(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o,
                         const SortSize& s, uint32_t n, bool& allMatch) {
     std::string csv;

@@ -24,7 +24,6 @@ std::vector<double>& timesOf(PassTimes& passes, const std::string& name) {
     return passes.emplace_back(name, std::vector<double>{}).second;
 }
 
-// The run's first line: what is stepped, how many steps, on which device, and the grid it builds.
 void printStepHeader(const sim::Config& config, uint64_t steps, const gpu::Context& ctx, uint32_t count,
                      const sim::Grid& grid) {
     std::printf("%s: %s of %s on %s (%s %s), vkboids %s", sim::modeName(config.mode),
