@@ -12,7 +12,7 @@
 #include "io/output.h"
 #include "io/platform.h"
 
-#include "build_info.h" // generated at each build: compiled here alone (app/run.h, buildCommit)
+#include "build_info.h" // generated at each build, so only this file includes it (see buildCommit in app/run.h)
 
 #include <cstdio>
 #include <exception>

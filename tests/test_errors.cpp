@@ -21,8 +21,8 @@ using test::parseError;
 TEST(Names, EachTableParsesWhatItPrintsAndListsItsChoices) {
     for (sim::Mode m : {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent})
         EXPECT_EQ(sim::parseMode(sim::modeName(m)), m);
-    for (sim::Rows r :
-         {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell, sim::Rows::FourPerCell})
+    for (sim::Rows r : {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell,
+                        sim::Rows::FourPerCell})
         EXPECT_EQ(sim::parseRows(sim::rowsName(r)), r);
     for (render::DrawPath d : {render::DrawPath::Compute, render::DrawPath::Points, render::DrawPath::Glyphs,
                                render::DrawPath::Auto})

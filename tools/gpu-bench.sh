@@ -4,14 +4,19 @@
 #   cmake --preset release && cmake --build --preset release
 #   bash tools/gpu-bench.sh results
 #
-# Writes OUT/log.txt (every table), OUT/steps.csv (simulation steps, with each configuration's
-# candidates and neighbours a boid), OUT/rows.csv (each row height on the lab's sizes), OUT/frames.csv
-# (whole frames, every drawing path), OUT/sort.csv (both radix sorts), OUT/cub.csv (CUB's sort on the
-# same GPU, built from tools/cub_sort_bench.cu where nvcc is found) and OUT/techniques.csv (cell
-# orders and grid builds). With BASE, the path of an earlier build's vkboids, the rows the project
-# follows are also timed for both builds, twice in opposite orders, into OUT/ab.txt.
-# SECTIONS (default: all of "steps rows frames sort techniques ab") runs a part, e.g. to fit a time
-# limit. VKBOIDS (default build/release/vkboids) is the command that runs vkboids.
+# It writes these files:
+#   OUT/log.txt          every table
+#   OUT/steps.csv        simulation steps, with each configuration's candidates and neighbours per boid
+#   OUT/rows.csv         each row height, on the lab's sizes
+#   OUT/frames.csv       whole frames, on every drawing path
+#   OUT/sort.csv         both radix sorts
+#   OUT/cub.csv          CUB's sort on the same GPU, built from tools/cub_sort_bench.cu where nvcc is found
+#   OUT/techniques.csv   cell orders and grid builds
+# With BASE, the path of an earlier build's vkboids, the rows the project follows are also timed for
+# both builds, twice and in opposite orders, into OUT/ab.txt.
+# SECTIONS (by default all of "steps rows frames sort techniques ab") runs only some parts, for
+# example to fit a time limit. VKBOIDS (by default build/release/vkboids) is the command that runs
+# vkboids.
 set -uo pipefail
 out=$1
 base=${2:-}

@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# A soak: the demo for MINUTES minutes in a window under Xvfb, validation on, driven by an input script
-# that cycles, pass after pass, through the modes, both cell shapes, both grid builds, both cell orders,
-# every drawing path and colouring, three presets, resets to other boid counts, the predator (held and
-# pinned) and window resizes.
+# A memory soak of the demo. It runs the demo for MINUTES minutes in a window under Xvfb, with
+# validation on, driven by an input script that cycles, pass after pass, through the modes, both cell
+# shapes, both grid builds, both cell orders, every drawing path and colouring, three presets, resets
+# to other boid counts, the predator (held and pinned) and window resizes.
 #
-# Once a second it samples the peaks, over that second, of the demo's resident memory (VmHWM in /proc,
-# reset after each reading) and of the device memory that its buffers and images hold (the demo's
-# --report-memory lines). The reference period is the first minute (a third of runs shorter than three
-# minutes), extended to the end of the script's third pass: the heap settles over the first passes, as
-# each configuration's pipelines are compiled. After it, neither peak may rise more than 2% above its
-# highest in the reference period; nor may memory keep climbing, however slowly: the heap's bytes in
-# use at the start of each pass of the script (the demo's report), and over five minutes or more
-# the resident peak of each pass, each judged by a fitted slope (below). The demo must report no
-# validation error and must exit cleanly. The run lasts MINUTES minutes, longer where the third pass ends late, so that at least 30 s
-# and three passes are judged (at most 5 minutes more). Exit status 0 when all of that holds, 1 otherwise; a short summary either way.
+# Once a second it samples two peaks over that second: the demo's resident memory (VmHWM in /proc,
+# reset after each reading) and the device memory its buffers and images hold (from the demo's
+# --report-memory lines). The reference period is the first minute (the first third of a run shorter
+# than three minutes), extended to the end of the script's third pass, because the heap settles over
+# the first passes while each configuration's pipelines are compiled.
+#
+# After the reference period, neither peak may rise more than 2% above its highest value in that
+# period. Nor may memory keep climbing, however slowly: a fitted slope (below) judges the heap's bytes
+# in use at the start of each pass of the script (from the demo's report), and, in runs of five
+# minutes or more, the resident peak of each pass. The demo must also report no validation error and
+# exit cleanly.
+#
+# The run lasts MINUTES minutes, or longer where the third pass ends late, so that at least 30 s and
+# three passes are judged; it is extended by at most 5 minutes. The exit status is 0 when all of this
+# holds and 1 otherwise, and a short summary is printed either way.
 #
 # Usage: tools/soak.sh MINUTES [VKBOIDS]    (VKBOIDS defaults to build/release/vkboids; SOAK_KEEP=DIR
 # keeps the samples and the demo's log there)

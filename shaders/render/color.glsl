@@ -34,7 +34,7 @@ vec3 orderColor(uint index, uint count) {
     return hueColor(0.8 * float(index) / float(max(count, 2u) - 1u));
 }
 
-// clipW: the boid's distance along the view axis (clip space w).
+// clipW is the boid's distance along the view axis (clip space w).
 vec3 boidColor(vec3 p, vec3 v, uint index, float clipW, DrawConstants c) {
     vec3 color;
     if (c.colorMode == DRAW_COLOR_SPEED) {

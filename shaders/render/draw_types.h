@@ -1,4 +1,5 @@
-// The drawing's GPU data, shared by C++ (namespace gpudata) and GLSL: std430 layouts.
+// The drawing's GPU data in std430 layout, written once here and included by both C++ (namespace
+// gpudata) and GLSL.
 #ifndef VKBOIDS_DRAW_TYPES_H
 #define VKBOIDS_DRAW_TYPES_H
 
@@ -12,28 +13,28 @@ using f32 = float;
 #define f32 float
 #endif
 
-// Push constants of every drawing program: the boids (any path), their resolve and the box.
+// The push constants of every drawing program: the boids on any path, their resolve and the box.
 struct DrawConstants {
     f32 viewProj[16]; // column-major
     f32 pointSize;    // diameter in pixels
-    f32 maxSpeed;     // the speed ramp's top
+    f32 maxSpeed;     // the speed at the top of the colour ramp
     f32 domainHalf;
     u32 colorMode; // DRAW_COLOR_*
     u32 width;     // the target's size in pixels
     u32 height;
-    u32 count;        // boids
-    u32 depthCue;     // 1: darken with distance from the camera
-    f32 cueNear;      // clip w where darkening starts (the domain's nearest point)
-    f32 cueFar;       // clip w where it is strongest (the farthest)
+    u32 count;        // the number of boids
+    u32 depthCue;     // 1 means darken with distance from the camera
+    f32 cueNear;      // the clip w where darkening starts (the domain's nearest point)
+    f32 cueFar;       // the clip w where it is strongest (the domain's farthest point)
     f32 glyphSize;    // a glyph's length in pixels, tip to wings
-    u32 gridDim;      // DRAW_COLOR_CELL: the simulation's grid, cells per axis,
-    f32 invCellWidth; // and cells per unit length (as the simulation's step constants hold them)
+    u32 gridDim;      // for DRAW_COLOR_CELL, the simulation's cells per axis
+    f32 invCellWidth; // and its cells per unit length, as its step constants hold them
     u32 pad0;
     u32 pad1;
     u32 pad2;
 };
 
-// Push constants of the ImGui program: ImGui's display coordinates to clip space.
+// The push constants of the ImGui program, which map ImGui's display coordinates to clip space.
 struct ImGuiConstants {
     f32 scale[2];
     f32 translate[2];
@@ -58,9 +59,9 @@ struct ImGuiConstants {
 #define GLYPH_MIN_SCREEN_HEADING 0.02f
 #define GLYPH_VERTICES 6u
 
-// The compute path's target: one 64-bit word a pixel, depth's float bits above the RGBA8 colour, so
-// one atomicMin keeps the nearest boid (and, at equal depths, the smaller colour word). Cleared to
-// all ones: no boid.
+// The compute path's target holds one 64-bit word per pixel, with the depth's float bits above the
+// RGBA8 colour, so that one atomicMin keeps the nearest boid (and, at equal depths, the smaller colour
+// word). It is cleared to all ones, which means no boid.
 #define DRAW_EMPTY_DEPTH 0xffffffffu
 
 // The background of every frame.

@@ -1,10 +1,11 @@
-// Helpers shared by the compute passes.
+// Helpers shared by the simulation's compute passes. Where a comment names a function in sim::, the
+// CPU computes the same thing there, and the two must agree.
 #ifndef VKBOIDS_COMMON_GLSL
 #define VKBOIDS_COMMON_GLSL
 
 #include "../dispatch.glsl"
 
-// x wrapped into [-L, L).
+// Wraps x into [-L, L).
 float wrapCoordinate(float x, float L) {
     float twoL = 2.0 * L;
     x -= twoL * floor((x + L) / twoL);
@@ -18,8 +19,9 @@ vec3 wrapPosition(vec3 p, float L) {
     return vec3(wrapCoordinate(p.x, L), wrapCoordinate(p.y, L), wrapCoordinate(p.z, L));
 }
 
-// Minimum image of a displacement between two points of [-L, L)^3: each component into [-L, L).
-// d lies in (-2L, 2L), so one conditional shift suffices, and it is exact (Sterbenz).
+// The minimum image of a displacement between two points of [-L, L)^3: each component is shifted into
+// [-L, L). Because d lies in (-2L, 2L), one conditional shift suffices, and by Sterbenz's lemma the
+// subtraction is exact.
 float minImageComponent(float d, float L) {
     if (d >= L) return d - 2.0 * L;
     if (d < -L) return d + 2.0 * L;
@@ -30,7 +32,7 @@ vec3 minImage(vec3 d, float L) {
     return vec3(minImageComponent(d.x, L), minImageComponent(d.y, L), minImageComponent(d.z, L));
 }
 
-// Cell coordinate along one axis, as sim::cellCoordinate() computes it on the CPU.
+// The cell coordinate along one axis, as sim::cellCoordinate() computes it on the CPU.
 uint cellCoordinate(float x, float L, float invCellWidth, uint dim) {
     const float c = floor((x + L) * invCellWidth);
     return c > 0.0 ? min(uint(c), dim - 1) : 0u;
@@ -42,16 +44,17 @@ uvec3 cellOf(vec3 p, StepConstants c) {
                  cellCoordinate(p.z, c.domainHalf, c.invCellWidth, c.gridDim));
 }
 
-// The packed velocity of v (sim_types.h: PACKED_VELOCITY_ROOM), as tests/reference.cpp computes it.
+// The packed velocity of v, described in sim_types.h beside PACKED_VELOCITY_ROOM; tests/reference.cpp
+// computes the same.
 uint packVelocity(vec3 v, StepConstants c) {
     const uvec3 q = uvec3(clamp(roundEven(v * c.velocityPackScale), -511.0, 511.0) + 512.0);
     return q.x | q.y << 10 | q.z << 20;
 }
 
-// Linear cell index, x fastest (sim::cellIndex).
+// The linear cell index, with x varying fastest (sim::cellIndex).
 uint cellIndex(uvec3 cell, uint dim) { return cell.x + dim * (cell.y + dim * cell.z); }
 
-// The low 10 bits of v, bit b moved to bit 3b (sim::mortonIndex).
+// Spreads the low 10 bits of v so that bit b moves to bit 3b (as sim::mortonIndex does).
 uint spreadBits(uint v) {
     v &= 0x3ffu;
     v = (v | v << 16) & 0x030000ffu;
@@ -61,7 +64,8 @@ uint spreadBits(uint v) {
     return v;
 }
 
-// Morton code of cell coordinates below 2^10: x, y, z bit b at bits 3b, 3b + 1, 3b + 2.
+// The Morton code of cell coordinates below 2^10: bit b of x, y and z goes to bits 3b, 3b + 1 and
+// 3b + 2.
 uint mortonIndex(uvec3 cell) { return spreadBits(cell.x) | spreadBits(cell.y) << 1 | spreadBits(cell.z) << 2; }
 
 // A cell's key in the sort, in the grid's cell order (sim::cellKey).
@@ -69,16 +73,18 @@ uint cellKey(uvec3 cell, StepConstants c) {
     return c.cellOrder == CELL_ORDER_MORTON ? mortonIndex(cell) : cellIndex(cell, c.gridDim);
 }
 
-// Which of `parts` equal parts of its cell a coordinate lies in (sim::partOf): the same product as
-// cellCoordinate(); f - cell and the scaling by a power of two are exact, so CPU and GPU agree. A
-// coordinate's slice (parts: slicesPerCell) or row (parts: rowsPerCell) within its cell.
+// Which of `parts` equal parts of its cell a coordinate lies in (sim::partOf). With parts set to
+// slicesPerCell this is the coordinate's slice within its cell, and with rowsPerCell its row. It uses
+// the same product as cellCoordinate(), and both f - cell and the scaling by a power of two are
+// exact, so the CPU and the GPU agree.
 uint partOf(float x, float L, float invCellWidth, uint cell, uint parts) {
     precise const float f = (x + L) * invCellWidth;
     precise const float s = floor((f - float(cell)) * float(parts));
-    return s > 0.0 ? min(uint(s), parts - 1) : 0u;  // NaN to 0
+    return s > 0.0 ? min(uint(s), parts - 1) : 0u;  // a NaN gives 0
 }
 
-// The grid's sort key of a position (sim_types.h): its row and x slice, in the grid's cell order.
+// The grid's sort key of a position, as sim_types.h describes it: its row and x slice, in the grid's
+// cell order.
 uint gridKey(vec3 p, StepConstants c) {
     const uvec3 cell = cellOf(p, c);
     const uint slices = c.slicesPerCell, slice = partOf(p.x, c.domainHalf, c.invCellWidth, cell.x, slices);
@@ -89,7 +95,8 @@ uint gridKey(vec3 p, StepConstants c) {
     return ((rowZ * R * dim + rowY) * dim + cell.x) * slices + slice;
 }
 
-// Keys of the grid (sim::keyCount): every row's slices, or with Morton order every code's.
+// The number of keys in the grid (sim::keyCount): the slices of every row, or in Morton order the
+// slices of every Morton code up to the largest cell's.
 uint keyCount(StepConstants c) {
     const uint dim = c.gridDim, R = c.rowsPerCell;
     const uint cells = c.cellOrder == CELL_ORDER_MORTON ? mortonIndex(uvec3(dim - 1)) + 1 : dim * dim * dim;

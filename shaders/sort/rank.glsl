@@ -11,9 +11,9 @@ shared uint sScan[SORT_RADIX];  // what exclusiveScanDigits() scans
 shared uint sScanTotals[MAX_SUBGROUPS];
 shared uint sCarry;
 
-// Lanes (among the valid ones) holding the same digit.
+// The valid lanes that hold the same digit as this lane.
 uvec4 matchDigit(uint digit, bool valid) {
-    if (SUBGROUP_SIZE <= 32) {  // one word: no work on the three that are always zero
+    if (SUBGROUP_SIZE <= 32) {  // one word of the ballot suffices; the other three are always zero
         uint peers = subgroupBallot(valid).x;
         [[unroll]] for (uint b = 0; b < SORT_RADIX_BITS; ++b) {
             const bool bit = ((digit >> b) & 1u) != 0;

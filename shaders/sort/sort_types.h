@@ -16,12 +16,12 @@ using u32 = uint32_t;
 #define SORT_MAX_PASSES 4
 
 struct SortHistogramConstants {
-    u32 count;       // pairs
-    u32 passCount;   // digits to histogram
+    u32 count;       // the number of pairs
+    u32 passCount;   // the number of digits to histogram
     u32 tileSize;    // keys per work group
-    u32 keyMask;     // low keyBits bits set
+    u32 keyMask;     // the low keyBits bits set
     u32 statusWords; // tile status words the passes will use, cleared here (a multiple of 4)
-    u32 groups;      // work groups that count keys (a dispatch may launch a few more)
+    u32 groups;      // the work groups that count keys (a dispatch may launch a few more)
     u32 pad1;
     u32 pad2;
 };
@@ -37,8 +37,8 @@ struct SortPassConstants {
     u32 pad2;
 };
 
-// The reduce-then-scan passes (upsweep.comp, spine.comp, downsweep.comp): per tile and digit a
-// count, then its offset, at [digit * rowStride + tile].
+// The reduce-then-scan passes (upsweep.comp, spine.comp, downsweep.comp) keep, for each tile and digit,
+// a count and then its offset, at [digit * rowStride + tile].
 struct SortSweepConstants {
     u32 count;
     u32 shift; // bit offset of this pass's digit
@@ -54,7 +54,7 @@ struct SortSweepConstants {
 #define SORT_HISTOGRAM_FINISHED SORT_MAX_PASSES
 #define SORT_COUNTER_WORDS (SORT_MAX_PASSES + 1)
 
-// Tile status words of the chained scan: 2 flag bits over a 30-bit count.
+// The chained scan's tile status words: 2 flag bits above a 30-bit count.
 #define SORT_FLAG_NONE 0u
 #define SORT_FLAG_AGGREGATE 1u
 #define SORT_FLAG_PREFIX 2u
@@ -65,9 +65,9 @@ struct SortSweepConstants {
 // The exclusive scan (sort::recordExclusiveScan): one pass of one level.
 struct ScanConstants {
     u32 count;     // elements of this level
-    u32 outStride; // words between consecutive outputs (2: the first word of each uvec2)
-    u32 reduce;    // 1: write each group's total to sums; 0: scan, writing out
-    u32 addSums;   // scan: add sums[group] (the scanned totals of the groups before) to each output
+    u32 outStride; // words between consecutive outputs (2 writes the first word of each uvec2)
+    u32 reduce;    // 1 writes each group's total to sums; 0 scans and writes the outputs
+    u32 addSums;   // when scanning, add sums[group] (the scanned totals of earlier groups) to each output
 };
 
 #ifdef __cplusplus

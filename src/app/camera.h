@@ -17,7 +17,7 @@ struct OrbitCamera {
     float pitch = 0.45f; // radians above the horizon
     float distance = 0;  // from the domain's centre
     float fovY = 0.8f;   // radians
-    PixelRect frame;     // where the domain is framed; empty: the whole window
+    PixelRect frame;     // the part of the window the domain is fitted into; empty means all of it
 };
 
 // The largest part of a width x height window that the demo's panels leave free, for
@@ -33,10 +33,10 @@ OrbitCamera defaultCamera(float domainHalf);
 void orbit(OrbitCamera& camera, float dxPixels, float dyPixels);
 void zoom(OrbitCamera& camera, float scrollSteps, float domainHalf);
 
-// View and projection (Vulkan clip space: y down, depth in [0, 1]) for a viewport.
+// The view and projection matrix for a viewport, into Vulkan's clip space (y down, depth in [0, 1]).
 glm::mat4 viewProjection(const OrbitCamera& camera, uint32_t width, uint32_t height, float domainHalf);
 
-// The grid of the step constants, for colouring by cell.
+// Copies the step's grid into the draw settings, which colouring by cell needs.
 void showGrid(render::DrawSettings& settings, const gpudata::StepConstants& step);
 
 render::DrawSettings drawSettings(const OrbitCamera& camera, uint32_t width, uint32_t height,

@@ -20,33 +20,36 @@ namespace app {
 // sub-passes) are not columns.
 const std::vector<std::string>& passNames();
 
-// "key starts + reorder" -> "gpu_key_starts_reorder_ms"
+// A pass's CSV column: "key starts + reorder" becomes "gpu_key_starts_reorder_ms"
 std::string passColumn(const std::string& pass);
 
 // A float as the user gave it: the shortest decimal that reads back as the same float ("0.1", where
 // its double prints as 0.10000000149011612).
 std::string floatText(float value);
-// That decimal as the nearest double, for JSON, whose numbers print as doubles.
+// That decimal as the nearest double, for JSON, which prints its numbers as doubles.
 double floatDecimal(float value);
 
 struct FrameRow {
     uint64_t frame = 0;
     double tMs = 0; // since the first measured frame began
-    // The configuration stepped, its L set (sim::configFor): the columns mode, cells, cell_order,
-    // grid_build and domain_half name it; a naive step's grid columns are empty (it builds no grid).
+    // The configuration that was stepped, with L already set (sim::configFor). The columns mode,
+    // cells, cell_order, grid_build and domain_half come from it; a naive step builds no grid, so its
+    // grid columns are empty.
     sim::Config config;
     uint32_t boids = 0;
     std::string presentMode;
     std::string draw; // the drawing path; empty where nothing was drawn
     double cpuFrameMs = 0;
-    std::optional<double> gpuTotalMs;     // empty where timestamps are unavailable
-    std::map<std::string, double> passMs; // by pass name
-    // The search's candidates and neighbours a boid, and its lane efficiency and rule lanes
-    // (sim::SearchCounts; bench --count-candidates); empty where not counted (the lanes: for naive).
+    std::optional<double> gpuTotalMs;     // empty where the device has no timestamps
+    std::map<std::string, double> passMs; // keyed by pass name
+    // The search's candidates and neighbours per boid, its lane efficiency and its rule lanes
+    // (sim::SearchCounts, from bench --count-candidates). They are empty where nothing was counted;
+    // the lanes are also empty for naive steps.
     std::optional<double> candidates, neighbours, laneEfficiency, ruleLanes;
 };
 
-// Fills a row's GPU columns from a frame's scopes: "frame" is the total, passNames() the parts.
+// Fills a row's GPU columns from a frame's scopes: the scope "frame" gives the total, and the scopes
+// named in passNames() give the parts.
 void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes);
 
 std::string csvHeader();
@@ -55,14 +58,14 @@ std::string csvRow(const FrameRow& row);
 // One run, as its JSON summary names it. The grid, the search and the rows it scans follow from the
 // configuration and the count (sim::gridFor), so they are not held here.
 struct RunInfo {
-    sim::Config config; // its L set (sim::configFor); the parameters are the rules it ran
+    sim::Config config; // L is already set (sim::configFor); its parameters are the rules the run used
     uint32_t boids = 0;
     std::string presentMode;
     std::string draw;  // the drawing path; empty where nothing was drawn
-    std::string color; // the colour mode, where something was drawn
+    std::string color; // the colour mode, reported only where something was drawn
     uint64_t seed = 0;
     uint64_t warmupFrames = 0;
-    // What the search counted on the state the run left (bench --count-candidates); empty where not.
+    // What the search counted on the state the run left (bench --count-candidates); empty if not counted.
     std::optional<sim::SearchCounts> counted;
 };
 
@@ -76,11 +79,11 @@ nlohmann::json buildJson();
 // the run (a naive run's grid, a count not taken, a colour where nothing was drawn) is null.
 nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& rows);
 
-// {"device": ..., "build": ..., "runs": [...]}
+// The JSON file's whole object: {"device": ..., "build": ..., "runs": [...]}.
 nlohmann::json captureJson(const gpu::Context& context, const gpu::TimestampProbe& probe,
                            const std::vector<nlohmann::json>& runs);
 
-// A capture in progress (the demo's): frames after the warm-up become rows once their GPU times are in.
+// A capture the demo has in progress. Frames after the warm-up become rows once their GPU times are in.
 struct Capture {
     std::string csvPath;
     uint64_t warmupLeft = 0, framesLeft = 0, measured = 0;
@@ -89,8 +92,9 @@ struct Capture {
     std::optional<std::chrono::steady_clock::time_point> firstFrame;
 };
 
-// Counts a frame that began at `start`: nothing during the warm-up, then, until the capture has its
-// frames, `row` gets its number and its time since the first measured frame. Returns whether it did.
+// Counts a frame that began at `start`. During the warm-up it measures nothing; after it, until the
+// capture has all its frames, it gives `row` its number and its time since the first measured frame.
+// Returns whether the frame was measured.
 bool measureFrame(Capture& capture, std::chrono::steady_clock::time_point start, FrameRow& row);
 
 } // namespace app

@@ -12,10 +12,10 @@ namespace app {
 
 struct Preset {
     const char* name;
-    const char* id;          // its name on the command line (--preset)
+    const char* id;          // the preset's name on the command line (--preset)
     sim::Params params;      // the rules (and L where setsDomain)
-    uint32_t boids = 0;      // 0: the count stays; else a fresh flock of this many at the same density
-    bool setsDomain = false; // false: L stays the flock's own
+    uint32_t boids = 0;      // if not 0, a fresh flock of this many boids at the same density
+    bool setsDomain = false; // whether the preset sets L; otherwise the flock keeps its own
 };
 
 const std::vector<Preset>& presets();

@@ -56,7 +56,8 @@ Allocation allocateAndBind(const Context& ctx, VkBuffer buffer, VkImage image, V
         return OutOfMemory("the device has no room for " + what + " of " + std::to_string(req.size) +
                            " bytes");
     };
-    // Asking for more than the heap holds is invalid usage, not merely a failure: refused here.
+    // Asking Vulkan for more than the heap holds is invalid usage rather than an ordinary failure, so
+    // such a request is refused here before it is made.
     if (req.size > heap) throw noRoom();
     VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     info.allocationSize = req.size;

@@ -19,7 +19,7 @@ struct Buffer {
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkDeviceSize size = 0;
     VkDeviceSize allocated = 0; // the memory's size, as the driver required it
-    void* mapped = nullptr;     // host-visible buffers only
+    void* mapped = nullptr;     // set only for host-visible buffers
 };
 
 // The device memory that the buffers and images made here hold now (every memory type), in how many
@@ -53,7 +53,8 @@ uint32_t findMemoryType(const Context& context, uint32_t typeBits, VkMemoryPrope
 Buffer createBuffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use);
 void destroyBuffer(const Context& context, Buffer& buffer);
 
-// Blocking copies through a staging buffer; for set-up, readback and tests, never per frame.
+// These copies block and go through a staging buffer, so they are for set-up, readback and tests,
+// never for work done every frame.
 void uploadBuffer(const Context& context, const Buffer& dst, const void* data, VkDeviceSize size,
                   VkDeviceSize offset = 0);
 void downloadBuffer(const Context& context, const Buffer& src, void* data, VkDeviceSize size,

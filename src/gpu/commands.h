@@ -68,21 +68,22 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout oldLayout, V
                   VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
                   VkAccessFlags2 dstAccess, VkImageAspectFlags aspects = VK_IMAGE_ASPECT_COLOR_BIT);
 
-// Compute writes -> compute reads and writes: the hazard between two dependent passes.
+// Makes compute writes visible to later compute reads and writes: the hazard between two dependent
+// passes.
 inline void computeBarrier(VkCommandBuffer cmd) {
     memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                   VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
 }
 
-// vkCmdFillBuffer writes -> compute reads and writes.
+// Makes vkCmdFillBuffer's writes visible to later compute reads and writes.
 inline void fillToComputeBarrier(VkCommandBuffer cmd) {
     memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                   VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                   VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
 }
 
-// Compute reads and writes -> a later fill or copy overwriting the same memory.
+// Makes a later fill or copy wait for compute reads and writes of the memory it overwrites.
 inline void computeToTransferBarrier(VkCommandBuffer cmd) {
     memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                   VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT,

@@ -13,7 +13,9 @@ namespace gpu {
 namespace {
 
 std::atomic<uint32_t> validationErrors{0};
-std::atomic<bool> probing{false}; // while validationAnswers runs: its error is neither counted nor shown
+// Set while validationAnswers runs, so that the error it provokes on purpose is neither counted nor
+// shown.
+std::atomic<bool> probing{false};
 std::atomic<uint32_t> probeAnswers{0};
 
 const char* const validationLayer = "VK_LAYER_KHRONOS_validation";
@@ -81,8 +83,9 @@ bool hasInstanceExtension(const char* name) {
 // With validation, `layerListed` says whether the program enabled the layer itself.
 VkInstance createInstance(bool validation, std::vector<const char*> extensions, bool* layerListed = nullptr) {
     initVolk();
-    // Wine's loader reports 1.0 whatever the host's is: 1.0 is checked by creating the instance,
-    // which a 1.0 loader refuses for 1.3 (VK_ERROR_INCOMPATIBLE_DRIVER).
+    // Wine's loader reports version 1.0 whatever the host's loader is, so a reported 1.0 is let through
+    // here and checked by creating the instance: a real 1.0 loader refuses an instance for 1.3 with
+    // VK_ERROR_INCOMPATIBLE_DRIVER.
     const uint32_t loader = volkGetInstanceVersion();
     if (loader != VK_API_VERSION_1_0 && loader < VK_API_VERSION_1_3)
         throw Error("the Vulkan loader is older than 1.3 (" + apiVersionString(loader) + ")");
@@ -103,7 +106,8 @@ VkInstance createInstance(bool validation, std::vector<const char*> extensions, 
     features.enabledValidationFeatureCount = 1;
     features.pEnabledValidationFeatures = enables;
     if (validation) {
-        // Unlisted, it may still run beneath (validationAnswers), reporting through debug utils.
+        // A layer that is not listed may still run beneath winevulkan (see validationAnswers) and
+        // report through debug utils.
         const bool listed = hasLayer(validationLayer);
         if (!listed && !hasInstanceExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
             throw OptionRefused(ContextOption::Validation, noValidationLayer);
@@ -175,7 +179,8 @@ uint32_t findQueueFamily(VkPhysicalDevice device, VkSurfaceKHR surface) {
     return UINT32_MAX;
 }
 
-// The Vulkan 1.3 features createContext enables that the device lacks, named, or "".
+// The names of the Vulkan 1.3 features createContext enables that the device lacks, or "" when it has
+// them all.
 std::string missingVulkan13Features(const VkPhysicalDeviceVulkan13Features& f) {
     std::string missing;
     const std::pair<VkBool32, const char*> needed[] = {{f.synchronization2, "synchronization2"},
@@ -233,9 +238,10 @@ DeviceSummary summarize(VkPhysicalDevice device, uint32_t index, VkSurfaceKHR su
     return s;
 }
 
-// A portability implementation (MoltenVK on macOS) must have its subset enabled. Of the subset's
-// features vkboids uses none; of its limits, the vertex stride alignment (checked per pipeline).
-// Returns that alignment, or 0 for a device that is no portability implementation.
+// A portability implementation (MoltenVK on macOS) must have its subset extension enabled. vkboids
+// uses none of the subset's features, and of its limits only the vertex stride alignment, which is
+// checked for each pipeline. Returns that alignment, or 0 for a device that is not a portability
+// implementation.
 uint32_t portabilityStrideAlignment(VkPhysicalDevice device) {
     if (!hasDeviceExtension(device, VK_KHR_PORTABILITY_SUBSET_EXTENSION_NAME)) return 0;
     VkPhysicalDevicePortabilitySubsetPropertiesKHR portability{
@@ -341,9 +347,9 @@ void readDeviceProperties(Context& ctx) {
     ctx.timestampValidBits = families[ctx.queueFamily].timestampValidBits;
 }
 
-// The device extensions to enable: those vkboids needs, and those the options and the device call for,
-// each optional one chosen noted in the context (vertexStrideAlignment, pipelineStatistics), which
-// chainFeatures reads.
+// The device extensions to enable: those vkboids needs, and those the options and the device call
+// for. Each optional extension chosen is noted in the context (vertexStrideAlignment,
+// pipelineStatistics), where chainFeatures reads it.
 std::vector<const char*> chooseDeviceExtensions(Context& ctx, const ContextOptions& options) {
     std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
     if (ctx.surface) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
@@ -378,8 +384,8 @@ void chainFeatures(Context& ctx, FeatureChain& chain) {
     f13.synchronization2 = VK_TRUE;
     f13.subgroupSizeControl = VK_TRUE;
     f13.computeFullSubgroups = VK_TRUE;
-    f13.maintenance4 = VK_TRUE;     // LocalSizeId: local sizes from specialization constants
-    f13.dynamicRendering = VK_TRUE; // vkCmdBeginRendering: no render pass or framebuffer objects
+    f13.maintenance4 = VK_TRUE;     // for LocalSizeId, which takes local sizes from specialization constants
+    f13.dynamicRendering = VK_TRUE; // for vkCmdBeginRendering, so no render pass or framebuffer objects
     if (ctx.pipelineStatistics) {
         chain.executableInfo.pipelineExecutableInfo = VK_TRUE;
         f13.pNext = &chain.executableInfo;

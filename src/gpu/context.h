@@ -12,11 +12,11 @@
 namespace gpu {
 
 struct ContextOptions {
-    bool validation = false;                     // Khronos validation layer, core and synchronization checks
+    bool validation = false;                     // the Khronos validation layer, with synchronization checks
     int deviceIndex = -1;                        // index in enumeration order; -1 picks the best
     bool quietDeviceNote = false;                // don't print the "running on a CPU driver" note
     bool pipelineStatistics = false;             // print the driver's statistics of every compute pipeline
-    std::vector<const char*> instanceExtensions; // e.g. what GLFW needs for surfaces
+    std::vector<const char*> instanceExtensions; // such as those GLFW needs for surfaces
     std::function<VkSurfaceKHR(VkInstance)> createSurface; // set for the windowed demo
 };
 
@@ -39,7 +39,7 @@ struct DeviceSummary {
     uint32_t subgroupSize = 0;
     VkDeviceSize localMemory = 0;
     bool usable = false;
-    std::string whyNot; // when !usable
+    std::string whyNot; // why the device cannot be used, when it cannot
     int rank = 0;       // lower is preferred
 };
 
@@ -51,7 +51,7 @@ struct Context {
     VkSurfaceKHR surface = VK_NULL_HANDLE;
     VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
-    VkQueue queue = VK_NULL_HANDLE; // graphics + compute (+ present when there is a surface)
+    VkQueue queue = VK_NULL_HANDLE; // graphics and compute, and present when there is a surface
     uint32_t queueFamily = 0;
     VkCommandPool oneShotPool = VK_NULL_HANDLE; // for blocking uploads and readbacks
     VkFence oneShotFence = VK_NULL_HANDLE;
@@ -64,21 +64,21 @@ struct Context {
     VkPhysicalDeviceMemoryProperties memoryProperties{};
     std::string driverName; // from VkPhysicalDeviceDriverProperties
     std::string driverInfo;
-    bool isCpu = false; // lavapipe and friends
+    bool isCpu = false; // a CPU driver, such as lavapipe
 
-    uint32_t subgroupSize = 0; // the default size
+    uint32_t subgroupSize = 0; // the device's default subgroup size
     uint32_t minSubgroupSize = 0;
     uint32_t maxSubgroupSize = 0;
-    bool computeSubgroupSizeControl = false; // requiredSubgroupSize usable in compute
+    bool computeSubgroupSizeControl = false; // compute pipelines can pin their subgroup size
     uint32_t maxComputeWorkgroupSubgroups = 0;
     bool largePoints = false;             // points wider than a pixel
     bool shaderFloat16 = false;           // float16 arithmetic in shaders
     bool bufferInt64Atomics = false;      // 64-bit integers and their atomics on storage buffers
     bool imageWriteWithoutFormat = false; // storage image stores that convert to the view's format
     bool pipelineStatistics = false;      // VK_KHR_pipeline_executable_properties enabled and asked for
-    uint32_t vertexStrideAlignment = 1;   // a portability implementation's (MoltenVK: 4); else any stride
+    uint32_t vertexStrideAlignment = 1;   // 4 on MoltenVK, a portability implementation; 1 allows any stride
 
-    uint32_t timestampValidBits = 0; // 0: the queue cannot write timestamps
+    uint32_t timestampValidBits = 0; // 0 means the queue cannot write timestamps
     double timestampPeriodNs = 0;
     VkDeviceSize deviceLocalBytes = 0; // the largest device-local heap
     bool validation = false;

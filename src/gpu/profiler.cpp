@@ -30,8 +30,9 @@ struct ProbeObjects {
     VkQueryPool pool = VK_NULL_HANDLE;
 };
 
-// One probe run: a small cleared rendering (it binds the attachments where a driver bins its
-// work), then `fills` fills of probeFillBytes between two timestamps. Milliseconds between them.
+// One probe run: a small cleared rendering, which binds the attachments a driver may bin its work
+// into, then `fills` fills of probeFillBytes between two timestamps. Returns the milliseconds between
+// the timestamps.
 double timeFills(const Context& ctx, const ProbeObjects& o, uint32_t fills, bool barriers) {
     VkCommandBuffer cmd = beginOneShot(ctx);
     // The previous run's clear and fills are over before these overwrite them.
@@ -98,8 +99,8 @@ TimestampProbe probeTimestamps(const Context& ctx) {
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
     info.queryCount = 2;
     VK_CHECK(vkCreateQueryPool(ctx.device, &info, nullptr, &o.pool));
-    // The fastest of five runs: a loaded machine only ever adds time. Interleaved, so that a GPU's
-    // clock rising from idle favours neither.
+    // The fastest of five runs counts, because a loaded machine only ever adds time. The two kinds of
+    // run are interleaved so that a GPU's clock rising from idle favours neither.
     constexpr int runs = 5;
     constexpr double none = std::numeric_limits<double>::infinity();
     double direct = none, barriers = none, one = none;
@@ -153,7 +154,8 @@ std::vector<ScopeTime> readProfilerFrame(const Context& ctx, const Profiler& p, 
     std::vector<ScopeTime> out(names.size());
     for (size_t i = 0; i < names.size(); ++i) out[i].name = names[i];
     if (!timesReported(p.probe.trust) || names.empty()) return out;
-    // Pairs of (timestamp, availability); no WAIT flag: the caller has seen the frame's fence.
+    // Each query gives a pair (timestamp, availability). No WAIT flag is needed, because the caller
+    // has already seen the frame's fence.
     std::vector<uint64_t> data(names.size() * 4);
     VkResult r = vkGetQueryPoolResults(ctx.device, p.pools[frame], 0, uint32_t(names.size() * 2),
                                        data.size() * sizeof(uint64_t), data.data(), 2 * sizeof(uint64_t),

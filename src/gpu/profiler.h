@@ -18,13 +18,13 @@ namespace gpu {
 enum class TimestampTrust {
     Unavailable, // the queue writes none
     Direct,      // each waits for the work recorded before it, as Vulkan says
-    Barriers,    // only with an execution barrier behind each timestamp (lavapipe: profiler.cpp)
-    Untrusted,   // not even then: no time is reported
+    Barriers,    // only with an execution barrier behind each timestamp (lavapipe; see profiler.cpp)
+    Untrusted,   // not even with barriers, so no time is reported
 };
 
 const char* timestampTrustName(TimestampTrust trust);
 
-// Direct or behind barriers: the profiler writes timestamps and reports their times.
+// Whether the profiler writes timestamps and reports their times: for Direct and Barriers.
 bool timesReported(TimestampTrust trust);
 
 // What the probe measured, each the fastest of a few runs after a small rendering: four fills of
@@ -66,7 +66,8 @@ struct Profiler {
 Profiler createProfiler(const Context& context, uint32_t framesInFlight);
 void destroyProfiler(const Context& context, Profiler& profiler);
 
-// Starts recording frame `frame` (mod frames in flight): resets its queries. Outside renderings.
+// Starts recording frame `frame` (modulo the frames in flight) by resetting its queries. Call it outside
+// a rendering.
 void beginProfilerFrame(Profiler& profiler, VkCommandBuffer cmd, uint32_t frame);
 
 // Scope times of `frame`, in the order the scopes began. Call once that frame's work has completed.

@@ -23,7 +23,8 @@ VkShaderModule createModule(const Context& ctx, std::span<const uint32_t> code) 
     return module;
 }
 
-// Set layout (push descriptors) and pipeline layout for the union of the stages' interfaces.
+// The descriptor set layout (for push descriptors) and the pipeline layout, covering every stage's
+// bindings and push constants.
 void createLayouts(const Context& ctx, Program& p, const std::vector<ShaderReflection>& stages) {
     std::vector<VkDescriptorSetLayoutBinding> bindings;
     uint32_t push = 0;
@@ -57,8 +58,8 @@ void createLayouts(const Context& ctx, Program& p, const std::vector<ShaderRefle
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layoutInfo, nullptr, &p.layout));
 }
 
-// One line a pipeline executable: what the driver says of the compiled code (registers, shared
-// memory, ...), to see why a pass runs as it does.
+// One line per pipeline executable with what the driver says of the compiled code (registers, shared
+// memory and so on), to see why a pass runs as it does.
 void printStatistics(const Context& ctx, const Program& p, const std::vector<SpecConstant>& specs) {
     std::string name = p.name + " (local size " + std::to_string(p.localSizeX);
     for (const SpecConstant& s : specs)

@@ -37,7 +37,7 @@ struct Program {
 };
 
 struct ProgramCache {
-    std::map<std::string, Program> programs; // by shader, specialization constants and subgroup size
+    std::map<std::string, Program> programs; // keyed by shader, specialization constants and subgroup size
     uint64_t compiled = 0;
 };
 
@@ -82,7 +82,7 @@ struct GraphicsDesc {
     bool depthTest = true;
     bool depthWrite = true;
     Blend blend = Blend::None;
-    uint32_t vertexStride = 0; // of binding 0, the one vertex buffer
+    uint32_t vertexStride = 0; // the stride of binding 0, the only vertex buffer
     std::vector<VkVertexInputAttributeDescription> attributes;
 };
 Program createGraphicsProgram(const Context& context, const std::string& vertexShader,

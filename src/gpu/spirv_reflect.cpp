@@ -48,12 +48,12 @@ constexpr uint32_t BuiltInWorkgroupSize = 25, ModeLocalSize = 17, ModeLocalSizeI
 
 struct Id {
     uint32_t opcode = 0;
-    uint32_t typeId = 0; // pointee / element / component type
+    uint32_t typeId = 0; // the type pointed to, or of the elements or components
     uint32_t storageClass = 0;
-    uint32_t width = 0;    // int/float bits, vector/matrix count
-    uint32_t value = 0;    // constant value
-    uint32_t lengthId = 0; // OpTypeArray
-    uint32_t sampled = 0;  // OpTypeImage: 1 sampled, 2 storage
+    uint32_t width = 0;    // bits of an int or float, or the count of a vector or matrix
+    uint32_t value = 0;    // a constant's value
+    uint32_t lengthId = 0; // an array's length (OpTypeArray)
+    uint32_t sampled = 0;  // for OpTypeImage, 1 means sampled and 2 storage
     std::vector<uint32_t> members;
     std::vector<uint32_t> memberOffsets;
     uint32_t arrayStride = 0;

@@ -20,9 +20,9 @@ struct SpecConstantId {
 
 struct ShaderReflection {
     VkShaderStageFlagBits stage = VkShaderStageFlagBits(0);
-    std::vector<VkDescriptorType> bindings;    // index = binding number in set 0, contiguous from 0
+    std::vector<VkDescriptorType> bindings;    // indexed by binding number in set 0, contiguous from 0
     uint32_t pushConstantSize = 0;             // bytes covered by the push-constant block
-    uint32_t localSize[3] = {1, 1, 1};         // default values
+    uint32_t localSize[3] = {1, 1, 1};         // the default values
     int localSizeSpecId[3] = {-1, -1, -1};     // specialization constant id per axis, or -1
     std::vector<SpecConstantId> specConstants; // the named ones (a local size's has no name)
 };

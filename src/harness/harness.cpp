@@ -23,10 +23,10 @@ struct Harness {
     std::vector<InputEvent> script;
     size_t scriptNext = 0;     // the first event not yet played in this pass of the script
     uint64_t scriptStart = 0;  // the frame this pass of the script began (its loop restarts it)
-    uint64_t scriptPasses = 1; // passes begun
-    int minimizedWaits = 0;    // --exercise-window: 0 before the minimize, then passes since, -1 after
+    uint64_t scriptPasses = 1; // the passes of the script begun so far
+    int minimizedWaits = 0;    // --exercise-window: 0 before minimizing, passes since, -1 restored
     uint64_t framesSeen = 0;   // frames already counted and reported on
-    uint64_t predatorFrames = 0, helpFrames = 0; // frames with the predator on, with the help shown
+    uint64_t predatorFrames = 0, helpFrames = 0; // frames with the predator on, and with the help shown
     Clock::time_point lastMemoryReport, lastLayoutReport;
 };
 
@@ -74,7 +74,8 @@ PanelRequest playInputScript(Harness& h, Demo& d) {
             h.scriptStart += e.frame;
             h.scriptNext = 0;
             h.scriptPasses++;
-            // The heap at the same point of every pass: what the soak compares from pass to pass.
+            // The heap is reported at the same point of every pass, because the soak compares it from
+            // pass to pass.
             std::printf("input script: pass %llu begins at frame %llu, heap %lld bytes in use\n",
                         (unsigned long long)h.scriptPasses, (unsigned long long)d.frameNumber,
                         (long long)io::os::heapBytesInUse());
@@ -119,14 +120,14 @@ void exerciseWindow(Harness& h, Demo& d) {
     }
     if (d.frameNumber == 2 * d.totalFrames / 3 && h.minimizedWaits == 0) {
         glfwIconifyWindow(d.window);
-        // The window manager takes a moment; without one nothing happens.
+        // The window manager takes a moment to act; where there is no window manager, nothing happens.
         for (int i = 0; i < 120 && !glfwGetWindowAttrib(d.window, GLFW_ICONIFIED); ++i)
             glfwWaitEventsTimeout(0.025);
         h.minimizedWaits = 1;
     }
 }
 
-// --report-memory: a line a second, with the peak since the last.
+// --report-memory: one line a second, with the peak since the previous line.
 void reportMemory(Harness& h, const Demo& d) {
     const Clock::time_point now = Clock::now();
     if (!h.options.reportMemory || now - h.lastMemoryReport < std::chrono::seconds(1)) return;

@@ -160,7 +160,7 @@ std::vector<InputEvent> parseInputScript(const std::string& text, const std::str
     for (int number = 1; std::getline(lines, textLine); ++number) {
         ScriptLine line{std::istringstream(textLine.substr(0, textLine.find('#'))), source, number};
         std::string frameText, action;
-        if (!(line.in >> frameText)) continue; // blank
+        if (!(line.in >> frameText)) continue; // a blank line
         if (frameText.empty() ||
             !std::all_of(frameText.begin(), frameText.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
             frameText.size() > 12)

@@ -41,7 +41,8 @@ void checkWritable(const std::string& path) {
     const os::Target target = targetOf(path);
     if (inPlace(target)) return os::checkWritableInPlace(path, target);
     os::checkReplaceable(path, target);
-    const os::DeferInterrupts deferred; // the probe's file goes again before an interrupt ends the run
+    // The probe's file is removed before an interrupt can end the run.
+    const os::DeferInterrupts deferred;
     os::removeQuietly(os::writeTemporary(path, target, ""));
 }
 
@@ -59,7 +60,8 @@ void checkDistinctOutputs(const std::vector<std::string>& paths) {
         const os::Target target = targetOf(paths[i]);
         if (inPlace(target)) continue;
         std::error_code error;
-        // Absolute first: a name that does not exist yet stays relative in weakly_canonical.
+        // The path is made absolute first, because weakly_canonical leaves a name that does not exist
+        // yet relative.
         files[i] = std::filesystem::absolute(os::fsPath(target.file), error);
         if (!error) files[i] = std::filesystem::weakly_canonical(files[i], error);
         if (error) cannotWrite(paths[i], error.message());

@@ -40,12 +40,14 @@ std::string followLinks(const std::string& path) {
         if (hops == 40) cannotWrite(path, std::strerror(ELOOP));
         const std::filesystem::path target = std::filesystem::read_symlink(file, error);
         if (error) cannotWrite(path, error.message());
-        // Not normalized: the kernel resolves ".." after links in the parent, and so must we.
+        // The path is not normalized, because the kernel resolves ".." after following the links in the
+        // parent, and so must we.
         file = target.is_absolute() ? target : file.parent_path() / target;
     }
 }
 
-// Non-blocking first, so that a FIFO nobody reads fails at once (ENXIO) instead of waiting forever.
+// Opens without blocking first, so that a FIFO nobody reads fails at once (ENXIO) instead of waiting
+// for ever.
 int openInPlace(const std::string& path, const Target& target) {
     const int fd = ::open(target.file.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
@@ -222,8 +224,9 @@ FileStart readFileStart(const std::string& path, uint64_t maxBytes) {
     return start;
 }
 
-// Process-wide, not a blocked mask: a signal goes to whichever thread does not block it, and the
-// driver has threads of its own.
+// The signals are deferred by installing a process-wide handler rather than by blocking them in a
+// mask, because a signal goes to whichever thread does not block it, and the driver has threads of
+// its own.
 DeferInterrupts::DeferInterrupts() {
     const std::lock_guard lock(deferMutex);
     if (deferDepth++ > 0) return;
@@ -238,7 +241,7 @@ DeferInterrupts::DeferInterrupts() {
             ::sigaction(deferredSignals[i], &record, nullptr);
 }
 
-// The signal that came meanwhile is raised again, to whatever handles it now.
+// A signal that came while interrupts were deferred is raised again, to whatever handles it now.
 DeferInterrupts::~DeferInterrupts() {
     const std::lock_guard lock(deferMutex);
     if (--deferDepth > 0) return;
@@ -252,9 +255,10 @@ void onInterrupt(void (*handler)()) {
     interruptHandler = handler;
     struct sigaction action {};
     action.sa_handler = onSignal;
-    action.sa_flags = SA_RESTART; // as std::signal: the frame loop's calls are not cut short
+    action.sa_flags = SA_RESTART; // as std::signal does, so that the frame loop's calls are not cut short
     sigemptyset(&action.sa_mask);
-    // SIGINT and SIGTERM; while outputs are written, what the deferral restores when it ends.
+    // Installed for SIGINT and SIGTERM. While outputs are being written, the handler is stored instead,
+    // and the deferral installs it when it ends.
     for (size_t i = 0; i < 2; ++i) {
         if (deferDepth > 0)
             deferSaved[i] = action;

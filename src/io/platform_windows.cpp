@@ -16,7 +16,7 @@
 namespace io::os {
 namespace {
 
-// Bytes that are not UTF-8 would silently name another file (each becomes U+FFFD): refused.
+// Bytes that are not UTF-8 are refused, because each would become U+FFFD and silently name another file.
 std::wstring wide(const std::string& utf8) {
     if (utf8.empty()) return {};
     const int n =
@@ -73,8 +73,8 @@ struct Handle {
     bool ok() const { return h != INVALID_HANDLE_VALUE; }
 };
 
-// No sharing is refused to others: a file opened elsewhere (a CSV in a spreadsheet) is reported by
-// the write that it blocks, not here.
+// Files are opened sharing everything with other processes. A file held open elsewhere (such as a CSV
+// in a spreadsheet) is then reported by the write that it blocks, not here.
 const DWORD shareAll = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
 
 HANDLE openExisting(const std::string& file, DWORD access, DWORD flags = 0) {
@@ -108,8 +108,8 @@ std::string finalPath(const std::string& path, HANDLE h) {
     return narrow(out);
 }
 
-// Interrupts: Ctrl-C and Ctrl-Break, and the console's close, a log-off or a shut-down, after which
-// Windows ends the process as soon as the handler returns (or after about 5 s).
+// The interrupts handled are Ctrl-C and Ctrl-Break, and the console's close, a log-off or a shut-down;
+// after the last three, Windows ends the process as soon as the handler returns (or after about 5 s).
 std::mutex deferMutex; // guards deferDepth and writerInPlace
 int deferDepth = 0;
 HANDLE writerInPlace = nullptr; // a thread in a device or pipe's write, which may wait for ever
@@ -161,7 +161,7 @@ std::string temporaryName(const std::string& file) {
 Target targetOf(const std::string& path) {
     if (path.empty()) throw InputError("cannot write '': the path is empty");
     if (isPipeName(path)) return {Kind::Pipe, path};
-    // Opened without access, only to ask what it is; links followed, folders allowed.
+    // Opened without access rights, only to ask what it is; links are followed and folders allowed.
     Handle file{openExisting(path, 0, FILE_FLAG_BACKUP_SEMANTICS)};
     if (!file.ok()) {
         const DWORD error = GetLastError();
@@ -200,7 +200,7 @@ void writeInPlace(const std::string& path, const Target& target, const std::stri
     if (!file.ok()) cannotWrite(path, GetLastError());
     // This thread, for the console handler to cancel a write that waits on a reader.
     HANDLE self = OpenThread(THREAD_TERMINATE, FALSE, GetCurrentThreadId());
-    bool interrupted = false; // before the write, with nothing to cancel yet
+    bool interrupted = false; // an interrupt came before the write, when there was nothing to cancel yet
     {
         const std::lock_guard lock(deferMutex);
         writerInPlace = self;
@@ -341,7 +341,7 @@ void onInterrupt(void (*handler)()) {
     installConsoleHandler();
 }
 
-void ignoreBrokenPipes() {} // Windows has no SIGPIPE: a broken pipe is an error of the write
+void ignoreBrokenPipes() {} // Windows has no SIGPIPE; a broken pipe is already an error of the write
 
 // Windows buffers _IOLBF streams fully (and the UCRT refuses a size of 0): unbuffered instead, which
 // the C library still writes a call at a time.

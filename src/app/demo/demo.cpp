@@ -15,16 +15,16 @@
 namespace app {
 namespace {
 
-// Ctrl-C or a request to end: the run ends with what it has written (stopAtInterrupt), validation
-// counted; a second one ends it at once.
+// Counts Ctrl-C presses and other requests to end. The first lets the run finish what it has started
+// (see stopAtInterrupt) and still report validation errors; a second ends the loop at once.
 std::atomic<int> stopRequests{0};
 
 void requestStop() {
     stopRequests++;
 }
 
-// The capture keeps the frames measured so far; a screenshot asked for is of one more frame, drawn
-// without a step (a naive step may take seconds). Returns whether the loop ends now.
+// After the first interrupt, the capture keeps the frames it has, and a screenshot asked for gets one
+// more frame, drawn without a step (a naive step may take seconds). Returns whether the loop ends now.
 bool stopAtInterrupt(Demo& d) {
     if (stopRequests == 0) return false;
     if (d.interrupted) return stopRequests > 1;
@@ -35,8 +35,8 @@ bool stopAtInterrupt(Demo& d) {
     return false;
 }
 
-// Minimized: nothing to present to, so no frames (and no simulation) until restored. Returns whether
-// the window is, after waiting a little for events.
+// A minimized window has nothing to present to, so neither frames nor steps run until it is
+// restored. Returns whether the window is minimized, after waiting a little for events.
 bool waitIfMinimized(Demo& d, int width, int height) {
     if (width == 0 || height == 0 || glfwGetWindowAttrib(d.window, GLFW_ICONIFIED)) {
         if (!d.wasMinimized) d.minimizations++;
@@ -49,7 +49,6 @@ bool waitIfMinimized(Demo& d, int width, int height) {
     return false;
 }
 
-// A new swapchain when the window's size or the wanted present mode changed.
 void updateSwapchain(Demo& d, int width, int height) {
     if (d.swapchainDirty || uint32_t(width) != d.swapchain.extent.width ||
         uint32_t(height) != d.swapchain.extent.height) {
@@ -62,8 +61,8 @@ void updateSwapchain(Demo& d, int width, int height) {
     d.panel.presentModeActual = gpu::presentModeName(d.swapchain.presentMode);
 }
 
-// F12's shot, its frame finished: the pixels leave the buffer now and the PNG is encoded and written
-// beside the frame loop, under a name not yet taken in the working directory.
+// Once an F12 screenshot's frame has finished, its pixels leave the buffer at once, and the PNG is
+// encoded and written on another thread, under a name not yet taken in the working directory.
 void startKeyShotWrite(Demo& d, Screenshot& shot) {
     const std::time_t now = std::time(nullptr);
     const std::tm local = io::os::localTime(now);
@@ -89,7 +88,8 @@ void startKeyShotWrite(Demo& d, Screenshot& shot) {
     }));
 }
 
-// Finished PNG writes say so in the status line; at the end of the run, after waiting for them.
+// Reports each finished PNG write in the status line. At the end of the run (`wait`) it waits for
+// the writes still running.
 void collectPngWrites(Demo& d, bool wait) {
     for (auto it = d.pngWrites.begin(); it != d.pngWrites.end();) {
         if (!wait && it->wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
@@ -102,7 +102,7 @@ void collectPngWrites(Demo& d, bool wait) {
     }
 }
 
-// A finished frame's results: its GPU times for the panel (and its capture row), its grid statistics.
+// Reads a finished frame's GPU times (for the panel and the capture row) and its grid statistics.
 void harvest(Demo& d, FrameSlot& s) {
     if (!s.used) return;
     const std::vector<gpu::ScopeTime> times =
@@ -130,8 +130,8 @@ void harvest(Demo& d, FrameSlot& s) {
     s.used = s.hasStats = s.captured = false;
 }
 
-// The capture's files, once its last measured frame has been harvested. A capture asked for on the
-// command line that cannot be written fails the run; one from the panel says why in the panel.
+// Writes the capture's files once its last measured frame has been harvested. A capture asked for on
+// the command line that cannot be written fails the run; one started in the panel says why there.
 void finishCaptureIfDone(Demo& d) {
     if (!d.capture || d.capture->framesLeft > 0) return;
     for (const FrameSlot& s : d.slots)
@@ -146,7 +146,8 @@ void finishCaptureIfDone(Demo& d) {
     d.capture.reset();
 }
 
-// The slot's previous frame has finished: its command buffer may be reused, its results read.
+// Waits until the slot's previous frame has finished, so that its command buffer may be reused and
+// its results read.
 void waitForSlot(Demo& d, FrameSlot& slot) {
     VK_CHECK(vkWaitForFences(d.ctx.device, 1, &slot.fence, VK_TRUE, UINT64_MAX));
     harvest(d, slot);
@@ -154,8 +155,8 @@ void waitForSlot(Demo& d, FrameSlot& slot) {
     collectPngWrites(d, false);
 }
 
-// The swapchain image to draw into, ready when slot.acquired signals; false when the swapchain is out
-// of date (it is recreated before the next try).
+// Acquires the swapchain image to draw into; it is ready when slot.acquired signals. Returns false when
+// the swapchain is out of date, in which case it is recreated before the next try.
 bool acquireImage(Demo& d, FrameSlot& slot, uint32_t& image) {
     const VkResult acquired = vkAcquireNextImageKHR(d.ctx.device, d.swapchain.swapchain, UINT64_MAX,
                                                     slot.acquired, VK_NULL_HANDLE, &image);
@@ -167,7 +168,6 @@ bool acquireImage(Demo& d, FrameSlot& slot, uint32_t& image) {
     return true;
 }
 
-// The previous frame's CPU time: from its start to `now`.
 void endCpuFrame(Demo& d, Clock::time_point now) {
     if (d.previousSlot >= 0)
         d.slots[d.previousSlot].row.cpuFrameMs =
@@ -175,9 +175,9 @@ void endCpuFrame(Demo& d, Clock::time_point now) {
     d.previousStart = now;
 }
 
-// A preset just chosen (or given by --preset) that crawls on this device says so once, on stderr and
-// in the panel, with its frame time measured: that of its second stepped frame, the first having
-// built the flock and its pipelines.
+// When a preset just chosen (or given by --preset) runs slowly on this device, says so once, on stderr
+// and in the panel. The time quoted is that of its second stepped frame, because the first also built
+// the flock and its pipelines.
 void notePresetSpeed(Demo& d) {
     PanelState& st = d.panel;
     if (st.presetWatched.empty() || d.previousSlot < 0 || st.paused) return;
@@ -198,8 +198,8 @@ bool pressed(Demo& d, int key) {
     return edge && !ImGui::GetIO().WantCaptureKeyboard;
 }
 
-// Dragging orbits the camera, the right button places the predator and scrolling zooms, away from
-// the panel; keys toggle, and return what they request.
+// Mouse input away from the panel orbits (left drag), places the predator (right button) and zooms
+// (scroll). Keys toggle settings directly, or return what they request for the frame loop to apply.
 PanelRequest handleInput(Demo& d) {
     const ImGuiIO& io = ImGui::GetIO();
     const double x = d.cursorX, y = d.cursorY;
@@ -217,7 +217,7 @@ PanelRequest handleInput(Demo& d) {
         else
             glfwSetWindowShouldClose(d.window, GLFW_TRUE);
     }
-    // '?' by the character typed, whatever the keyboard's layout.
+    // '?' is read from the typed characters, because its key differs between keyboard layouts.
     bool question = false;
     if (!io.WantTextInput)
         for (ImWchar c : io.InputQueueCharacters) question = question || c == '?';
@@ -233,9 +233,9 @@ PanelRequest handleInput(Demo& d) {
     return asked;
 }
 
-// The panel, showing the grid made after the last frame's requests; ends ImGui's frame. A frame
-// screenshotted shows the panels settled (settleLayout), its requests those of the first pass, which
-// took the input. Returns what the panel asked for.
+// Draws the panel and ends ImGui's frame. A frame that will be screenshotted is laid out again until
+// the panels have settled (settleLayout); only the first pass took the input, so its requests are the
+// ones returned.
 PanelRequest buildPanel(Demo& d) {
     d.panel.boids = d.flock.count;
     d.panel.captureRemaining = d.capture ? int(d.capture->warmupLeft + d.capture->framesLeft) : 0;
@@ -247,16 +247,16 @@ PanelRequest buildPanel(Demo& d) {
     return asked;
 }
 
-// Switching to naive where its step would freeze the window asks first (askBeforeNaive), with the
-// step's time measured on this device; the panel opens where the question is.
+// Where a naive step would freeze the window, switching to naive asks first (askBeforeNaive), quoting
+// the step's time measured on this device, and the panel is opened so that the question is seen.
 void confirmNaive(Demo& d, sim::Mode before, bool confirmed) {
     d.panel.boids = d.flock.count;
     if (askBeforeNaive(d.panel, before, confirmed, [&d] { return naiveStepSeconds(d); })) d.showPanel = true;
 }
 
-// A fresh random flock (new count or seed) or the flock wrapped into a new domain; the GPU is idle.
-// Bad input leaves the status saying why, and a flock: the old one, or the start state where the
-// old one was already released.
+// Makes a fresh random flock (for a new count or seed) or wraps the present flock into a new domain.
+// The caller has made the GPU idle. On bad input the status line says why and a flock remains: the
+// old one, or the start state where the old one was already released.
 void rebuildFlock(Demo& d, bool fresh) {
     PanelState& st = d.panel;
     try {
@@ -274,7 +274,7 @@ void rebuildFlock(Demo& d, bool fresh) {
                 d.flock = sim::createFlock(d.ctx, state.count());
             }
         } else {
-            // An L the user set is the density later counts keep.
+            // When the user sets L, the density that later count changes keep becomes this one.
             if (st.sim.density > 0) st.sim.density = sim::densityOf(d.flock.count, st.sim.params.domainHalf);
             state = sim::downloadState(d.ctx, d.flock);
             sim::wrapPositions(state, st.sim.params.domainHalf);
@@ -292,14 +292,14 @@ void rebuildFlock(Demo& d, bool fresh) {
     }
 }
 
-// What the user asked for this frame, in the panel, by key or by the harness's script. Returns
-// whether the flock steps.
+// Applies what was asked for this frame, whether in the panel, by a key or by the harness's script.
+// Returns whether the flock steps.
 bool applyRequest(Demo& d, const PanelRequest& asked) {
     PanelState& st = d.panel;
     const std::optional<sim::ParamProblem> paramProblem = sim::validateParams(st.sim.params);
     if (paramProblem) st.status = describeProblem(*paramProblem, sliderNames);
     if (asked.flock != PanelRequest::Flock::Keep) {
-        // The flock's buffers change: the GPU must be idle first.
+        // The flock's buffers are about to be replaced, and frames in flight may still read them.
         VK_CHECK(vkDeviceWaitIdle(d.ctx.device));
         for (FrameSlot& s : d.slots) harvest(d, s);
         rebuildFlock(d, asked.flock == PanelRequest::Flock::Fresh);
@@ -316,11 +316,11 @@ bool applyRequest(Demo& d, const PanelRequest& asked) {
         }
     }
     if (asked.count && !paramProblem) {
-        // Between frames, outside the timings: the count blocks until the GPU has done it. Naive
-        // steps test every boid; their neighbours are counted on the grid they would have.
+        // The count runs between frames, outside the timings, and blocks until the GPU is done. A naive
+        // step tests every boid, so its neighbours are counted on the grid it would have.
         const sim::Grid grid = currentGrid(d);
         sim::SearchCounts counts = sim::countSearch(d.ctx, d.flock, st.sim.params, grid);
-        if (st.sim.mode == sim::Mode::Naive) { // its tiles keep every lane busy: no lanes to count
+        if (st.sim.mode == sim::Mode::Naive) { // naive's tiles keep every lane busy, so lanes are not counted
             counts.candidates = d.flock.count;
             counts.laneEfficiency = counts.ruleLanes = 0;
         }
@@ -329,8 +329,8 @@ bool applyRequest(Demo& d, const PanelRequest& asked) {
     return !paramProblem && (!st.paused || asked.stepOnce);
 }
 
-// The frame's commands: the simulation step (and every 30 frames the grid's statistics), the draw, the
-// panel, and the screenshots asked for (the last frame's, F12's). Returns the path that drew the boids.
+// Records the frame's commands: the simulation step (with the grid's statistics every 30 frames), the
+// draw, the panel and any screenshot asked for. Returns the drawing path that drew the boids.
 render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simulate) {
     const PanelState& st = d.panel;
     if (simulate) sim::prepareGrid(d.ctx, d.flock, st.grid, st.sim.mode, st.sim.gridBuild);
@@ -390,7 +390,8 @@ render::DrawPath recordFrame(Demo& d, FrameSlot& slot, uint32_t image, bool simu
     return drawn;
 }
 
-// The frame runs once its image is acquired; presentation waits for the image's own semaphore.
+// The submission waits until the swapchain image is acquired; presentation waits on the image's own
+// semaphore, which the submission signals.
 void submitAndPresent(Demo& d, FrameSlot& slot, uint32_t image) {
     VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
     wait.semaphore = slot.acquired;
@@ -422,8 +423,8 @@ void submitAndPresent(Demo& d, FrameSlot& slot, uint32_t image) {
         VK_CHECK(presented);
 }
 
-// The frame's row: its CPU fields now, its GPU times when harvested; after a capture's warm-up, its
-// number and time. The first measured frame's configuration is the capture's.
+// Fills the frame's row: CPU fields now, GPU times when harvested, and after a capture's warm-up its
+// number and time. The first measured frame's configuration becomes the capture's.
 void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPath drawn) {
     const PanelState& st = d.panel;
     slot.used = true;
@@ -446,8 +447,8 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
     d.frameNumber++;
 }
 
-// After the last frame: the frames in flight finish and are harvested, and the capture and the
-// screenshot are written. False where one asked for was not, the window having closed first.
+// After the last frame, harvests the frames in flight and writes the capture and the screenshot.
+// Returns false when the window closed before an output the command line asked for was written.
 bool finishRun(Demo& d, const DemoHarness& harness) {
     VK_CHECK(vkDeviceWaitIdle(d.ctx.device));
     endCpuFrame(d, Clock::now());
@@ -458,10 +459,10 @@ bool finishRun(Demo& d, const DemoHarness& harness) {
     const std::string ended = d.interrupted ? "interrupted after " + countOf(d.frameNumber, "frame")
                                             : "the window closed after " + std::to_string(d.frameNumber) +
                                                   " of " + std::to_string(d.totalFrames) + " frames";
-    std::string missing; // what the command line asked for and the run did not write
+    std::string missing; // an output the command line asked for that the run did not write
     if (d.capture && !d.options.capture.empty()) {
         missing = "no capture";
-    } else if (d.capture) { // started in the panel
+    } else if (d.capture) { // a capture started in the panel
         std::fprintf(stderr, "vkboids: note: the run ended before the capture finished; nothing written\n");
     }
     const std::string& screenshot = d.options.screenshot;
@@ -497,7 +498,8 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoH
 
     d.window = openWindow(options.width, options.height);
     glfwSetWindowUserPointer(d.window, &d);
-    // Installed before ImGui's, which chain to them: a tap between two frames is never lost.
+    // Our callbacks are installed before ImGui's, which chain to them, so that a key tapped between
+    // two frames is never lost.
     glfwSetScrollCallback(d.window, onScroll);
     installInputCallbacks(d);
     d.ctx = createWindowContext(d.window, global);
@@ -509,7 +511,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoH
     startRun(d);
     io::os::onInterrupt(requestStop);
 
-    PanelRequest asked; // the harness's, kept through minimized passes until a frame applies them
+    PanelRequest asked; // the harness's requests, kept through minimized passes until a frame applies them
     while (!glfwWindowShouldClose(d.window) && !stopAtInterrupt(d)) {
         glfwPollEvents();
         asked.add(harness.frame(d));
@@ -536,7 +538,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoH
         confirmNaive(d, modeBefore, asked.naiveConfirmed);
         const bool simulate = applyRequest(d, asked) && !d.interrupted;
         asked = {};
-        // After the requests, which may change the mode, the cells, the order or the flock.
+        // Computed after the requests, which may change the mode, the cells, the order or the flock.
         d.panel.grid = currentGrid(d);
 
         const render::DrawPath drawn = recordFrame(d, slot, image, simulate);

@@ -24,15 +24,15 @@ struct DemoOptions {
     uint64_t seed = 1;
     sim::Config sim;
     std::string presentMode = "fifo";
-    uint64_t frames = 0; // 0: run until closed
+    uint64_t frames = 0; // 0 means run until the window is closed
     uint64_t warmup = 0;
-    std::string capture;    // CSV path; a JSON summary goes beside it
+    std::string capture;    // the CSV's path; a JSON summary is written beside it
     std::string screenshot; // PNG of the last frame
     std::string loadState;
-    std::string preset;       // --preset: the panel's preset (its id) the run starts with; "" none
-    bool paused = false;      // the first frames show the flock still (space resumes)
-    uint64_t stepsBefore = 0; // steps run before the first frame: a formed flock
-    bool formedStart = false; // no flock asked for: the formed flock of assets/ (app/formed_flock.h)
+    std::string preset;             // --preset: the id of the panel's preset the run starts with, or empty
+    bool paused = false;            // the first frames show the flock still (space resumes)
+    uint64_t stepsBefore = 0;       // steps run before the first frame, so that the flock has formed
+    bool formedStart = false;       // no flock was asked for: start from assets/' formed flock
     int width = 1280, height = 800; // --window
     render::DrawPath drawPath = render::DrawPath::Auto;
     render::ColorMode color = render::ColorMode::Heading;

@@ -1,4 +1,4 @@
-// Creating the demo's window-side objects, flock, renderer, swapchain and frame slots.
+// Creates the demo's flock, renderer, swapchain, frame slots and ImGui.
 
 #include "app/demo/demo_state.h"
 
@@ -10,7 +10,7 @@ void onScroll(GLFWwindow* window, double, double dy) {
     static_cast<Demo*>(glfwGetWindowUserPointer(window))->scroll += dy;
 }
 
-// Output paths fail before a window opens.
+// Bad output paths are refused before a window opens, so that the user hears of them at once.
 void checkOutputs(const DemoOptions& o) {
     if (!o.capture.empty()) checkCaptureFiles(o.capture);
     if (!o.screenshot.empty()) {
@@ -32,7 +32,7 @@ double naiveStepSeconds(Demo& d) {
 
 namespace {
 
-// Naive from the command line where a step takes a second or more: one line says so, and an
+// Started in naive mode where a step takes a second or more, the demo says so in one line, and an
 // interactive demo (no --frames) opens paused, as the panel asks before switching to naive.
 void noteSlowNaiveStart(Demo& d) {
     if (d.panel.sim.mode != sim::Mode::Naive) return;
@@ -45,8 +45,8 @@ void noteSlowNaiveStart(Demo& d) {
 
 } // namespace
 
-// The panel's settings from the command line, and the flock they start with: loaded, the formed
-// flock of assets/, or random.
+// Sets the panel's settings from the command line and creates the flock they start with: loaded from
+// a file, the formed flock of assets/, or random.
 void createDemoFlock(Demo& d) {
     const DemoOptions& o = d.options;
     PanelState& st = d.panel;
@@ -93,12 +93,12 @@ void createRendererAndSwapchain(Demo& d) {
                              (d.swapchain.storage
                                   ? " lacks 64-bit atomics on storage buffers or format-free image stores"
                                   : "'s window images take no storage writes"));
-    st.draw.path = o.drawPath; // compute, where the frame cannot take it, falls back to points
+    st.draw.path = o.drawPath; // the compute path falls back to points where this frame cannot take it
     st.draw.colorMode = o.color;
 }
 
-// Per frame in flight a command buffer, a fence, a semaphore and a grid-statistics buffer; and the
-// profiler's queries for each.
+// Creates, for each frame in flight, a command buffer, a fence, a semaphore, a grid-statistics buffer
+// and the profiler's queries.
 void createFrameSlots(Demo& d) {
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -175,8 +175,9 @@ sim::Grid currentGrid(const Demo& d) {
     return sim::gridFor(d.panel.sim, d.flock.count);
 }
 
-// --steps-before: the flock steps before the first frame, one step a submission as step runs them,
-// with progress on a terminal once they take a while. Events are polled: closing the window ends them.
+// Runs --steps-before's steps before the first frame, one step per submission as the step command
+// does, with progress on a terminal once they take a while. Window events are polled so that closing
+// the window ends them.
 void runStepsBefore(Demo& d) {
     const uint64_t steps = d.options.stepsBefore;
     if (steps == 0) return;
@@ -208,16 +209,16 @@ void runStepsBefore(Demo& d) {
     destroyHeadless(d.ctx, headless);
 }
 
-// The camera, the capture the command line asks for, and the number of frames to render.
+// Sets up the camera, the capture the command line asks for and the number of frames to render.
 void startRun(Demo& d) {
     const DemoOptions& o = d.options;
     d.camera = defaultCamera(d.panel.sim.params.domainHalf);
     if (!o.capture.empty())
         d.capture = Capture{.csvPath = o.capture, .warmupLeft = o.warmup, .framesLeft = o.frames};
     d.totalFrames = o.frames ? o.frames + (o.capture.empty() ? 0 : o.warmup) : 0;
-    d.panel.grid = currentGrid(d); // what the first frame's panel shows
+    d.panel.grid = currentGrid(d);
     d.previousStart = Clock::now();
-    gpu::resetMemoryPeak(); // the peaks that the harness reports are the run's, not the set-up's
+    gpu::resetMemoryPeak(); // so that the memory peaks the harness reports are the run's, not the set-up's
 }
 
 } // namespace app

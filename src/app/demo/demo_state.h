@@ -35,21 +35,21 @@ namespace app {
 using Clock = std::chrono::steady_clock;
 constexpr uint32_t framesInFlight = 2;
 
-// Per frame in flight.
+// What each frame in flight owns, so that one frame can be recorded while the other runs.
 struct FrameSlot {
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;        // signalled when the slot's frame has finished on the GPU
     VkSemaphore acquired = VK_NULL_HANDLE; // signalled when its swapchain image may be drawn into
-    gpu::Buffer gridStats;                 // host-visible GridStats
-    Screenshot keyShot;                    // F12: the frame's image, written once the fence signals
+    gpu::Buffer gridStats;                 // host-visible, holds the frame's GridStats
+    Screenshot keyShot;                    // an F12 screenshot, written once the fence signals
     bool used = false, hasStats = false, captured = false;
-    FrameRow row; // CPU fields when recorded, GPU times when harvested
+    FrameRow row; // CPU fields are set when recorded, GPU times when harvested
 };
 
 struct Demo {
     DemoOptions options;
 
-    // Created in this order, destroyed in reverse.
+    // These are created in this order and destroyed in reverse.
     GLFWwindow* window = nullptr;
     gpu::Context ctx;
     sim::State initial; // the start state, brought back when a reinitialization fails
@@ -62,28 +62,26 @@ struct Demo {
     gpu::Profiler profiler;
     render::ImGuiRenderer imgui;
 
-    // What the user sees and changes.
     PanelState panel;
     OrbitCamera camera;
     bool showPanel = true;
     bool showHelp = false;
-    bool shotRequested = false;  // F12 this frame
+    bool shotRequested = false;  // F12 was pressed this frame
     double scroll = 0;           // scroll steps since the last frame
     double lastX = 0, lastY = 0; // the cursor at the last frame
-    // Input as the window's callbacks (input.cpp) report it: keys pressed since the last frame,
-    // buttons held, the cursor.
+    // Input as the window's callbacks (input.cpp) report it: the keys pressed since the last frame,
+    // the buttons held and the cursor's position.
     bool keyPressed[GLFW_KEY_LAST + 1] = {};
     bool buttonDown[GLFW_MOUSE_BUTTON_LAST + 1] = {};
     double cursorX = 0, cursorY = 0;
 
-    // The run.
     std::optional<Capture> capture;
-    Screenshot shot;                                 // --screenshot, of the last frame
-    std::vector<std::string> shotPaths;              // F12's, in this run
-    std::vector<std::future<std::string>> pngWrites; // F12's PNGs being written; each says how it went
-    uint64_t totalFrames = 0;                        // 0: until the window closes
-    bool interrupted = false;                        // Ctrl-C: at most one more frame, not stepped
-    uint64_t frameNumber = 0;                        // frames rendered
+    Screenshot shot;                                 // the last frame, for --screenshot
+    std::vector<std::string> shotPaths;              // the F12 screenshots taken in this run
+    std::vector<std::future<std::string>> pngWrites; // F12 PNGs being written; each returns a status line
+    uint64_t totalFrames = 0;                        // 0 means until the window closes
+    bool interrupted = false;                        // after Ctrl-C, at most one more frame, not stepped
+    uint64_t frameNumber = 0;
     bool swapchainDirty = false;
     uint32_t recreations = 0, minimizations = 0;
     bool wasMinimized = false;
@@ -93,31 +91,32 @@ struct Demo {
 };
 
 void onScroll(GLFWwindow* window, double dx, double dy);
-// input.cpp: the window's input callbacks (installed before ImGui's, which chain to them), and the
-// predator under the mouse.
+// In input.cpp: the window's input callbacks, which are installed before ImGui's so that ImGui chains
+// to them, and the predator under the mouse.
 void installInputCallbacks(Demo& d);
 void updatePlay(Demo& d);
 void drawPredatorMarker(const Demo& d);
-// A rectangle in ImGui's (the window's) coordinates in framebuffer pixels, which differ on scaled
-// displays.
+// Converts a rectangle from ImGui's coordinates, which are the window's, to framebuffer pixels; the
+// two differ on scaled displays.
 PixelRect toPixels(const PixelRect& r);
-// Refuses unwritable outputs before any work.
+// Refuses outputs that cannot be written before any work starts.
 void checkOutputs(const DemoOptions& options);
 void createDemoFlock(Demo& d);
 void createRendererAndSwapchain(Demo& d);
 void createFrameSlots(Demo& d);
 void destroyFrameSlots(Demo& d);
-// Dear ImGui on the window: its context, GLFW input (chained to ours) and its renderer.
+// Creates Dear ImGui's context, its GLFW input (chained to our callbacks) and its renderer.
 void createImGui(Demo& d);
 void destroyImGui(Demo& d);
-// A new ImGui frame, begun before input: it decides whether ImGui takes the mouse and the keyboard.
+// Begins an ImGui frame before input is handled, because ImGui decides whether it takes the mouse and
+// the keyboard.
 void beginImGuiFrame();
-// The frame's ImGui windows (the panels, the help, the predator's marker), and the domain framed
-// beside the panels. Returns what the panel asked for.
+// Draws the frame's ImGui windows (the panels, the help and the predator's marker) and frames the
+// domain beside the panels. Returns what the panel asked for.
 PanelRequest drawWindows(Demo& d);
 sim::Grid currentGrid(const Demo& d);
-// The time a naive step of the present flock takes: scaled from the last naive step the demo ran, or
-// from one measured now (measureNaiveStep).
+// Estimates how long a naive step of the present flock takes, scaled from the last naive step the
+// demo ran or from one measured now (measureNaiveStep).
 double naiveStepSeconds(Demo& d);
 void runStepsBefore(Demo& d);
 void startRun(Demo& d);

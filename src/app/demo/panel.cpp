@@ -73,7 +73,6 @@ void timingRow(const char* label, const std::deque<double>* values, uint64_t add
     ImGui::Text("%.3f", s.p95);
 }
 
-// A combo box of `options`, each shown by `name`: picking one sets `value`.
 template <typename T>
 void choiceCombo(const char* label, T& value, std::initializer_list<T> options, const char* (*name)(T)) {
     ImGui::SetNextItemWidth(120);
@@ -148,7 +147,6 @@ PixelRect drawTimings(const TimingHistory& t, uint32_t boids) {
     return rect;
 }
 
-// The drawing path, the size of what it draws, and the colouring.
 void drawStyleControls(PanelState& st) {
     int path = int(st.draw.path);
     ImGui::Text("draw:");
@@ -181,7 +179,6 @@ void drawStyleControls(PanelState& st) {
                                                                : "red to violet by slot (not reordered)");
 }
 
-// The mode, the search, pausing and stepping, and a fresh flock.
 void drawSimulationSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
     int mode = int(st.sim.mode);
@@ -271,7 +268,6 @@ void drawGridSection(PanelState& st, PanelRequest& asked) {
                     st.gridStats.largestCell, st.gridStats.occupiedCells);
 }
 
-// The rules' parameters.
 void drawRulesSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("Rules")) return;
     sim::Params& p = st.sim.params;
@@ -292,7 +288,6 @@ void drawRulesSection(PanelState& st, PanelRequest& asked) {
     }
 }
 
-// The drawing, the present mode and the camera.
 void drawViewSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
     drawStyleControls(st);
@@ -305,7 +300,6 @@ void drawViewSection(PanelState& st, PanelRequest& asked) {
     ImGui::TextDisabled("F1: help, M: next mode, H: hide the panels");
 }
 
-// A capture of the next frames to a CSV file.
 void drawCaptureSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("Capture")) return;
     ImGui::SetNextItemWidth(120);

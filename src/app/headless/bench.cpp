@@ -24,8 +24,8 @@ double msSince(Clock::time_point t) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-// The demo's starting camera and style, so that --render draws what a user first sees (in the colours
-// --color asks for).
+// Uses the demo's starting camera and style, so that --render draws what a user first sees, in the
+// colours --color asks for.
 render::DrawSettings benchView(const sim::Params& params, const sim::Grid& grid, uint32_t count,
                                const render::Offscreen& target, render::DrawPath path,
                                render::ColorMode color) {
@@ -47,9 +47,9 @@ struct Bench {
     render::Renderer renderer;
     render::Offscreen offscreen;
     double naiveLimit = 0;
-    std::vector<uint32_t> boids; // the options' or the sweep's (benchSweep), as the frames
+    std::vector<uint32_t> boids; // from the options or from the sweep (benchSweep), as are the frames
     uint64_t frames = 0, warmup = 0;
-    std::vector<render::DrawPath> paths; // one pass with nothing drawn, without --render
+    std::vector<render::DrawPath> paths; // without --render, one pass that draws nothing
     uint64_t configurations = 0, configurationsDone = 0;
     Clock::time_point start;
     std::string csv;
@@ -57,8 +57,8 @@ struct Bench {
     std::vector<std::string> table;
 };
 
-// One configuration of bench: the configuration (its L set), the boids, the drawing path's name
-// (empty where nothing is drawn) and the grid stepped.
+// One run of bench: the configuration with its L set, the boid count, the drawing path's name (empty
+// where nothing is drawn) and the grid that is stepped.
 struct BenchRun {
     sim::Config config;
     uint32_t boids;
@@ -75,7 +75,6 @@ void printTableHeader() {
                 "order", "build", "draw", "median ms", "p95 ms");
 }
 
-// The configuration as the progress line names it.
 std::string runLabel(const BenchRun& r) {
     const sim::Config& c = r.config;
     return std::string(sim::modeName(c.mode)) + " " + std::to_string(r.boids) +
@@ -85,7 +84,6 @@ std::string runLabel(const BenchRun& r) {
            (r.draw.empty() ? "" : " draw " + r.draw);
 }
 
-// Where the bench is at frame f of the configuration under way.
 std::string progressText(const Bench& b, uint64_t f, const std::string& label) {
     const uint64_t frames = b.warmup + b.frames;
     const double done =
@@ -96,7 +94,6 @@ std::string progressText(const Bench& b, uint64_t f, const std::string& label) {
            std::to_string(frames) + (left.empty() ? "" : ", " + left);
 }
 
-// The warm-up and measured frames of one configuration, each recorded by `record`.
 std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
                                     const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record) {
     const std::string label = runLabel(r);
@@ -122,7 +119,6 @@ std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
     return rows;
 }
 
-// The run's line of the table: medians, each pass, the rows and what the search counted.
 std::string tableLine(const BenchRun& r, const nlohmann::json& run,
                       const std::optional<sim::SearchCounts>& counted) {
     char text[512];
@@ -156,15 +152,15 @@ std::string tableLine(const BenchRun& r, const nlohmann::json& run,
     return line;
 }
 
-// "5000, 50000": counts as the short sweep's note names them.
+// Boid counts as the short sweep's note lists them, for example "5000, 50000".
 std::string countList(const std::vector<uint32_t>& counts) {
     std::string text;
     for (uint32_t n : counts) text += (text.empty() ? "" : ", ") + std::to_string(n);
     return text;
 }
 
-// The device, the drawing target where --render asks for one, and the checks that refuse a bench
-// with nothing to run or a drawing path the device lacks.
+// Opens the device and, where --render asks for one, the drawing target. Refuses a bench that has
+// nothing to run or that asks for a drawing path the device lacks.
 void startBench(Bench& b, const GlobalOptions& global) {
     const BenchOptions& o = b.o;
     if (!o.csv.empty()) io::checkOutputPath(o.csv, ".csv");
@@ -178,8 +174,8 @@ void startBench(Bench& b, const GlobalOptions& global) {
     b.boids = o.boids.empty() ? sweep.boids : o.boids;
     b.frames = o.frames.value_or(sweep.frames);
     b.warmup = o.warmup.value_or(sweep.warmup);
-    // The sweep's counts too, before the first run: a density may give one an L out of bounds (the
-    // command line checked the rest).
+    // The sweep's counts are checked too, before the first run, because a density may give one of them
+    // an L out of bounds. The command line has already checked everything else.
     for (uint32_t n : b.boids) sim::configFor(o.configs.front(), n);
     const auto isNaive = [](const sim::Config& c) { return c.mode == sim::Mode::Naive; };
     b.naiveLimit = o.naiveLimit.value_or(defaultNaiveMax);
@@ -229,10 +225,9 @@ bool skipped(const Bench& b, const sim::Config& config, uint32_t n) {
     return config.mode == sim::Mode::Naive && n > b.naiveLimit;
 }
 
-// Every configuration, counted for the progress line and announced, before the first runs.
 void planBench(Bench& b) {
     const BenchOptions& o = b.o;
-    for (uint32_t n : b.boids) sim::checkFlockFits(b.ctx, n); // every size, before the first run
+    for (uint32_t n : b.boids) sim::checkFlockFits(b.ctx, n); // a size that does not fit fails before any run
     b.paths = !o.render             ? std::vector<render::DrawPath>{render::DrawPath::Points}
               : o.drawPaths.empty() ? std::vector<render::DrawPath>{render::DrawPath::Auto}
                                     : o.drawPaths;
@@ -245,8 +240,8 @@ void planBench(Bench& b) {
     b.start = Clock::now();
 }
 
-// What the search did, on the state the timed frames left, outside the timings, into each row.
-// Naive steps test every boid.
+// Counts what the search did on the state the timed frames left, outside the timings, and adds it to
+// each row. A naive step tests every boid.
 std::optional<sim::SearchCounts> addSearchCounts(Bench& b, sim::Flock& flock, const BenchRun& r,
                                                  std::vector<FrameRow>& rows) {
     if (!b.o.countCandidates) return std::nullopt;
@@ -263,15 +258,16 @@ std::optional<sim::SearchCounts> addSearchCounts(Bench& b, sim::Flock& flock, co
     return counted;
 }
 
-// One configuration (its L set) drawn by `chosen`: steps from `start` until the GPU's clock has risen
-// from idle (or from a light load), then the run from the start state, its rows, summary and line.
+// Runs one configuration, with its L set, drawn by `chosen`. It first steps from `start` until the
+// GPU's clock has risen from idle or a light load, then runs from the start state and records its
+// rows, summary and table line.
 void runConfiguration(Bench& b, sim::Flock& flock, const sim::State& start, const sim::Config& config,
                       render::DrawPath chosen) {
     const BenchOptions& o = b.o;
     const uint32_t n = flock.count;
     const render::DrawPath path =
         render::resolveDrawPath(chosen, n, render::computePathAvailable(b.ctx), b.ctx.isCpu);
-    // Naive's neighbours are counted on the grid of cells max(r) wide.
+    // Naive builds no grid, so its neighbours are counted on a grid of cells max(r) wide.
     sim::Config gridConfig = config;
     if (config.mode == sim::Mode::Naive) gridConfig.cellWidth = sim::CellWidth::Reach;
     const BenchRun r{config, n, o.render ? render::drawPathName(path) : "", sim::gridFor(gridConfig, n)};
@@ -311,7 +307,6 @@ void runConfiguration(Bench& b, sim::Flock& flock, const sim::State& start, cons
     ++b.configurationsDone;
 }
 
-// The table again, whole, the files, and the device given back.
 int endBench(Bench& b) {
     const BenchOptions& o = b.o;
     std::printf("\n");

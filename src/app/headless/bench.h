@@ -17,18 +17,18 @@ struct BenchOptions {
     // Every combination of the lists given for --mode, --cell-width, --cell-order and --grid-build, in that
     // order of nesting (naive once: it builds no grid), each with the rows, rules and density given.
     std::vector<sim::Config> configs;
-    std::vector<uint32_t> boids;            // empty: the sweep's (benchSweep)
-    std::optional<uint64_t> frames, warmup; // unset: the sweep's
+    std::vector<uint32_t> boids;            // empty means the sweep's (benchSweep)
+    std::optional<uint64_t> frames, warmup; // unset means the sweep's
     bool full = false;                      // --full: the full sweep on a CPU device too
-    bool countCandidates = false;           // after each run, the search's candidates and neighbours a boid
+    bool countCandidates = false;           // count the search's candidates and neighbours after each run
     uint64_t warmupMs = 1000; // untimed steps from the start state before each run's warm-up frames
     uint64_t seed = 1;
     std::string csv, json;
     bool render = false;
-    std::vector<render::DrawPath> drawPaths;              // with --render; empty: auto, per count
+    std::vector<render::DrawPath> drawPaths;              // with --render; empty means chosen per count
     render::ColorMode color = render::ColorMode::Heading; // with --render
     int width = 1280, height = 800;
-    std::optional<double> naiveLimit; // --naive-max; unset: by the device (below)
+    std::optional<double> naiveLimit; // --naive-max; unset means chosen by the device (below)
 };
 
 // Naive runs only up to this many boids unless --naive-max says otherwise; on a CPU device, up to the

@@ -39,7 +39,7 @@ bool isStableSortOf(const std::vector<uint32_t>& keysIn, const std::vector<uint3
     return true;
 }
 
-// "100000,1000000": counts as --n takes them.
+// Pair counts written as --n takes them, for example "100000,1000000".
 std::string countList(const std::vector<uint32_t>& counts) {
     std::string text;
     for (uint32_t n : counts) text += (text.empty() ? "" : ",") + std::to_string(n);
@@ -61,13 +61,14 @@ struct SortCase {
     std::string name;
 };
 
-// The timed runs' microseconds: the whole sort's, and each dispatch's by scope name.
+// The timed runs in microseconds: the whole sort's, and each dispatch's by scope name.
 struct SortTimes {
     std::vector<double> total;
     std::map<std::string, std::vector<double>> dispatches;
 };
 
-// The sort's output after `run` checked against the CPU; false (with a line on stderr) where it is wrong.
+// Checks the sort's output after `run` against the CPU. Returns false, with a line on stderr, where
+// it is wrong.
 bool checkSortOutput(const gpu::Context& ctx, const SortCase& c, uint32_t run) {
     std::vector<uint32_t> outKeys(c.n), outValues(c.n);
     gpu::downloadBuffer(ctx, c.buffers.keysOut, outKeys.data(), 4ull * c.n);
@@ -80,7 +81,7 @@ bool checkSortOutput(const gpu::Context& ctx, const SortCase& c, uint32_t run) {
     return false;
 }
 
-// The warm-up run and the timed runs, the first and the last checked against the CPU.
+// Runs the warm-up and the timed runs, and checks the first and the last against the CPU.
 SortTimes timeSorts(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o, const SortCase& c,
                     bool& allMatch) {
     const SortBuffers& b = c.buffers;
@@ -103,8 +104,8 @@ SortTimes timeSorts(const gpu::Context& ctx, Headless& headless, const SortBench
                 if (t.valid)
                     (t.name == "sort" ? times.total : times.dispatches[t.name]).push_back(t.ms * 1000);
         if (check && !checkSortOutput(ctx, c, run)) allMatch = false;
-        // The GPU idled through the check on the CPU, and its clock with it: sorts back to back
-        // until it has risen (a GPU can take seconds from idle to its top rate).
+        // The GPU sat idle while the CPU checked, and its clock dropped, so sorts run back to back
+        // until it has risen again (a GPU can take seconds from idle to its top rate).
         if (run == 0)
             keepBusy(o.warmupMs, [&] {
                 runHeadlessFrame(ctx, headless,
@@ -115,8 +116,9 @@ SortTimes timeSorts(const gpu::Context& ctx, Headless& headless, const SortBench
     return times;
 }
 
-// Each dispatch's median, on the table's line and in the CSV's columns (empty where the algorithm has
-// no such dispatch): onesweep's histogram and passes, reduce-then-scan's steps summed over the passes.
+// Each dispatch's median, for the table's line and the CSV's columns: onesweep's histogram and
+// passes, and reduce-then-scan's steps summed over the passes. A column is empty where the algorithm
+// has no such dispatch.
 void addDispatchColumns(const SortTimes& times, uint32_t passes, std::string& line, std::string& csvLine) {
     char text[64];
     const auto median = [&](const std::string& scope) {
@@ -146,18 +148,19 @@ void addDispatchColumns(const SortTimes& times, uint32_t passes, std::string& li
     }
 }
 
-// One configuration: checked and timed; prints the table's row and returns the CSV's.
+// Checks and times one configuration; prints the table's row and returns the CSV's.
 std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o,
                          const SortCase& c, bool& allMatch) {
     const SortTimes times = timeSorts(ctx, headless, o, c, allMatch);
     const uint32_t n = c.n, passes = sort::sortPassCount(c.bits);
     const Summary s = summarize(times.total);
     const double seconds = s.median * 1e-6;
-    // The same bytes for both algorithms, so that the column ranks them: each pass reads and writes
-    // pairs, and one histogram read.
+    // The same byte count is used for both algorithms, so that the column ranks them: each pass reads
+    // and writes the pairs, plus one read for the histogram.
     const double gbytes = (16.0 * passes + 4.0) * n * 1e-9;
     char row[512];
-    // Rates to three significant digits in fixed notation: a CPU driver's are thousandths of a GPU's.
+    // Rates are printed to three significant digits in fixed notation, because a CPU driver's rates are
+    // thousandths of a GPU's.
     const auto digits = [](double v) {
         return v > 0 ? std::clamp(2 - int(std::floor(std::log10(v))), 0, 6) : 2;
     };
@@ -175,7 +178,7 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
     const bool narrow = sort::takesNarrowGroups(c.sorter, n);
     const uint32_t groupSize = narrow ? c.sorter.workgroupSize / 2 : c.sorter.workgroupSize;
     const uint32_t tile = sort::tileSizeFor(c.sorter, n);
-    if (narrow) { // the CSV gives the group size and tile too
+    if (narrow) { // the CSV also gives the group size and tile
         std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", groupSize, tile);
         line += row;
     }
@@ -183,7 +186,7 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
     return csvLine + "," + std::to_string(groupSize) + "," + std::to_string(tile) + "\n";
 }
 
-// The buffers and the sorter for n pairs, refused as input where they do not fit.
+// Creates the buffers and the sorter for n pairs; a size that does not fit is refused as bad input.
 struct SortSize {
     gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
     sort::Sorter sorter;
@@ -212,7 +215,6 @@ void destroySortSize(const gpu::Context& ctx, SortSize& s) {
     sort::destroySorter(ctx, s.sorter);
 }
 
-// Every key width and algorithm for n pairs: the CSV's rows.
 std::string sortRowsFor(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o,
                         const SortSize& s, uint32_t n, bool& allMatch) {
     std::string csv;
@@ -272,7 +274,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& given) {
             std::printf("the sweep stops at this device's limit of %llu pairs\n",
                         (unsigned long long)sort::maxSortPairs(ctx));
     }
-    for (uint32_t n : o.sizes) // every size before any work
+    for (uint32_t n : o.sizes) // checks every size before any work starts
         if (n > sort::maxSortPairs(ctx))
             throw io::InputError("--n " + std::to_string(n) + " exceeds this device's limit of " +
                                  std::to_string(sort::maxSortPairs(ctx)) + " pairs");

@@ -12,7 +12,7 @@
 namespace app {
 
 struct SortBenchOptions {
-    std::vector<uint32_t> sizes; // empty: the sweep's (sortBenchSizes)
+    std::vector<uint32_t> sizes; // empty means the sweep's (sortBenchSizes)
     bool full = false;           // --full: the full sweep on a CPU device too
     std::vector<uint32_t> bits = {21, 32};
     std::vector<sort::SortAlgorithm> algorithms = {sort::SortAlgorithm::Auto};

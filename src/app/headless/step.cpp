@@ -24,7 +24,6 @@ std::vector<double>& timesOf(PassTimes& passes, const std::string& name) {
     return passes.emplace_back(name, std::vector<double>{}).second;
 }
 
-// The run's first line: what steps, how many, on which device, and the grid it builds.
 void printStepHeader(const sim::Config& config, uint64_t steps, const gpu::Context& ctx, uint32_t count,
                      const sim::Grid& grid) {
     std::printf("%s: %s of %s on %s (%s %s), vkboids %s", sim::modeName(config.mode),
@@ -37,7 +36,6 @@ void printStepHeader(const sim::Config& config, uint64_t steps, const gpu::Conte
     std::printf(", L = %.4g\n", config.params.domainHalf);
 }
 
-// Progress on a terminal at step `s` (from 0) of `steps`, `elapsed` seconds into the run.
 void stepProgress(uint64_t s, uint64_t steps, double elapsed) {
     char text[96];
     if (s == 0)
@@ -49,11 +47,12 @@ void stepProgress(uint64_t s, uint64_t steps, double elapsed) {
     progress(text);
 }
 
-// The steps, each submitted and waited on; the GPU times of each, as a whole and per pass.
+// Runs the steps, submitting each and waiting on it, and returns each step's GPU times, as a whole and
+// per pass.
 void runSteps(const StepOptions& o, const sim::Config& config, const gpu::Context& ctx, Headless& headless,
               sim::Flock& flock, const sim::Grid& grid, std::vector<double>& stepMs, PassTimes& passMs) {
-    // Progress on a terminal for a run a user waits on: from the start where naive steps are expected
-    // to take seconds, else once the run has taken 2 s.
+    // A run the user waits on shows progress on a terminal: from the start where naive steps are
+    // expected to take seconds, otherwise once the run has taken 2 s.
     const double naiveSeconds =
         !o.quiet && config.mode == sim::Mode::Naive
             ? estimateNaiveStepSeconds(flock.count, measureNaiveStep(ctx, flock.count, config.params))
@@ -86,7 +85,7 @@ void printStepTimes(const std::vector<double>& stepMs, const PassTimes& passMs,
         std::printf("GPU timestamps are %s on this queue\n", gpu::timestampTrustName(probe.trust));
         return;
     }
-    // Medians after the first step (pipeline warm-up) when there is more than one.
+    // When there is more than one step, the first is left out because it creates the pipelines.
     auto settled = [](std::vector<double> v) {
         if (v.size() > 1) v.erase(v.begin());
         return v;
@@ -110,7 +109,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
                                            .deviceIndex = global.device,
                                            .quietDeviceNote = o.quiet,
                                            .pipelineStatistics = global.pipelineStats});
-    // Before generating the flock on the CPU: a count the device cannot hold is refused first.
+    // A count the device cannot hold is refused before the flock is generated on the CPU, so that
+    // the error comes at once.
     sim::checkFlockFits(ctx, o.loadState.empty() ? o.boids : state.count());
     if (o.loadState.empty()) state = sim::randomState(o.boids, o.seed, params.domainHalf, params.maxSpeed);
     sim::wrapPositions(state, params.domainHalf);

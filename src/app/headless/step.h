@@ -10,7 +10,7 @@
 namespace app {
 
 struct StepOptions {
-    uint32_t boids = 0; // 0: not given
+    uint32_t boids = 0; // 0 means not given
     uint64_t seed = 1;
     std::string loadState, saveState;
     uint64_t steps = 1;
