@@ -41,24 +41,24 @@ Neighbours sums;
 
 // Adds the candidate in position k, whose stored position is q (with its packed velocity in w), seen
 // from origin. Where the grid is too small for fixed image shifts, the pair takes the minimum image.
-void visitOne(uint k, vec4 q, vec3 origin, bool wrapPairs, inout Neighbours sums) {
+void visitOne(uint k, vec4 q, vec3 origin, bool wrapPairs, inout Neighbours total) {
     vec3 d = q.xyz - origin;
     if (wrapPairs) d = minImage(d, c.domainHalf);
-    addNeighbour(sums, d, k, floatBitsToUint(q.w), c);
+    addNeighbour(total, d, k, floatBitsToUint(q.w), c);
 }
 
 // Adds the candidates in positions [start, end), at displacements p_j - origin, loading two before
 // using either. The loads are contiguous here, and the ranges are short enough that a loop taking
 // four at a time would mostly be left to its remainder.
-void visitCandidates(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbours sums) {
+void visitCandidates(vec3 origin, uint start, uint end, bool wrapPairs, inout Neighbours total) {
     uint k = start;
     for (; k + 1 < end; k += 2) {
         const vec4 q0 = posIn[k], q1 = posIn[k + 1];
-        visitOne(k, q0, origin, wrapPairs, sums);
-        visitOne(k + 1, q1, origin, wrapPairs, sums);
+        visitOne(k, q0, origin, wrapPairs, total);
+        visitOne(k + 1, q1, origin, wrapPairs, total);
     }
     for (; k < end; ++k) {
-        visitOne(k, posIn[k], origin, wrapPairs, sums);
+        visitOne(k, posIn[k], origin, wrapPairs, total);
     }
 }
 

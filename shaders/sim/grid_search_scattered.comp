@@ -39,10 +39,10 @@ Neighbours sums;
 
 // Adds the candidate in sorted position k, whose stored position is q, seen from origin. Where the
 // grid is too small for fixed image shifts, the pair takes the minimum image.
-void visitOne(uint k, vec4 q, vec3 origin, bool wrapPairs, inout Neighbours sums) {
+void visitOne(uint k, vec4 q, vec3 origin, bool wrapPairs, inout Neighbours total) {
     vec3 d = q.xyz - origin;
     if (wrapPairs) d = minImage(d, c.domainHalf);
-    addNeighbour(sums, d, k, floatBitsToUint(q.w), c);
+    addNeighbour(total, d, k, floatBitsToUint(q.w), c);
 }
 
 // Adds the candidates in sorted positions [start, end), at displacements p_j - origin. Each position

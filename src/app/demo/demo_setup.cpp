@@ -218,7 +218,6 @@ void startRun(Demo& d) {
     d.totalFrames = o.frames ? o.frames + (o.capture.empty() ? 0 : o.warmup) : 0;
     d.panel.grid = currentGrid(d);
     d.previousStart = Clock::now();
-    gpu::resetMemoryPeak(); // so that the memory peaks the harness reports are the run's, not the set-up's
 }
 
 } // namespace app
