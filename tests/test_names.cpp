@@ -2,12 +2,16 @@
 // its choices from the table.
 
 #include "cli_test.h"
+#include "gpu/swapchain.h"
 #include "io/names.h"
 #include "render/renderer.h"
 #include "sim/config.h"
 #include "sort/radix_sort.h"
 
 #include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -32,6 +36,24 @@ TEST(Names, EachTableParsesWhatItPrintsAndListsItsChoices) {
     EXPECT_EQ(parseError({"--mode", "x"}), "--mode: 'x' is not a mode (naive, scattered, coherent)");
     EXPECT_EQ(parseError({"--cell-width", "4"}),
               "--cell-width: '4' must be r or 2r (or the lab's 27 or 8 cells)");
+}
+
+// The present mode has a table like the other enums: the command line parses the table's names into
+// the mode the swapchain asks Vulkan for, and its list of choices is the table's.
+TEST(Names, ThePresentModesTableParsesTheCommandLine) {
+    const std::vector<std::pair<gpu::PresentMode, VkPresentModeKHR>> modes = {
+        {gpu::PresentMode::Fifo, VK_PRESENT_MODE_FIFO_KHR},
+        {gpu::PresentMode::Mailbox, VK_PRESENT_MODE_MAILBOX_KHR},
+        {gpu::PresentMode::Immediate, VK_PRESENT_MODE_IMMEDIATE_KHR}};
+    for (const auto& [mode, vulkan] : modes) {
+        const char* name = io::nameIn(gpu::presentModeNames, mode);
+        EXPECT_EQ(test::parse({"--present-mode", name}).demo.presentMode, mode) << name;
+        EXPECT_EQ(gpu::vulkanPresentMode(mode), vulkan) << name;
+        EXPECT_STREQ(gpu::presentModeName(vulkan), name);
+    }
+    EXPECT_EQ(test::parse({}).demo.presentMode, gpu::PresentMode::Fifo);
+    EXPECT_EQ(parseError({"--present-mode", "vsync"}),
+              "--present-mode: 'vsync' must be fifo, mailbox or immediate");
 }
 
 } // namespace

@@ -21,7 +21,7 @@ namespace app {
 struct DemoFlags {
     CLI::App* app = nullptr;
     std::string boids = "20000", frames, warmup = "0", stepsBefore = "0", draw = "auto", color = "heading",
-                window;
+                presentMode = "fifo", window;
     bool randomStart = false;
     ConfigFlags config;
     CLI::Option *boidsOption = nullptr, *warmupOption = nullptr;

@@ -40,7 +40,8 @@ void addDemoRunFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
             ->capture_default_str();
     app->add_option("--seed", demo.seed, "seed of the random start")->capture_default_str()->check(seedRange);
     addConfigFlags(app, demo.sim, flags.config, false);
-    app->add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
+    app->add_option("--present-mode", flags.presentMode, io::choiceList(gpu::presentModeNames))
+        ->capture_default_str();
     app->add_option("--frames", flags.frames, "quit after N frames");
     flags.warmupOption = app->add_option("--warmup", flags.warmup, "frames before --capture starts recording")
                              ->capture_default_str();
@@ -135,8 +136,7 @@ void finishDemo(const DemoFlags& flags, DemoOptions& demo) {
     if (flags.warmupOption->count() && demo.capture.empty())
         throw InputError("--warmup needs --capture (it counts the frames before the capture starts)");
     if (!flags.window.empty()) parseWindowSize(flags.window, demo.width, demo.height);
-    if (demo.presentMode != "fifo" && demo.presentMode != "mailbox" && demo.presentMode != "immediate")
-        throw InputError("--present-mode: '" + demo.presentMode + "' must be fifo, mailbox or immediate");
+    demo.presentMode = valueFromText(gpu::presentModeNames, flags.presentMode, "--present-mode");
     if (!demo.capture.empty() && demo.frames == 0)
         throw InputError("--capture needs --frames N (the number of frames to record "
                          "after --warmup)");
