@@ -22,7 +22,8 @@ void startFromPreset(const CLI::App& app, DemoOptions& demo) {
     const sim::Params given = demo.sim.params;
     demo.sim.params = applyPreset(*preset, given);
     for (const RuleFlag& rule : ruleFlags)
-        if (app.get_option(rule.flag)->count()) demo.sim.params.*rule.field = given.*rule.field;
+        if (app.get_option(io::nameIn(paramFlags, rule.param))->count())
+            demo.sim.params.*rule.field = given.*rule.field;
     if (app.get_option("--domain-half")->count()) demo.sim.params.domainHalf = given.domainHalf;
     if (preset->boids && !app.get_option("--boids")->count() && demo.loadState.empty()) {
         // A fresh flock of the preset's count at the density it would have replaced (or at the L given

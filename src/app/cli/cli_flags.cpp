@@ -59,20 +59,22 @@ void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
 }
 
 const RuleFlag ruleFlags[8] = {
-    {"--cohesion-radius", &sim::Params::cohesionRadius, "r1: cohesion neighbourhood radius"},
-    {"--separation-radius", &sim::Params::separationRadius, "r2: separation radius"},
-    {"--alignment-radius", &sim::Params::alignmentRadius, "r3: alignment radius"},
-    {"--cohesion-scale", &sim::Params::cohesionScale, "s1: cohesion strength"},
-    {"--separation-scale", &sim::Params::separationScale, "s2: separation strength"},
-    {"--alignment-scale", &sim::Params::alignmentScale, "s3: alignment strength"},
-    {"--max-speed", &sim::Params::maxSpeed, "speed limit"},
-    {"--dt", &sim::Params::dt, "time step"}};
+    {sim::Param::CohesionRadius, &sim::Params::cohesionRadius, "r1: cohesion neighbourhood radius"},
+    {sim::Param::SeparationRadius, &sim::Params::separationRadius, "r2: separation radius"},
+    {sim::Param::AlignmentRadius, &sim::Params::alignmentRadius, "r3: alignment radius"},
+    {sim::Param::CohesionScale, &sim::Params::cohesionScale, "s1: cohesion strength"},
+    {sim::Param::SeparationScale, &sim::Params::separationScale, "s2: separation strength"},
+    {sim::Param::AlignmentScale, &sim::Params::alignmentScale, "s3: alignment strength"},
+    {sim::Param::MaxSpeed, &sim::Params::maxSpeed, "speed limit"},
+    {sim::Param::Dt, &sim::Params::dt, "time step"}};
 
 namespace {
 
 void addParamFlags(CLI::App* app, sim::Params& p, ParamFlags& flags) {
     for (const RuleFlag& rule : ruleFlags)
-        app->add_option(rule.flag, p.*rule.field, rule.help)->check(floatNumber)->capture_default_str();
+        app->add_option(io::nameIn(paramFlags, rule.param), p.*rule.field, rule.help)
+            ->check(floatNumber)
+            ->capture_default_str();
     flags.domainHalf =
         app->add_option("--domain-half", p.domainHalf, "L: the domain is the periodic cube [-L, L)^3")
             ->check(floatNumber)

@@ -30,9 +30,11 @@ extern const char* const expertGroup;
 // Accepted before or after the command.
 void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices);
 
-// The rules' flags, each a field of sim::Params (L, --domain-half, is apart: --density may set it).
+// The flocking rules' flags, one for each of these fields of sim::Params. The flag's name is the
+// parameter's entry in paramFlags (cli_values.h), so that it is spelled once. The domain's size L
+// (--domain-half) is declared apart, because --density may set it instead.
 struct RuleFlag {
-    const char* flag;
+    sim::Param param;
     float sim::Params::*field;
     const char* help;
 };
