@@ -68,6 +68,37 @@ TEST(Errors, AFlockTooLargeAndARefusedOptionAreNamedByTheirCaller) {
     EXPECT_EQ(app::errorText(io::InputError("as it reads")), "as it reads");
 }
 
+// The checks that depend on L come last, so that a caller who does not know L yet sets aside only
+// those: a density sets L once a state file's count is read, and the command line checks the rest
+// before (checkParamsBeforeTheCount), with no stand-in L.
+TEST(Errors, TheChecksThatDependOnLComeLast) {
+    sim::Params p;
+    p.domainHalf = -1;
+    p.cohesionScale = 5000;
+    ASSERT_TRUE(sim::validateParams(p));
+    EXPECT_EQ(sim::validateParams(p)->param, sim::Param::CohesionScale);
+    p.cohesionScale = 0;
+    EXPECT_TRUE(sim::dependsOnDomain(*sim::validateParams(p)));
+    p = sim::Params{};
+    p.dt = 100;
+    p.maxSpeed = 10;
+    EXPECT_TRUE(sim::dependsOnDomain(*sim::validateParams(p)));
+    p.predatorRadius = -1;
+    EXPECT_FALSE(sim::dependsOnDomain(*sim::validateParams(p)));
+
+    // L unknown until the state is read: a step that only a small L refuses waits for the count, any
+    // other problem is refused at once.
+    sim::Config config{.density = sim::labDensity};
+    config.params.dt = 100;
+    config.params.maxSpeed = 10;
+    EXPECT_NO_THROW(app::checkParamsBeforeTheCount(config));
+    config.params.alignmentScale = 2000;
+    EXPECT_THROW(app::checkParamsBeforeTheCount(config), io::InputError);
+    config.params.alignmentScale = 0.1f;
+    config.density = 0;
+    EXPECT_THROW(app::checkParamsBeforeTheCount(config), io::InputError) << "L given: checked now";
+}
+
 // The density is one value of sim::Config: configFor turns it into L for any count (domainHalfFor, the
 // one function), keeps it for the next count, and a count whose L fails a check says so as data.
 TEST(Density, HeldInTheConfigAndTurnedIntoLInOnePlace) {

@@ -71,9 +71,9 @@ sim::Config configForCount(const sim::Config& config, uint64_t boidCount, bool d
 }
 
 void checkParamsBeforeTheCount(const sim::Config& config) {
-    sim::Params p = config.params;
-    if (config.density > 0) p.domainHalf = sim::maxDomainHalf; // the largest L passes every L check
-    checkParams(p);
+    const std::optional<sim::ParamProblem> problem = sim::validateParams(config.params);
+    if (problem && !(config.density > 0 && sim::dependsOnDomain(*problem)))
+        throw InputError(describeProblem(*problem, paramFlags));
 }
 
 std::string errorText(const std::exception& error) {
