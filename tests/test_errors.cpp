@@ -1,10 +1,9 @@
-// Errors below the command line as data, worded by each caller; the enums' name tables; the density
-// held in sim::Config alone.
+// Errors below the command line are data, and each caller words them: the command line names its
+// flags, the panel its sliders. The density is held in sim::Config alone and turned into L in one place.
 
 #include "app/cli/cli.h"
 #include "app/cli/cli_values.h"
 #include "app/demo/panel.h"
-#include "cli_test.h"
 #include "gpu/context.h"
 #include "sim/config.h"
 #include "sim/flock.h"
@@ -14,29 +13,6 @@
 #include <cmath>
 
 namespace {
-
-using test::parseError;
-
-// Each table parses every name it prints, and the command line's list of choices is the table's.
-TEST(Names, EachTableParsesWhatItPrintsAndListsItsChoices) {
-    for (sim::Mode m : {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent})
-        EXPECT_EQ(sim::parseMode(sim::modeName(m)), m);
-    for (sim::Rows r : {sim::Rows::Auto, sim::Rows::Cells, sim::Rows::OnePerCell, sim::Rows::TwoPerCell,
-                        sim::Rows::FourPerCell})
-        EXPECT_EQ(sim::parseRows(sim::rowsName(r)), r);
-    for (render::DrawPath d : {render::DrawPath::Compute, render::DrawPath::Points, render::DrawPath::Glyphs,
-                               render::DrawPath::Auto})
-        EXPECT_EQ(render::drawPathFromName(render::drawPathName(d)), d);
-    EXPECT_EQ(sim::parseCellWidth("8"), sim::CellWidth::TwoReach); // the lab's name, parsed too
-    EXPECT_EQ(sim::cellWidthName(sim::CellWidth::TwoReach), std::string("2r"));
-    EXPECT_FALSE(sort::parseAlgorithm("radix"));
-    EXPECT_EQ(io::choiceList(sort::algorithmNames), "onesweep, reduce-then-scan or auto");
-    EXPECT_EQ(io::choiceList(sim::modeNames, ", "), "naive, scattered, coherent");
-    EXPECT_EQ(parseError({"--rows", "x"}), "--rows: 'x' must be auto, cells, full, half or quarter");
-    EXPECT_EQ(parseError({"--mode", "x"}), "--mode: 'x' is not a mode (naive, scattered, coherent)");
-    EXPECT_EQ(parseError({"--cell-width", "4"}),
-              "--cell-width: '4' must be r or 2r (or the lab's 27 or 8 cells)");
-}
 
 // sim names no flag: which parameter, the bound it broke and the bound's values are data, and each
 // caller words them with its own names.
@@ -90,6 +66,37 @@ TEST(Errors, AFlockTooLargeAndARefusedOptionAreNamedByTheirCaller) {
     EXPECT_EQ(app::errorText(device),
               "--device 3: there are only 2 devices (devices count from 0); see --list-devices");
     EXPECT_EQ(app::errorText(io::InputError("as it reads")), "as it reads");
+}
+
+// The checks that depend on L come last, so that a caller who does not know L yet sets aside only
+// those: a density sets L once a state file's count is read, and the command line checks the rest
+// before (checkParamsBeforeTheCount), with no stand-in L.
+TEST(Errors, TheChecksThatDependOnLComeLast) {
+    sim::Params p;
+    p.domainHalf = -1;
+    p.cohesionScale = 5000;
+    ASSERT_TRUE(sim::validateParams(p));
+    EXPECT_EQ(sim::validateParams(p)->param, sim::Param::CohesionScale);
+    p.cohesionScale = 0;
+    EXPECT_TRUE(sim::dependsOnDomain(*sim::validateParams(p)));
+    p = sim::Params{};
+    p.dt = 100;
+    p.maxSpeed = 10;
+    EXPECT_TRUE(sim::dependsOnDomain(*sim::validateParams(p)));
+    p.predatorRadius = -1;
+    EXPECT_FALSE(sim::dependsOnDomain(*sim::validateParams(p)));
+
+    // L unknown until the state is read: a step that only a small L refuses waits for the count, any
+    // other problem is refused at once.
+    sim::Config config{.density = sim::labDensity};
+    config.params.dt = 100;
+    config.params.maxSpeed = 10;
+    EXPECT_NO_THROW(app::checkParamsBeforeTheCount(config));
+    config.params.alignmentScale = 2000;
+    EXPECT_THROW(app::checkParamsBeforeTheCount(config), io::InputError);
+    config.params.alignmentScale = 0.1f;
+    config.density = 0;
+    EXPECT_THROW(app::checkParamsBeforeTheCount(config), io::InputError) << "L given: checked now";
 }
 
 // The density is one value of sim::Config: configFor turns it into L for any count (domainHalfFor, the

@@ -31,9 +31,12 @@ VkSurfaceFormatKHR chooseSurfaceFormat(const Context& ctx) {
     return formats[0];
 }
 
-VkPresentModeKHR presentModeFromName(const std::string& name) {
-    if (name == "mailbox") return VK_PRESENT_MODE_MAILBOX_KHR;
-    if (name == "immediate") return VK_PRESENT_MODE_IMMEDIATE_KHR;
+VkPresentModeKHR vulkanPresentMode(PresentMode mode) {
+    switch (mode) {
+    case PresentMode::Mailbox: return VK_PRESENT_MODE_MAILBOX_KHR;
+    case PresentMode::Immediate: return VK_PRESENT_MODE_IMMEDIATE_KHR;
+    case PresentMode::Fifo: break;
+    }
     return VK_PRESENT_MODE_FIFO_KHR;
 }
 

@@ -3,6 +3,7 @@
 // changes, never with a 0x0 extent (the caller waits while the window is minimized).
 
 #include "gpu/image.h"
+#include "io/names.h"
 
 #include <string>
 #include <vector>
@@ -26,7 +27,12 @@ struct Swapchain {
 // The surface format the frames are drawn in (BGRA8/RGBA8 sRGB-nonlinear, else the first offered).
 VkSurfaceFormatKHR chooseSurfaceFormat(const Context& context);
 
-VkPresentModeKHR presentModeFromName(const std::string& name);
+// The present modes a user may ask for, in the order the demo's panel lists them; one table of names
+// parses the command line's choice, fills the panel's list and names the mode in messages.
+enum class PresentMode { Fifo, Mailbox, Immediate };
+constexpr io::NameTable<PresentMode, 3> presentModeNames{{"fifo", "mailbox", "immediate"}};
+VkPresentModeKHR vulkanPresentMode(PresentMode mode);
+// The name of the mode a swapchain presents with, which may be one no user asked for ("fifo-relaxed").
 const char* presentModeName(VkPresentModeKHR mode);
 
 // (Re)creates the swapchain for the window's current framebuffer size; `wanted` falls back to FIFO

@@ -22,8 +22,7 @@ Config configFor(const Config& config, uint64_t boidCount) {
     out.params.domainHalf = domainHalfFor(config, boidCount);
     // The checks that depend on L (the others are the given parameters' own).
     const std::optional<ParamProblem> problem = validateParams(out.params);
-    if (problem && (problem->param == Param::DomainHalf || problem->bound == Bound::NearDomain ||
-                    problem->bound == Bound::StepWithinDomain))
+    if (problem && dependsOnDomain(*problem))
         throw DensityError(config.density, boidCount, out.params.domainHalf, *problem);
     return out;
 }

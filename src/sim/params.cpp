@@ -14,23 +14,24 @@ bool outOfScale(float value) {
 } // namespace
 
 std::optional<ParamProblem> validateParams(const Params& p) {
-    for (auto [param, value] :
-         {std::pair{Param::CohesionRadius, p.cohesionRadius},
-          std::pair{Param::SeparationRadius, p.separationRadius},
-          std::pair{Param::AlignmentRadius, p.alignmentRadius}, std::pair{Param::MaxSpeed, p.maxSpeed},
-          std::pair{Param::Dt, p.dt}, std::pair{Param::DomainHalf, p.domainHalf}})
+    for (auto [param, value] : {std::pair{Param::CohesionRadius, p.cohesionRadius},
+                                std::pair{Param::SeparationRadius, p.separationRadius},
+                                std::pair{Param::AlignmentRadius, p.alignmentRadius},
+                                std::pair{Param::MaxSpeed, p.maxSpeed}, std::pair{Param::Dt, p.dt}})
         if (!std::isfinite(value) || value <= 0) return ParamProblem{param, Bound::Positive, value};
     // Bounds that keep every sum of a step finite in float32 (no overflow to infinity or NaN).
     for (auto [param, value] : {std::pair{Param::CohesionScale, p.cohesionScale},
                                 std::pair{Param::SeparationScale, p.separationScale},
                                 std::pair{Param::AlignmentScale, p.alignmentScale}})
         if (outOfScale(value)) return ParamProblem{param, Bound::Between, value, -maxScale, maxScale};
-    if (p.domainHalf > maxDomainHalf)
-        return ParamProblem{Param::DomainHalf, Bound::AtMost, p.domainHalf, 0, maxDomainHalf};
     if (!std::isfinite(p.predatorRadius) || p.predatorRadius < 0)
         return ParamProblem{Param::PredatorRadius, Bound::AtLeast, p.predatorRadius, 0};
     if (outOfScale(p.predatorScale))
         return ParamProblem{Param::PredatorScale, Bound::Between, p.predatorScale, -maxScale, maxScale};
+    if (!std::isfinite(p.domainHalf) || p.domainHalf <= 0)
+        return ParamProblem{Param::DomainHalf, Bound::Positive, p.domainHalf};
+    if (p.domainHalf > maxDomainHalf)
+        return ParamProblem{Param::DomainHalf, Bound::AtMost, p.domainHalf, 0, maxDomainHalf};
     // A predator that is off keeps its last position unchecked: the demo remembers where it was.
     const double reach = 3.0 * p.domainHalf;
     for (float x : p.predatorPos)
@@ -39,6 +40,11 @@ std::optional<ParamProblem> validateParams(const Params& p) {
     if (double(p.dt) * p.maxSpeed > p.domainHalf)
         return ParamProblem{Param::Dt, Bound::StepWithinDomain, double(p.dt) * p.maxSpeed, 0, p.domainHalf};
     return std::nullopt;
+}
+
+bool dependsOnDomain(const ParamProblem& problem) {
+    return problem.param == Param::DomainHalf || problem.bound == Bound::NearDomain ||
+           problem.bound == Bound::StepWithinDomain;
 }
 
 float maxRadius(const Params& p) {

@@ -68,8 +68,12 @@ struct ParamProblem {
     double min = 0, max = 0;
 };
 
-// Nothing when the parameters are usable, else the first problem.
+// Nothing when the parameters are usable, else the first problem. The checks that depend on the
+// domain's size L come last, so that a caller who does not know L yet (a density sets it once the
+// count is known) can set aside a problem for which dependsOnDomain holds without missing another.
 std::optional<ParamProblem> validateParams(const Params& params);
+// Whether the problem is L's own or a bound that L sets (the predator's reach, a step's length).
+bool dependsOnDomain(const ParamProblem& problem);
 
 // The names a caller gives the parameters (the command line's flags, the panel's sliders).
 using ParamNames = io::NameTable<Param, paramCount>;

@@ -15,7 +15,8 @@ namespace {
 
 using io::InputError;
 
-// An option of the demo given before a command would apply to nothing: CLI11 hands it to the root.
+// CLI11 hands an option given before the command's name to the root, that is the demo, which does
+// not run when a command does. Such an option is refused, so that it is not silently ignored.
 void refuseDemoOptionsBefore(const CLI::App* command, const std::vector<CLI::Option*>& demoOnly) {
     for (const CLI::Option* o : demoOnly) {
         if (!o->count()) continue;
@@ -28,8 +29,8 @@ void refuseDemoOptionsBefore(const CLI::App* command, const std::vector<CLI::Opt
     }
 }
 
-// CLI11 takes `--boids ""` as given, and an empty text would then read as "not given" or as an empty
-// list: every value given must have something in it.
+// CLI11 counts `--boids ""` as given, but the empty text would later read as "not given" or as an
+// empty list. Every value given must therefore have something in it.
 void refuseEmptyValues(const std::vector<const CLI::App*>& apps) {
     for (const CLI::App* a : apps)
         for (const CLI::Option* o : a->get_options())
@@ -38,8 +39,9 @@ void refuseEmptyValues(const std::vector<const CLI::App*>& apps) {
                     if (value.empty()) throw InputError(o->get_name() + ": the value is empty");
 }
 
-// CLI11's "The following arguments were not expected: 100 --boid" names the problem backwards and no
-// fix: the first argument left over, and the command or option it most likely meant.
+// CLI11's own message ("The following arguments were not expected: 100 --boid") lists what is left
+// over, last first, and offers no fix. This one names the first argument left over and the command
+// or option it most likely meant.
 std::string unexpectedArgument(const CLI::App& app, const std::vector<const CLI::App*>& commands) {
     const std::vector<std::string> left = app.remaining(true);
     const std::string token = left.empty() ? "" : left.front();
@@ -62,7 +64,7 @@ std::string unexpectedArgument(const CLI::App& app, const std::vector<const CLI:
            (parsed.empty() ? "the commands and options)" : "its options)");
 }
 
-// A command and the global flags, which it takes as the root does.
+// Adds a command with the global flags, which a command accepts as the root does.
 CLI::App* addCommand(CLI::App& app, const char* name, const char* description, GlobalOptions& global,
                      bool& listDevices) {
     CLI::App* command = app.add_subcommand(name, description);
@@ -70,13 +72,13 @@ CLI::App* addCommand(CLI::App& app, const char* name, const char* description, G
     return command;
 }
 
-// CLI11's parse: the exit code where --help or --version answered, else nothing; its errors as
-// InputError, in one line.
+// Runs CLI11's parse. It returns the exit code where --help or --version has answered, and nothing
+// otherwise. CLI11's errors become an InputError of one line, as every other bad input does.
 std::optional<int> parse(CLI::App& app, int argc, const char* const* argv,
                          const std::vector<const CLI::App*>& commands) {
     try {
         app.parse(argc, argv);
-    } catch (const CLI::Success& e) { // --help, --version
+    } catch (const CLI::Success& e) { // --help or --version has printed
         return app.exit(e);
     } catch (const CLI::ExtrasError&) {
         throw InputError(unexpectedArgument(app, commands));
@@ -89,7 +91,8 @@ std::optional<int> parse(CLI::App& app, int argc, const char* const* argv,
     return std::nullopt;
 }
 
-// What no command checks alone: empty values, the demo's options before a command, --device twice.
+// The checks that no single command can make: empty values, the demo's options given before a
+// command, and --device given twice.
 void refuseMisplacedFlags(const CLI::App& app, const DemoFlags& demo,
                           const std::vector<const CLI::App*>& commands) {
     std::vector<const CLI::App*> apps = {&app};
@@ -128,7 +131,8 @@ CommandLine parseCommandLine(int argc, const char* const* argv) {
         addCommand(app, "bench", "time the simulation headless over configurations", cl.global, listDevices),
         cl.bench, bench);
 
-    // A mistyped command is matched against the commands in this order: the first of equals wins.
+    // A mistyped command is compared with the commands in this order, and of equally close ones the
+    // first wins.
     if (const std::optional<int> exitCode = parse(app, argc, argv, {step.app, bench.app, sortBench.app})) {
         cl.command = Command::Exit;
         cl.exitCode = *exitCode;

@@ -1,7 +1,8 @@
 #pragma once
-// Each command's flags, inside the command line only: added to its CLI::App before parsing
-// (add...Flags) and, once parsed, checked and turned into the command's options (finish...). What a
-// flag keeps as text until then lives in the command's ...Flags, which must outlive the parse.
+// Each command's flags, which only the command line knows. A command's add...Flags function declares
+// them on its CLI::App before parsing; after parsing, its finish... function checks them and turns
+// them into the command's options. A value that cannot be read until then is kept as text in the
+// command's ...Flags struct, which must therefore outlive the parse.
 
 #include "app/cli/cli_flags.h"
 #include "app/demo/demo_options.h"
@@ -17,15 +18,16 @@
 
 namespace app {
 
-// The demo's flags, on the root: no command runs the demo.
+// The demo's flags. They are declared on the root command, because vkboids without a command opens
+// the demo.
 struct DemoFlags {
     CLI::App* app = nullptr;
     std::string boids = "20000", frames, warmup = "0", stepsBefore = "0", draw = "auto", color = "heading",
-                window;
+                presentMode = "fifo", window;
     bool randomStart = false;
     ConfigFlags config;
     CLI::Option *boidsOption = nullptr, *warmupOption = nullptr;
-    std::vector<CLI::Option*> only; // the demo's own, not the global flags beside them
+    std::vector<CLI::Option*> only; // the demo's own options, without the global ones
 };
 void addDemoFlags(CLI::App* app, DemoOptions& demo, harness::Options& harness, DemoFlags& flags);
 void finishDemo(const DemoFlags& flags, DemoOptions& demo);
@@ -48,10 +50,10 @@ void finishSortBench(const SortBenchFlags& flags, SortBenchOptions& options);
 
 struct BenchFlags {
     CLI::App* app = nullptr;
-    std::string boids, frames, warmup, naiveMax, warmupMs = "1000", draw = "auto",
-                                                 color = "heading"; // "": the sweep's
+    // An empty count leaves the sweep's default, which depends on the device (a short sweep on a CPU).
+    std::string boids, frames, warmup, naiveMax, warmupMs = "1000", draw = "auto", color = "heading";
     ConfigFlags config;
-    sim::Config base; // what the configuration flags set alike in every configuration
+    sim::Config base; // the settings every configuration of the sweep shares
     CLI::Option* colorOption = nullptr;
 };
 void addBenchFlags(CLI::App* bench, BenchOptions& options, BenchFlags& flags);

@@ -12,9 +12,10 @@ namespace {
 
 using io::InputError;
 
-// --preset: the demo starts as choosing the preset in the panel's Play section right after starting
-// would leave it (selectPreset), except that a flag given explicitly wins over the preset's value:
-// a rule flag over its rule, --boids or --load-state over its flock, --domain-half over its L.
+// --preset starts the demo as choosing the preset in the panel's Play section right after starting
+// would leave it (selectPreset), so that the command line and the panel agree. A flag given
+// explicitly wins over the preset's value: a rule's flag over that rule, --boids or --load-state over
+// the preset's flock, and --domain-half over its L.
 void startFromPreset(const CLI::App& app, DemoOptions& demo) {
     const Preset* preset = findPreset(demo.preset);
     if (!preset) throw InputError("--preset: '" + demo.preset + "' is not a preset (" + presetIds() + ")");
@@ -22,25 +23,28 @@ void startFromPreset(const CLI::App& app, DemoOptions& demo) {
     const sim::Params given = demo.sim.params;
     demo.sim.params = applyPreset(*preset, given);
     for (const RuleFlag& rule : ruleFlags)
-        if (app.get_option(rule.flag)->count()) demo.sim.params.*rule.field = given.*rule.field;
+        if (app.get_option(io::nameIn(paramFlags, rule.param))->count())
+            demo.sim.params.*rule.field = given.*rule.field;
     if (app.get_option("--domain-half")->count()) demo.sim.params.domainHalf = given.domainHalf;
     if (preset->boids && !app.get_option("--boids")->count() && demo.loadState.empty()) {
-        // A fresh flock of the preset's count at the density it would have replaced (or at the L given
-        // for it), a density later counts keep.
+        // A fresh flock of the preset's count, at the density of the flock it replaces (or of the L
+        // given with it). Later counts chosen in the panel keep that density, as the panel's preset
+        // does.
         const uint32_t countOfL = app.get_option("--domain-half")->count() ? preset->boids : demo.boids;
         if (demo.sim.density <= 0) demo.sim.density = sim::densityOf(countOfL, demo.sim.params.domainHalf);
         demo.boids = preset->boids;
     }
 }
 
-// What the run starts from, how long it runs and what it writes.
+// The flags that say what the run starts from, how long it runs and what it writes.
 void addDemoRunFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
     flags.boidsOption =
         app->add_option("--boids", flags.boids, "number of boids (re-initializes when changed in the panel)")
             ->capture_default_str();
     app->add_option("--seed", demo.seed, "seed of the random start")->capture_default_str()->check(seedRange);
     addConfigFlags(app, demo.sim, flags.config, false);
-    app->add_option("--present-mode", demo.presentMode, "fifo, mailbox or immediate")->capture_default_str();
+    app->add_option("--present-mode", flags.presentMode, io::choiceList(gpu::presentModeNames))
+        ->capture_default_str();
     app->add_option("--frames", flags.frames, "quit after N frames");
     flags.warmupOption = app->add_option("--warmup", flags.warmup, "frames before --capture starts recording")
                              ->capture_default_str();
@@ -65,8 +69,8 @@ void addDemoRunFlags(CLI::App* app, DemoOptions& demo, DemoFlags& flags) {
         ->capture_default_str();
 }
 
-// CLI11's help, less the options it is given. CLI11's own way to hide an option, an empty group,
-// also empties the option's name in errors about it.
+// CLI11's help without the options it is given. CLI11's own way to hide an option, an empty group,
+// would also empty the option's name in the errors about it.
 struct HidingFormatter : CLI::Formatter {
     std::vector<const CLI::Option*> hidden;
     std::string make_option(const CLI::Option* o, bool positional) const override {
@@ -74,7 +78,8 @@ struct HidingFormatter : CLI::Formatter {
     }
 };
 
-// The test harness's options (docs/TESTING.md): taken and checked as any other, but not listed.
+// The test harness's options (docs/TESTING.md). They are taken and checked like any other option,
+// but --help does not list them, because they exist only for tests.
 void addDemoTestingFlags(CLI::App* app, harness::Options& harness) {
     const auto formatter = std::make_shared<HidingFormatter>();
     formatter->hidden = {app->add_flag("--exercise-window", harness.exerciseWindow),
@@ -84,7 +89,7 @@ void addDemoTestingFlags(CLI::App* app, harness::Options& harness) {
     app->formatter(formatter);
 }
 
-// How the flock is drawn, and the window.
+// The flags for how the flock is drawn, and for the window.
 void addDemoViewFlags(CLI::App* app, DemoFlags& flags) {
     app->add_option("--draw", flags.draw,
                     "how boids are drawn: compute (a compute rasterizer), points (hardware points), glyphs "
@@ -99,7 +104,7 @@ void addDemoViewFlags(CLI::App* app, DemoFlags& flags) {
     app->add_option("--window", flags.window, "the window's size, at least 800x600 (default 1280x800)");
 }
 
-// The flock the demo starts with: the counts, the state file, the preset, the formed flock.
+// Settles the flock the demo starts with from the counts, the state file and the preset.
 void finishDemoFlock(const DemoFlags& flags, DemoOptions& demo) {
     const CLI::App& app = *flags.app;
     demo.boids = uint32_t(parseCount(flags.boids, "--boids", maxBoids));
@@ -135,8 +140,7 @@ void finishDemo(const DemoFlags& flags, DemoOptions& demo) {
     if (flags.warmupOption->count() && demo.capture.empty())
         throw InputError("--warmup needs --capture (it counts the frames before the capture starts)");
     if (!flags.window.empty()) parseWindowSize(flags.window, demo.width, demo.height);
-    if (demo.presentMode != "fifo" && demo.presentMode != "mailbox" && demo.presentMode != "immediate")
-        throw InputError("--present-mode: '" + demo.presentMode + "' must be fifo, mailbox or immediate");
+    demo.presentMode = valueFromText(gpu::presentModeNames, flags.presentMode, "--present-mode");
     if (!demo.capture.empty() && demo.frames == 0)
         throw InputError("--capture needs --frames N (the number of frames to record "
                          "after --warmup)");
@@ -147,7 +151,8 @@ void finishDemo(const DemoFlags& flags, DemoOptions& demo) {
     checkParamsBeforeTheCount(demo.sim);
     if (flags.randomStart && !demo.loadState.empty())
         throw InputError("--random-start has no effect with --load-state");
-    // The formed flock where no other flock is asked for and it fits: its count, its L.
+    // The demo opens on the formed flock (app/formed_flock.h) where no other flock is asked for and the
+    // formed one fits: the count and the L are its own.
     demo.formedStart = !flags.randomStart && demo.loadState.empty() && !flags.boidsOption->count() &&
                        !flags.app->get_option("--seed")->count() && demo.boids == formedFlockBoids &&
                        demo.sim.params.domainHalf == sim::Params{}.domainHalf;

@@ -13,7 +13,8 @@ namespace app {
 
 using io::InputError;
 
-// CLI11 reads "-1" into an unsigned integer as 2^64 - 1, and its own range check prints a 300-digit bound.
+// CLI11 reads "-1" into an unsigned integer as 2^64 - 1, and its own range check would print a bound
+// of 300 digits.
 CLI::Validator wholeNumber(uint64_t max) {
     return CLI::Validator(
         [max](std::string& text) {
@@ -30,8 +31,8 @@ CLI::Validator wholeNumber(uint64_t max) {
 
 const CLI::Validator seedRange = wholeNumber(UINT64_MAX);
 
-// A float flag's text, checked before CLI11 converts it, whose own error ("Could not convert: --dt =
-// abc") reads unlike every other flag's.
+// A float flag's text is checked before CLI11 converts it, because CLI11's own error ("Could not
+// convert: --dt = abc") reads unlike every other flag's.
 const CLI::Validator floatNumber(
     [](std::string& text) {
         char* end = nullptr;
@@ -43,7 +44,7 @@ const CLI::Validator floatNumber(
     },
     "");
 
-// An output given as '' would read as not given, and the run would write nothing without a word.
+// An output given as '' would read as not given, and the run would then write nothing without a word.
 const CLI::Validator nonEmptyPath(
     [](std::string& path) { return path.empty() ? std::string("the path is empty") : std::string(); }, "");
 
@@ -59,20 +60,22 @@ void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
 }
 
 const RuleFlag ruleFlags[8] = {
-    {"--cohesion-radius", &sim::Params::cohesionRadius, "r1: cohesion neighbourhood radius"},
-    {"--separation-radius", &sim::Params::separationRadius, "r2: separation radius"},
-    {"--alignment-radius", &sim::Params::alignmentRadius, "r3: alignment radius"},
-    {"--cohesion-scale", &sim::Params::cohesionScale, "s1: cohesion strength"},
-    {"--separation-scale", &sim::Params::separationScale, "s2: separation strength"},
-    {"--alignment-scale", &sim::Params::alignmentScale, "s3: alignment strength"},
-    {"--max-speed", &sim::Params::maxSpeed, "speed limit"},
-    {"--dt", &sim::Params::dt, "time step"}};
+    {sim::Param::CohesionRadius, &sim::Params::cohesionRadius, "r1: cohesion neighbourhood radius"},
+    {sim::Param::SeparationRadius, &sim::Params::separationRadius, "r2: separation radius"},
+    {sim::Param::AlignmentRadius, &sim::Params::alignmentRadius, "r3: alignment radius"},
+    {sim::Param::CohesionScale, &sim::Params::cohesionScale, "s1: cohesion strength"},
+    {sim::Param::SeparationScale, &sim::Params::separationScale, "s2: separation strength"},
+    {sim::Param::AlignmentScale, &sim::Params::alignmentScale, "s3: alignment strength"},
+    {sim::Param::MaxSpeed, &sim::Params::maxSpeed, "speed limit"},
+    {sim::Param::Dt, &sim::Params::dt, "time step"}};
 
 namespace {
 
 void addParamFlags(CLI::App* app, sim::Params& p, ParamFlags& flags) {
     for (const RuleFlag& rule : ruleFlags)
-        app->add_option(rule.flag, p.*rule.field, rule.help)->check(floatNumber)->capture_default_str();
+        app->add_option(io::nameIn(paramFlags, rule.param), p.*rule.field, rule.help)
+            ->check(floatNumber)
+            ->capture_default_str();
     flags.domainHalf =
         app->add_option("--domain-half", p.domainHalf, "L: the domain is the periodic cube [-L, L)^3")
             ->check(floatNumber)
@@ -82,7 +85,8 @@ void addParamFlags(CLI::App* app, sim::Params& p, ParamFlags& flags) {
         "boids per unit^3: sets L from the boid count (the lab's is 0.125: 1M boids at L = 100)");
 }
 
-// 0 where --density was not given. Throws where it conflicts with --domain-half or is not positive.
+// The density given, or 0 where --density was not given. Throws where --domain-half is given too or
+// the density is not a positive number.
 double densityFrom(const ParamFlags& flags) {
     if (!flags.densityOption->count()) return 0;
     if (flags.domainHalf->count())
@@ -106,8 +110,8 @@ const char* const cellOrderHelp =
     "how the sort key numbers cells: linear (x + dim (y + dim z)) or morton (Z-order: x, y, z bits "
     "interleaved; rows one cell high)";
 
-// What --help shows for the value of each option more than one command has: counts as numbers, lists
-// as lists. A command names its own options' values (nameValues).
+// The names --help shows for the values of the options that more than one command has, so that a
+// count reads as N and a list as a list. A command names its own options' values (nameValues).
 const std::map<std::string, std::string> valueNames = {
     {"--boids", "N"},         {"--frames", "N"},         {"--warmup", "N"},
     {"--warmup-ms", "MS"},    {"--mode", "MODE"},        {"--cell-width", "r|2r"},
@@ -140,7 +144,6 @@ void addConfigFlags(CLI::App* app, sim::Config& config, ConfigFlags& flags, bool
     addParamFlags(app, config.params, flags.params);
 }
 
-// The one configuration the flags' texts give (the demo, step, and each of bench's).
 sim::Config parseConfig(const ConfigFlags& flags, const sim::Config& base) {
     sim::Config c = base;
     c.mode = modeFromText(flags.mode, "--mode");
@@ -153,10 +156,10 @@ sim::Config parseConfig(const ConfigFlags& flags, const sim::Config& base) {
     return c;
 }
 
-// bench: every combination of the lists, modes outermost.
 namespace {
 
-// Each item of a list flag turned into its value by `parse`, a value at most once.
+// Refuses a list flag that names one value twice, after turning each item into its value by `parse`,
+// so that "1e6,1000000" counts as a repeat.
 template <typename Parse>
 void refuseRepeatedItems(const std::string& text, const std::string& flag, Parse parse) {
     const std::vector<std::string> items = splitList(text);
@@ -182,8 +185,8 @@ std::vector<sim::Config> parseConfigs(const ConfigFlags& flags, const sim::Confi
             for (const std::string& order : splitList(flags.cellOrder))
                 for (const std::string& build : splitList(flags.gridBuild)) {
                     sim::Config c = parseConfig({mode, width, flags.rows, build, order, flags.params}, base);
-                    // A naive step builds no grid: one run, its grid choices the defaults, whatever the
-                    // grid's lists hold.
+                    // A naive step builds no grid, so whatever the grid's lists hold it runs once, with
+                    // the default grid choices recorded.
                     if (c.mode == sim::Mode::Naive) {
                         if (!configs.empty() && configs.back().mode == sim::Mode::Naive) continue;
                         c.cellWidth = base.cellWidth;
@@ -195,8 +198,6 @@ std::vector<sim::Config> parseConfigs(const ConfigFlags& flags, const sim::Confi
     return configs;
 }
 
-// A grid's cell width, rows, build or cell order given where no step builds a grid has no effect:
-// refused.
 void refuseGridOptionsWithoutGrid(const CLI::App* command, bool naiveOnly) {
     if (!naiveOnly) return;
     for (const char* flag : {"--cell-width", "--rows", "--grid-build", "--cell-order"})

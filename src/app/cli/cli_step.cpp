@@ -45,7 +45,7 @@ void finishStep(const StepFlags& flags, StepOptions& so) {
         throw InputError(
             std::string(flags.predatorRadius->count() ? "--predator-radius" : "--predator-scale") +
             " needs --predator X,Y,Z (without a predator it has no effect)");
-    // With a state file the count is known once it is read (step.cpp checks L then).
+    // With a state file the count is known only once the file is read, and step.cpp checks L then.
     if (so.loadState.empty()) so.sim = configForCount(so.sim, so.boids, true);
     checkParamsBeforeTheCount(so.sim);
 }

@@ -23,7 +23,8 @@ sim::Mode modeFromText(const std::string& text, const std::string& flag) {
     return *m;
 }
 
-// Rows thinner than a cell need rows of cells to be runs of keys, which Morton order breaks (sim::CellOrder).
+// Rows thinner than a cell need each row of cells to be a run of consecutive keys, which Morton order
+// does not give (sim::CellOrder).
 void refuseMortonThinRows(const std::vector<sim::CellOrder>& orders, sim::Rows rows) {
     if ((rows == sim::Rows::TwoPerCell || rows == sim::Rows::FourPerCell) &&
         std::ranges::find(orders, sim::CellOrder::Morton) != orders.end())
@@ -39,7 +40,7 @@ sim::CellWidth cellWidthFromText(const std::string& text) {
     return *w;
 }
 
-// --predator X,Y,Z: three numbers.
+// Reads --predator X,Y,Z, three finite numbers, and turns the predator on.
 void parsePredator(const std::string& text, sim::Params& p) {
     const std::vector<std::string> items = splitList(text);
     const std::string problem = "--predator: '" + text + "' must be X,Y,Z (three numbers, e.g. 10,0,-5)";
@@ -71,9 +72,9 @@ sim::Config configForCount(const sim::Config& config, uint64_t boidCount, bool d
 }
 
 void checkParamsBeforeTheCount(const sim::Config& config) {
-    sim::Params p = config.params;
-    if (config.density > 0) p.domainHalf = sim::maxDomainHalf; // the largest L passes every L check
-    checkParams(p);
+    const std::optional<sim::ParamProblem> problem = sim::validateParams(config.params);
+    if (problem && !(config.density > 0 && sim::dependsOnDomain(*problem)))
+        throw InputError(describeProblem(*problem, paramFlags));
 }
 
 std::string errorText(const std::exception& error) {

@@ -53,7 +53,7 @@ void updateSwapchain(Demo& d, int width, int height) {
     if (d.swapchainDirty || uint32_t(width) != d.swapchain.extent.width ||
         uint32_t(height) != d.swapchain.extent.height) {
         gpu::createSwapchain(d.ctx, d.swapchain, d.depthFormat, uint32_t(width), uint32_t(height),
-                             gpu::presentModeFromName(presentModeNames[d.panel.presentMode]));
+                             gpu::vulkanPresentMode(gpu::PresentMode(d.panel.presentMode)));
         render::sizeTarget(d.ctx, d.renderer, d.swapchain.extent.width, d.swapchain.extent.height);
         d.swapchainDirty = false;
         d.recreations++;

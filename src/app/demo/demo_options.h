@@ -2,6 +2,7 @@
 // What the demo takes from the command line (app/cli parses it), and the window's size rules it
 // shares with the input script.
 
+#include "gpu/swapchain.h"
 #include "render/renderer.h"
 #include "sim/config.h"
 
@@ -23,7 +24,7 @@ struct DemoOptions {
     uint32_t boids = 20000;
     uint64_t seed = 1;
     sim::Config sim;
-    std::string presentMode = "fifo";
+    gpu::PresentMode presentMode = gpu::PresentMode::Fifo;
     uint64_t frames = 0; // 0 means run until the window is closed
     uint64_t warmup = 0;
     std::string capture;    // the CSV's path; a JSON summary is written beside it

@@ -54,7 +54,7 @@ void createDemoFlock(Demo& d) {
     st.seedInput = o.seed;
     st.paused = o.paused;
     st.presetWatched = o.preset;
-    st.presentMode = o.presentMode == "mailbox" ? 1 : o.presentMode == "immediate" ? 2 : 0;
+    st.presentMode = int(o.presentMode);
     st.deviceName = d.ctx.properties.deviceName;
     st.cpuDevice = d.ctx.isCpu;
     sim::checkFlockFits(d.ctx, o.loadState.empty() ? o.boids : d.initial.count());
@@ -80,10 +80,11 @@ void createRendererAndSwapchain(Demo& d) {
     int w = 0, h = 0;
     glfwGetFramebufferSize(d.window, &w, &h);
     gpu::createSwapchain(d.ctx, d.swapchain, d.depthFormat, uint32_t(std::max(w, 1)),
-                         uint32_t(std::max(h, 1)), gpu::presentModeFromName(o.presentMode));
-    if (d.swapchain.presentMode != gpu::presentModeFromName(o.presentMode))
+                         uint32_t(std::max(h, 1)), gpu::vulkanPresentMode(o.presentMode));
+    if (d.swapchain.presentMode != gpu::vulkanPresentMode(o.presentMode))
         std::fprintf(stderr, "vkboids: note: present mode %s is not offered here; using %s\n",
-                     o.presentMode.c_str(), gpu::presentModeName(d.swapchain.presentMode));
+                     io::nameIn(gpu::presentModeNames, o.presentMode),
+                     gpu::presentModeName(d.swapchain.presentMode));
     render::sizeTarget(d.ctx, d.renderer, d.swapchain.extent.width, d.swapchain.extent.height);
 
     PanelState& st = d.panel;

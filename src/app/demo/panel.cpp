@@ -3,6 +3,7 @@
 #include "app/capture.h"
 #include "app/naive_guard.h"
 #include "app/stats.h"
+#include "gpu/swapchain.h"
 #include "sort/radix_sort.h"
 
 #include <imgui.h>
@@ -292,7 +293,9 @@ void drawViewSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
     drawStyleControls(st);
     ImGui::Checkbox("darken with distance", &st.draw.depthCue);
-    if (ImGui::Combo("present mode", &st.presentMode, presentModeNames, 3)) asked.presentMode = true;
+    if (ImGui::Combo("present mode", &st.presentMode, gpu::presentModeNames.names.data(),
+                     int(gpu::presentModeNames.names.size())))
+        asked.presentMode = true;
     ImGui::Text("presenting with %s", st.presentModeActual.c_str());
     if (ImGui::Button("Reset camera (R)")) asked.resetCamera = true;
     ImGui::SameLine();

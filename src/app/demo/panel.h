@@ -49,7 +49,7 @@ struct PanelState {
     bool paused = false;
     render::DrawStyle draw;
     bool computeDrawAvailable = true; // the device has what the compute path needs
-    int presentMode = 0;              // an index into presentModeNames
+    int presentMode = 0;              // a gpu::PresentMode, as the index of the panel's list
     int boidInput = 20000;
     uint64_t seedInput = 1;
     int captureFrames = 300;
@@ -95,8 +95,6 @@ struct PanelRequest {
     // script asked for.
     void add(const PanelRequest& other);
 };
-
-const char* const presentModeNames[3] = {"fifo", "mailbox", "immediate"};
 
 PanelRequest drawPanel(PanelState& state);
 
