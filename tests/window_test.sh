@@ -58,7 +58,7 @@ if grep -q "running on llvmpipe" "$out/early.log"; then
     "$vkboids" --validation --boids 1000 --frames 2 --window 20000x20000 >"$out/huge.log" 2>&1 || code=$?
     cat "$out/huge.log"
     [ "$code" -eq 2 ] || { echo "a 20000x20000 window: exit code $code, not 2"; exit 1; }
-    grep -q "the window is 20000x20000, more than this device draws" "$out/huge.log"
+    grep -q "error: --window: the window is 20000x20000, more than this device draws" "$out/huge.log"
 fi
 
 # docs/screenshot.png is what the README's command draws today: on the device it was drawn on, its

@@ -79,8 +79,12 @@ void createRendererAndSwapchain(Demo& d) {
         render::createRenderer(d.ctx, surfaceFormat.format, d.depthFormat, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
     int w = 0, h = 0;
     glfwGetFramebufferSize(d.window, &w, &h);
-    gpu::createSwapchain(d.ctx, d.swapchain, d.depthFormat, uint32_t(std::max(w, 1)),
-                         uint32_t(std::max(h, 1)), gpu::vulkanPresentMode(o.presentMode));
+    try {
+        gpu::createSwapchain(d.ctx, d.swapchain, d.depthFormat, uint32_t(std::max(w, 1)),
+                             uint32_t(std::max(h, 1)), gpu::vulkanPresentMode(o.presentMode));
+    } catch (const io::InputError& e) { // a window larger than the device draws: the user's --window
+        throw io::InputError(std::string("--window: ") + e.what());
+    }
     if (d.swapchain.presentMode != gpu::vulkanPresentMode(o.presentMode))
         std::fprintf(stderr, "vkboids: note: present mode %s is not offered here; using %s\n",
                      io::nameIn(gpu::presentModeNames, o.presentMode),
