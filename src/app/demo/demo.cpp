@@ -500,7 +500,6 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoH
     glfwSetWindowUserPointer(d.window, &d);
     // Our callbacks are installed before ImGui's, which chain to them, so that a key tapped between
     // two frames is never lost.
-    glfwSetScrollCallback(d.window, onScroll);
     installInputCallbacks(d);
     d.ctx = createWindowContext(d.window, global);
     createDemoFlock(d);
