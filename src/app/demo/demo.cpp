@@ -113,14 +113,10 @@ void harvest(Demo& d, FrameSlot& s) {
         d.panel.haveGridStats = true;
     }
     if (s.row.config.mode == sim::Mode::Naive) {
-        double ms = 0;
-        bool stepped = false;
+        std::optional<double> ms; // none where the step was not timed
         for (const gpu::ScopeTime& t : times)
-            if (t.valid && t.name == "flock") {
-                ms += t.ms;
-                stepped = true;
-            }
-        if (stepped) d.naiveMeasured = NaiveTiming{s.row.boids, ms / 1000};
+            if (t.valid && t.name == "flock") ms = ms.value_or(0) + t.ms;
+        if (ms) d.naiveMeasured = NaiveTiming{s.row.boids, *ms / 1000};
     }
     if (s.keyShot.recorded) startKeyShotWrite(d, s.keyShot);
     if (s.captured && d.capture) {
