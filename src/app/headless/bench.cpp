@@ -149,13 +149,6 @@ std::string tableLine(const BenchRun& r, const nlohmann::json& run,
     return line;
 }
 
-// Boid counts as the short sweep's note lists them, for example "5000, 50000".
-std::string countList(const std::vector<uint32_t>& counts) {
-    std::string text;
-    for (uint32_t n : counts) text += (text.empty() ? "" : ", ") + std::to_string(n);
-    return text;
-}
-
 // Opens the device and, where --render asks for one, the drawing target. Refuses a bench that has
 // nothing to run or that asks for a drawing path the device lacks.
 void startBench(Bench& b, const GlobalOptions& global) {
@@ -203,7 +196,8 @@ void startBench(Bench& b, const GlobalOptions& global) {
     if (shortSweep && (o.boids.empty() || !o.frames || !o.warmup))
         std::printf("a CPU device: a short sweep (%s boids, %llu frames, %llu warm-up); --full runs the "
                     "full one\n",
-                    countList(b.boids).c_str(), (unsigned long long)b.frames, (unsigned long long)b.warmup);
+                    countList(b.boids, ", ").c_str(), (unsigned long long)b.frames,
+                    (unsigned long long)b.warmup);
     if (measureNaive)
         std::printf("a CPU device: naive runs only up to %.0f boids, where a step takes about %.2g s "
                     "(measured; --naive-max to change)\n",

@@ -39,13 +39,6 @@ bool isStableSortOf(const std::vector<uint32_t>& keysIn, const std::vector<uint3
     return true;
 }
 
-// Pair counts written as --n takes them, for example "100000,1000000".
-std::string countList(const std::vector<uint32_t>& counts) {
-    std::string text;
-    for (uint32_t n : counts) text += (text.empty() ? "" : ",") + std::to_string(n);
-    return text;
-}
-
 // The buffers and the sorter for n pairs (createSortSize).
 struct SortSize {
     gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
@@ -260,7 +253,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& given) {
         o.sizes = sortBenchSizes(ctx.isCpu, o.full, sort::maxSortPairs(ctx));
         if (ctx.isCpu && !o.full)
             std::printf("a CPU device: a short sweep (--n %s); --full runs the full one\n",
-                        countList(o.sizes).c_str());
+                        countList(o.sizes, ",").c_str());
         else if (o.sizes.size() < sortBenchSizes(false, true, UINT32_MAX).size())
             std::printf("the sweep stops at this device's limit of %llu pairs\n",
                         (unsigned long long)sort::maxSortPairs(ctx));
