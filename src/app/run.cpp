@@ -102,6 +102,12 @@ std::string countOf(uint64_t count, const std::string& noun) {
     return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
+std::string countList(const std::vector<uint32_t>& counts, const char* separator) {
+    std::string text;
+    for (uint32_t n : counts) text += (text.empty() ? "" : separator) + std::to_string(n);
+    return text;
+}
+
 void keepBusy(uint64_t ms, const std::function<void()>& work) {
     if (ms == 0) return;
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);

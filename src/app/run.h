@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace app {
 
@@ -45,6 +46,8 @@ std::string timeLeft(double elapsedSeconds, double doneShare);
 
 // "1 frame", "3 frames": a count and its noun, for what is printed.
 std::string countOf(uint64_t count, const std::string& noun);
+// Counts joined by `separator`, as a sweep's note lists them: "5000, 50000" or "100000,1000000".
+std::string countList(const std::vector<uint32_t>& counts, const char* separator);
 
 // Calls `work` (a blocking GPU submission) again and again for `ms` milliseconds of wall time, at
 // least once when ms > 0: the GPU's clock rises from idle before what is timed.

@@ -46,11 +46,11 @@ void parsePredator(const std::string& text, sim::Params& p) {
     const std::string problem = "--predator: '" + text + "' must be X,Y,Z (three numbers, e.g. 10,0,-5)";
     if (items.size() != 3) throw InputError(problem);
     for (int a = 0; a < 3; ++a) {
+        const std::string& item = items[size_t(a)];
         char* end = nullptr;
         errno = 0;
-        const double v = std::strtod(items[size_t(a)].c_str(), &end);
-        if (items[size_t(a)].empty() || end != items[size_t(a)].c_str() + items[size_t(a)].size() ||
-            errno == ERANGE || !std::isfinite(v))
+        const double v = std::strtod(item.c_str(), &end);
+        if (item.empty() || end != item.c_str() + item.size() || errno == ERANGE || !std::isfinite(v))
             throw InputError(problem);
         p.predatorPos[a] = float(v);
     }

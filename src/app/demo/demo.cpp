@@ -113,14 +113,10 @@ void harvest(Demo& d, FrameSlot& s) {
         d.panel.haveGridStats = true;
     }
     if (s.row.config.mode == sim::Mode::Naive) {
-        double ms = 0;
-        bool stepped = false;
+        std::optional<double> ms; // none where the step was not timed
         for (const gpu::ScopeTime& t : times)
-            if (t.valid && t.name == "flock") {
-                ms += t.ms;
-                stepped = true;
-            }
-        if (stepped) d.naiveMeasured = NaiveTiming{s.row.boids, ms / 1000};
+            if (t.valid && t.name == "flock") ms = ms.value_or(0) + t.ms;
+        if (ms) d.naiveMeasured = NaiveTiming{s.row.boids, *ms / 1000};
     }
     if (s.keyShot.recorded) startKeyShotWrite(d, s.keyShot);
     if (s.captured && d.capture) {
@@ -500,7 +496,6 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoH
     glfwSetWindowUserPointer(d.window, &d);
     // Our callbacks are installed before ImGui's, which chain to them, so that a key tapped between
     // two frames is never lost.
-    glfwSetScrollCallback(d.window, onScroll);
     installInputCallbacks(d);
     d.ctx = createWindowContext(d.window, global);
     createDemoFlock(d);

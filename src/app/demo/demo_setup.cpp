@@ -6,10 +6,6 @@
 
 namespace app {
 
-void onScroll(GLFWwindow* window, double, double dy) {
-    static_cast<Demo*>(glfwGetWindowUserPointer(window))->scroll += dy;
-}
-
 // Bad output paths are refused before a window opens, so that the user hears of them at once.
 void checkOutputs(const DemoOptions& o) {
     if (!o.capture.empty()) checkCaptureFiles(o.capture);

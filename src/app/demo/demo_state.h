@@ -90,7 +90,6 @@ struct Demo {
     int previousSlot = -1;
 };
 
-void onScroll(GLFWwindow* window, double dx, double dy);
 // In input.cpp: the window's input callbacks, which are installed before ImGui's so that ImGui chains
 // to them, and the predator under the mouse.
 void installInputCallbacks(Demo& d);

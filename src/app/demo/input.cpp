@@ -24,9 +24,14 @@ void onCursorPos(GLFWwindow* window, double x, double y) {
     demoOf(window).cursorY = y;
 }
 
+void onScroll(GLFWwindow* window, double, double dy) {
+    demoOf(window).scroll += dy;
+}
+
 } // namespace
 
 void installInputCallbacks(Demo& d) {
+    glfwSetScrollCallback(d.window, onScroll);
     glfwSetKeyCallback(d.window, onKey);
     glfwSetMouseButtonCallback(d.window, onMouseButton);
     glfwSetCursorPosCallback(d.window, onCursorPos);

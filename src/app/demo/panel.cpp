@@ -66,12 +66,10 @@ void timingRow(const char* label, const std::deque<double>* values, uint64_t add
         return;
     }
     const Summary s = settledSummary(*values, added);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.3f", values->back());
-    ImGui::TableNextColumn();
-    ImGui::Text("%.3f", s.mean);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.3f", s.p95);
+    for (double v : {values->back(), s.mean, s.p95}) {
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", v);
+    }
 }
 
 template <typename T>
@@ -124,10 +122,7 @@ PixelRect drawTimings(const TimingHistory& t, uint32_t boids) {
         ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "GPU timestamps unavailable");
     // Fixed columns: stretched ones would feed back into the window's automatic size.
     if (ImGui::BeginTable("timings", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-        ImGui::TableSetupColumn("pass");
-        ImGui::TableSetupColumn("latest");
-        ImGui::TableSetupColumn("mean");
-        ImGui::TableSetupColumn("p95");
+        for (const char* column : {"pass", "latest", "mean", "p95"}) ImGui::TableSetupColumn(column);
         ImGui::TableHeadersRow();
         for (const std::string& name : passNames()) {
             const auto it = t.gpuMs.find(name);
@@ -183,11 +178,10 @@ void drawStyleControls(PanelState& st) {
 void drawSimulationSection(PanelState& st, PanelRequest& asked) {
     if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
     int mode = int(st.sim.mode);
-    ImGui::RadioButton("naive", &mode, int(sim::Mode::Naive));
-    ImGui::SameLine();
-    ImGui::RadioButton("scattered", &mode, int(sim::Mode::Scattered));
-    ImGui::SameLine();
-    ImGui::RadioButton("coherent", &mode, int(sim::Mode::Coherent));
+    for (sim::Mode m : {sim::Mode::Naive, sim::Mode::Scattered, sim::Mode::Coherent}) {
+        if (m != sim::Mode::Naive) ImGui::SameLine();
+        ImGui::RadioButton(sim::modeName(m), &mode, int(m));
+    }
     st.sim.mode = sim::Mode(mode);
     ImGui::Text("cell width:");
     if (ImGui::IsItemHovered())

@@ -29,11 +29,8 @@ double msSince(Clock::time_point t) {
 render::DrawSettings benchView(const sim::Params& params, const sim::Grid& grid, uint32_t count,
                                const render::Offscreen& target, render::DrawPath path,
                                render::ColorMode color) {
-    render::DrawStyle style;
-    style.path = path;
-    style.colorMode = color;
     render::DrawSettings s = drawSettings(defaultCamera(params.domainHalf), target.frame.width,
-                                          target.frame.height, params, style);
+                                          target.frame.height, params, {.path = path, .colorMode = color});
     showGrid(s, sim::stepConstants(params, grid, count));
     return s;
 }
@@ -152,13 +149,6 @@ std::string tableLine(const BenchRun& r, const nlohmann::json& run,
     return line;
 }
 
-// Boid counts as the short sweep's note lists them, for example "5000, 50000".
-std::string countList(const std::vector<uint32_t>& counts) {
-    std::string text;
-    for (uint32_t n : counts) text += (text.empty() ? "" : ", ") + std::to_string(n);
-    return text;
-}
-
 // Opens the device and, where --render asks for one, the drawing target. Refuses a bench that has
 // nothing to run or that asks for a drawing path the device lacks.
 void startBench(Bench& b, const GlobalOptions& global) {
@@ -178,8 +168,9 @@ void startBench(Bench& b, const GlobalOptions& global) {
     // an L out of bounds. The command line has already checked everything else.
     for (uint32_t n : b.boids) sim::configFor(o.configs.front(), n);
     const auto isNaive = [](const sim::Config& c) { return c.mode == sim::Mode::Naive; };
+    const bool measureNaive = !o.naiveLimit && b.ctx.isCpu && std::ranges::any_of(o.configs, isNaive);
     b.naiveLimit = o.naiveLimit.value_or(defaultNaiveMax);
-    if (!o.naiveLimit && b.ctx.isCpu && std::ranges::any_of(o.configs, isNaive)) {
+    if (measureNaive) {
         const uint32_t most = *std::ranges::max_element(b.boids);
         const NaiveTiming t = measureNaiveStep(b.ctx, most, sim::configFor(o.configs.front(), most).params);
         b.naiveLimit =
@@ -205,8 +196,9 @@ void startBench(Bench& b, const GlobalOptions& global) {
     if (shortSweep && (o.boids.empty() || !o.frames || !o.warmup))
         std::printf("a CPU device: a short sweep (%s boids, %llu frames, %llu warm-up); --full runs the "
                     "full one\n",
-                    countList(b.boids).c_str(), (unsigned long long)b.frames, (unsigned long long)b.warmup);
-    if (!o.naiveLimit && b.ctx.isCpu && std::ranges::any_of(o.configs, isNaive))
+                    countList(b.boids, ", ").c_str(), (unsigned long long)b.frames,
+                    (unsigned long long)b.warmup);
+    if (measureNaive)
         std::printf("a CPU device: naive runs only up to %.0f boids, where a step takes about %.2g s "
                     "(measured; --naive-max to change)\n",
                     b.naiveLimit, cpuNaiveStepSeconds);

@@ -39,22 +39,16 @@ bool isStableSortOf(const std::vector<uint32_t>& keysIn, const std::vector<uint3
     return true;
 }
 
-// Pair counts written as --n takes them, for example "100000,1000000".
-std::string countList(const std::vector<uint32_t>& counts) {
-    std::string text;
-    for (uint32_t n : counts) text += (text.empty() ? "" : ",") + std::to_string(n);
-    return text;
-}
-
-struct SortBuffers {
-    const gpu::Buffer &keysIn, &valuesIn, &keysOut, &valuesOut;
+// The buffers and the sorter for n pairs (createSortSize).
+struct SortSize {
+    gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
+    sort::Sorter sorter;
 };
 
 // One configuration of sort-bench: n pairs of `bits`-bit keys, sorted by `algorithm`, which the
 // rows call `name`.
 struct SortCase {
-    const sort::Sorter& sorter;
-    SortBuffers buffers;
+    const SortSize& size;
     const std::vector<uint32_t>& keys; // in keysIn; valuesIn holds the indices
     uint32_t n, bits;
     sort::SortAlgorithm algorithm;
@@ -71,8 +65,8 @@ struct SortTimes {
 // it is wrong.
 bool checkSortOutput(const gpu::Context& ctx, const SortCase& c, uint32_t run) {
     std::vector<uint32_t> outKeys(c.n), outValues(c.n);
-    gpu::downloadBuffer(ctx, c.buffers.keysOut, outKeys.data(), 4ull * c.n);
-    gpu::downloadBuffer(ctx, c.buffers.valuesOut, outValues.data(), 4ull * c.n);
+    gpu::downloadBuffer(ctx, c.size.keysOut, outKeys.data(), 4ull * c.n);
+    gpu::downloadBuffer(ctx, c.size.valuesOut, outValues.data(), 4ull * c.n);
     std::string why;
     if (isStableSortOf(c.keys, outKeys, outValues, sort::sortKeyMask(c.bits), why)) return true;
     endProgress();
@@ -84,9 +78,9 @@ bool checkSortOutput(const gpu::Context& ctx, const SortCase& c, uint32_t run) {
 // Runs the warm-up and the timed runs, and checks the first and the last against the CPU.
 SortTimes timeSorts(const gpu::Context& ctx, Headless& headless, const SortBenchOptions& o, const SortCase& c,
                     bool& allMatch) {
-    const SortBuffers& b = c.buffers;
+    const SortSize& b = c.size;
     const auto record = [&](VkCommandBuffer cmd, gpu::Profiler* p) {
-        sort::recordSort(cmd, c.sorter, b.keysIn, b.valuesIn, b.keysOut, b.valuesOut, c.n, c.bits,
+        sort::recordSort(cmd, b.sorter, b.keysIn, b.valuesIn, b.keysOut, b.valuesOut, c.n, c.bits,
                          c.algorithm, p, p != nullptr);
     };
     SortTimes times;
@@ -120,31 +114,28 @@ SortTimes timeSorts(const gpu::Context& ctx, Headless& headless, const SortBench
 // passes, and reduce-then-scan's steps summed over the passes. A column is empty where the algorithm
 // has no such dispatch.
 void addDispatchColumns(const SortTimes& times, uint32_t passes, std::string& line, std::string& csvLine) {
-    char text[64];
+    const auto addColumn = [&](const char* name, const std::optional<double>& ms) {
+        if (ms) {
+            char text[64];
+            std::snprintf(text, sizeof text, " %s %.1f", name, *ms);
+            line += text;
+        }
+        csvLine += "," + (ms ? std::to_string(*ms) : std::string());
+    };
     const auto median = [&](const std::string& scope) {
         auto it = times.dispatches.find(scope);
         return it != times.dispatches.end() && !it->second.empty()
                    ? std::optional(summarize(it->second).median)
                    : std::nullopt;
     };
-    for (const char* scope : {"sort/histogram", "sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"}) {
-        const std::optional<double> m = median(scope);
-        if (m) {
-            std::snprintf(text, sizeof text, " %s %.1f", scope + 5, *m);
-            line += text;
-        }
-        csvLine += "," + (m ? std::to_string(*m) : std::string());
-    }
+    for (const char* scope : {"sort/histogram", "sort/pass0", "sort/pass1", "sort/pass2", "sort/pass3"})
+        addColumn(scope + 5, median(scope));
     for (const char* step : {"upsweep", "spine", "downsweep"}) {
         std::optional<double> sum;
         for (uint32_t p = 0; p < passes; ++p)
             if (const std::optional<double> m = median("sort/" + std::string(step) + std::to_string(p)))
                 sum = sum.value_or(0) + *m;
-        if (sum) {
-            std::snprintf(text, sizeof text, " %s %.1f", step, *sum);
-            line += text;
-        }
-        csvLine += "," + (sum ? std::to_string(*sum) : std::string());
+        addColumn(step, sum);
     }
 }
 
@@ -175,9 +166,9 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
         std::to_string(o.runs) + "," + std::to_string(s.median) + "," + std::to_string(s.p95) + "," +
         std::to_string(s.min) + "," + std::to_string(pairsRate) + "," + std::to_string(bytesRate);
     addDispatchColumns(times, passes, line, csvLine);
-    const bool narrow = sort::takesNarrowGroups(c.sorter, n);
-    const uint32_t groupSize = narrow ? c.sorter.workgroupSize / 2 : c.sorter.workgroupSize;
-    const uint32_t tile = sort::tileSizeFor(c.sorter, n);
+    const bool narrow = sort::takesNarrowGroups(c.size.sorter, n);
+    const uint32_t groupSize = narrow ? c.size.sorter.workgroupSize / 2 : c.size.sorter.workgroupSize;
+    const uint32_t tile = sort::tileSizeFor(c.size.sorter, n);
     if (narrow) { // the CSV also gives the group size and tile
         std::snprintf(row, sizeof row, "  (groups of %u, tile %u)", groupSize, tile);
         line += row;
@@ -186,12 +177,7 @@ std::string sortBenchRow(const gpu::Context& ctx, Headless& headless, const Sort
     return csvLine + "," + std::to_string(groupSize) + "," + std::to_string(tile) + "\n";
 }
 
-// Creates the buffers and the sorter for n pairs; a size that does not fit is refused as bad input.
-struct SortSize {
-    gpu::Buffer keysIn, valuesIn, keysOut, valuesOut;
-    sort::Sorter sorter;
-};
-
+// A size that does not fit is refused as bad input.
 SortSize createSortSize(const gpu::Context& ctx, const SortBenchOptions& o, uint32_t n) {
     const VkDeviceSize bytes = 4ull * n;
     SortSize s;
@@ -229,9 +215,7 @@ std::string sortRowsFor(const gpu::Context& ctx, Headless& headless, const SortB
             const std::string name = asked == sort::SortAlgorithm::Auto
                                          ? std::string("auto:") + sort::algorithmName(algorithm)
                                          : sort::algorithmName(algorithm);
-            const SortCase c{
-                s.sorter, {s.keysIn, s.valuesIn, s.keysOut, s.valuesOut}, keys, n, bits, algorithm, name};
-            csv += sortBenchRow(ctx, headless, o, c, allMatch);
+            csv += sortBenchRow(ctx, headless, o, {s, keys, n, bits, algorithm, name}, allMatch);
         }
     }
     return csv;
@@ -269,7 +253,7 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& given) {
         o.sizes = sortBenchSizes(ctx.isCpu, o.full, sort::maxSortPairs(ctx));
         if (ctx.isCpu && !o.full)
             std::printf("a CPU device: a short sweep (--n %s); --full runs the full one\n",
-                        countList(o.sizes).c_str());
+                        countList(o.sizes, ",").c_str());
         else if (o.sizes.size() < sortBenchSizes(false, true, UINT32_MAX).size())
             std::printf("the sweep stops at this device's limit of %llu pairs\n",
                         (unsigned long long)sort::maxSortPairs(ctx));
