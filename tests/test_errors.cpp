@@ -26,9 +26,9 @@ TEST(Errors, AParameterOutOfBoundsIsNamedByItsCaller) {
     EXPECT_EQ(step->value, 1000);
     EXPECT_EQ(step->max, 100);
     EXPECT_EQ(
-        app::describeProblem(*step, app::paramFlags),
+        sim::describeProblem(*step, app::paramFlags),
         "--dt times --max-speed must be at most --domain-half (no boid crosses half the domain in a step)");
-    EXPECT_EQ(app::describeProblem(*step, app::sliderNames),
+    EXPECT_EQ(sim::describeProblem(*step, app::sliderNames),
               "dt times max speed must be at most domain half L (no boid crosses half the domain in a step)");
 
     p = sim::Params{};
@@ -38,17 +38,17 @@ TEST(Errors, AParameterOutOfBoundsIsNamedByItsCaller) {
     EXPECT_EQ(scale->param, sim::Param::AlignmentScale);
     EXPECT_EQ(scale->min, -1000);
     EXPECT_EQ(scale->max, 1000);
-    EXPECT_EQ(app::describeProblem(*scale, app::paramFlags),
+    EXPECT_EQ(sim::describeProblem(*scale, app::paramFlags),
               "--alignment-scale must be a number between -1000 and 1000");
-    EXPECT_EQ(app::describeProblem(*scale, app::sliderNames),
+    EXPECT_EQ(sim::describeProblem(*scale, app::sliderNames),
               "alignment scale must be a number between -1000 and 1000");
 
     p = sim::Params{};
     p.domainHalf = 2e6f;
-    EXPECT_EQ(app::describeProblem(*sim::validateParams(p), app::paramFlags),
+    EXPECT_EQ(sim::describeProblem(*sim::validateParams(p), app::paramFlags),
               "--domain-half must be at most 1e6");
     p.domainHalf = -1;
-    EXPECT_EQ(app::describeProblem(*sim::validateParams(p), app::sliderNames),
+    EXPECT_EQ(sim::describeProblem(*sim::validateParams(p), app::sliderNames),
               "domain half L must be a positive number");
 }
 

@@ -2,8 +2,6 @@
 // Counts and lists as a user types them, on the command line or in the demo's input script: each
 // throws io::InputError with a one-line message naming the flag (or the setting).
 
-#include "sim/config.h"
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,8 +28,5 @@ void refuseRepeats(const std::vector<T>& values, const std::vector<std::string>&
         for (size_t i = 0; i < j; ++i)
             if (values[i] == values[j]) refuseRepeat(flag, texts[i], texts[j]);
 }
-
-// The names a caller gives the parameters: the command line's flags, the panel's sliders.
-using sim::ParamNames, sim::describeProblem, sim::describeDensityError;
 
 } // namespace app

@@ -59,29 +59,29 @@ void parsePredator(const std::string& text, sim::Params& p) {
 
 void checkParams(const sim::Params& p) {
     if (const std::optional<sim::ParamProblem> problem = sim::validateParams(p))
-        throw InputError(describeProblem(*problem, paramFlags));
+        throw InputError(sim::describeProblem(*problem, paramFlags));
 }
 
 sim::Config configForCount(const sim::Config& config, uint64_t boidCount, bool densityGiven) {
     try {
         return sim::configFor(config, boidCount);
     } catch (const sim::DensityError& e) {
-        throw InputError(densityGiven ? describeDensityError(e, "--density", paramFlags)
-                                      : describeProblem(e.problem, paramFlags));
+        throw InputError(densityGiven ? sim::describeDensityError(e, "--density", paramFlags)
+                                      : sim::describeProblem(e.problem, paramFlags));
     }
 }
 
 void checkParamsBeforeTheCount(const sim::Config& config) {
     const std::optional<sim::ParamProblem> problem = sim::validateParams(config.params);
     if (problem && !(config.density > 0 && sim::dependsOnDomain(*problem)))
-        throw InputError(describeProblem(*problem, paramFlags));
+        throw InputError(sim::describeProblem(*problem, paramFlags));
 }
 
 std::string errorText(const std::exception& error) {
     if (const auto* e = dynamic_cast<const sim::FlockTooLarge*>(&error))
         return "--boids " + std::to_string(e->count) + " " + e->what();
     if (const auto* e = dynamic_cast<const sim::DensityError*>(&error))
-        return describeDensityError(*e, "--density", paramFlags);
+        return sim::describeDensityError(*e, "--density", paramFlags);
     if (const auto* e = dynamic_cast<const gpu::OptionRefused*>(&error)) {
         switch (e->option) {
         case gpu::ContextOption::Validation: return std::string("--validation ") + e->what();

@@ -30,10 +30,10 @@ void parsePredator(const std::string& text, sim::Params& p);
 
 // The flag of each simulation parameter. Messages name a parameter by it, and the rules' flags are
 // declared with it (ruleFlags).
-constexpr ParamNames paramFlags{{"--cohesion-radius", "--separation-radius", "--alignment-radius",
-                                 "--cohesion-scale", "--separation-scale", "--alignment-scale", "--max-speed",
-                                 "--dt", "--domain-half", "--predator-radius", "--predator-scale",
-                                 "--predator"}};
+constexpr sim::ParamNames paramFlags{{"--cohesion-radius", "--separation-radius", "--alignment-radius",
+                                      "--cohesion-scale", "--separation-scale", "--alignment-scale",
+                                      "--max-speed", "--dt", "--domain-half", "--predator-radius",
+                                      "--predator-scale", "--predator"}};
 
 // Checks the parameters (sim::validateParams) and throws io::InputError naming the flag of the first
 // problem.

@@ -293,7 +293,7 @@ void rebuildFlock(Demo& d, bool fresh) {
 bool applyRequest(Demo& d, const PanelRequest& asked) {
     PanelState& st = d.panel;
     const std::optional<sim::ParamProblem> paramProblem = sim::validateParams(st.sim.params);
-    if (paramProblem) st.status = describeProblem(*paramProblem, sliderNames);
+    if (paramProblem) st.status = sim::describeProblem(*paramProblem, sliderNames);
     if (asked.flock != PanelRequest::Flock::Keep) {
         // The flock's buffers are about to be replaced, and frames in flight may still read them.
         VK_CHECK(vkDeviceWaitIdle(d.ctx.device));

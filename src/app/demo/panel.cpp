@@ -44,7 +44,7 @@ std::string panelErrorText(const std::exception& error) {
     if (const auto* e = dynamic_cast<const sim::FlockTooLarge*>(&error))
         return "boids " + std::to_string(e->count) + " " + e->what();
     if (const auto* e = dynamic_cast<const sim::DensityError*>(&error))
-        return describeDensityError(*e, "keeping the density", sliderNames);
+        return sim::describeDensityError(*e, "keeping the density", sliderNames);
     return error.what();
 }
 

@@ -99,10 +99,10 @@ struct PanelRequest {
 PanelRequest drawPanel(PanelState& state);
 
 // The slider names the panel uses when it reports a parameter out of its bounds.
-constexpr ParamNames sliderNames{{"cohesion radius", "separation radius", "alignment radius",
-                                  "cohesion scale", "separation scale", "alignment scale", "max speed", "dt",
-                                  "domain half L", "predator radius", "predator strength",
-                                  "predator (right button)"}};
+constexpr sim::ParamNames sliderNames{{"cohesion radius", "separation radius", "alignment radius",
+                                       "cohesion scale", "separation scale", "alignment scale", "max speed",
+                                       "dt", "domain half L", "predator radius", "predator strength",
+                                       "predator (right button)"}};
 // Rewords an error for the panel: a flock that is too large names the boid count, and an L that a
 // kept density gives names the checkbox that keeps it. Other errors are shown as they read.
 std::string panelErrorText(const std::exception& error);
