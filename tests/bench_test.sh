@@ -18,6 +18,12 @@ trap 'rm -rf "$out"' EXIT
 # Each bench names the files it wrote.
 grep -qx "wrote $out/bench.csv and $out/bench.json" "$out/log"
 grep -qx "wrote $out/counted.csv and $out/counted.json" "$out/log"
+# Without --naive-max, a CPU device measures a naive step and names the limit it gives.
+"$vkboids" bench --mode naive --boids 200 --frames 2 --warmup 1 --warmup-ms 0 >"$out/measured.log" 2>&1
+if grep -q "a CPU Vulkan driver" "$out/measured.log"; then
+    grep -q "^a CPU device: naive runs only up to [0-9]* boids, where a step takes about .* (measured; --naive-max to change)$" \
+        "$out/measured.log"
+fi
 /usr/bin/python3 - "$out/bench.csv" "$out/bench.json" "$out/counted.csv" "$out/counted.json" <<'PY'
 import csv, json, math, sys
 from collections import defaultdict

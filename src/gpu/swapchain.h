@@ -27,8 +27,8 @@ struct Swapchain {
 // The surface format the frames are drawn in (BGRA8/RGBA8 sRGB-nonlinear, else the first offered).
 VkSurfaceFormatKHR chooseSurfaceFormat(const Context& context);
 
-// The present modes a user may ask for, in the order the demo's panel lists them; one table of names
-// parses the command line's choice, fills the panel's list and names the mode in messages.
+// The present modes a user may ask for. One table of names, in the enum's order, parses a choice,
+// lists the choices and names the mode in messages.
 enum class PresentMode { Fifo, Mailbox, Immediate };
 constexpr io::NameTable<PresentMode, 3> presentModeNames{{"fifo", "mailbox", "immediate"}};
 VkPresentModeKHR vulkanPresentMode(PresentMode mode);

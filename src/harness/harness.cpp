@@ -28,8 +28,8 @@ struct Harness {
     uint64_t framesSeen = 0;   // frames already counted and reported on
     uint64_t predatorFrames = 0, helpFrames = 0; // frames with the predator on, and with the help shown
     Clock::time_point lastMemoryReport, lastLayoutReport;
-    bool started =
-        false; // the first call resets the memory peak, so that reports are of the run, not the set-up
+    // The first call resets the memory peak, so that the reports are of the run, not of the set-up.
+    bool started = false;
 };
 
 // The callback installed now (ImGui's, which chains to the demo's), as GLFW would call it.
