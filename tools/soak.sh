@@ -23,6 +23,9 @@
 # Usage: tools/soak.sh MINUTES [VKBOIDS]    (VKBOIDS defaults to build/release/vkboids; SOAK_KEEP=DIR
 # keeps the samples and the demo's log there)
 set -euo pipefail
+# Braces: bash reads the whole script before running it, so editing or checking out the tree during a
+# long soak cannot change the script under it.
+{
 minutes=${1:-}
 if ! [[ "$minutes" =~ ^[0-9]+$ ]] || [ "$minutes" -lt 1 ]; then
     echo "usage: tools/soak.sh MINUTES [VKBOIDS] (MINUTES a whole number, at least 1)" >&2
@@ -199,3 +202,5 @@ print("soak:", "FAIL" if problems else "ok")
 sys.exit(1 if problems else 0)
 PY
     { tail -n 20 "$out/log"; exit 1; }
+exit
+}
