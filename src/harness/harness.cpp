@@ -48,10 +48,7 @@ PanelRequest applySetting(Demo& d, const InputEvent& e) {
     if (e.name == "order") st.sim.cellOrder = *sim::parseCellOrder(e.value);
     if (e.name == "draw") st.draw.path = *render::drawPathFromName(e.value);
     if (e.name == "color") st.draw.colorMode = *render::colorModeFromName(e.value);
-    if (e.name == "preset") {
-        st.boids = d.flock.count; // the panel refreshes it only when drawn, after the script's events
-        return app::selectPreset(st, *app::findPreset(e.value));
-    }
+    if (e.name == "preset") return app::selectPreset(st, *app::findPreset(e.value));
     if (e.name == "boids") {
         st.boidInput = int(app::parseCount(e.value, "set boids", 0x7fffffff));
         return {.flock = PanelRequest::Flock::Fresh};

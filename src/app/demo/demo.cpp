@@ -277,7 +277,6 @@ void rebuildFlock(Demo& d, bool fresh) {
             d.camera.distance = defaultCamera(st.sim.params.domainHalf).distance;
         }
         sim::uploadState(d.ctx, d.flock, state);
-        st.boids = d.flock.count;
         st.status.clear();
     } catch (const io::InputError& e) {
         st.status = panelErrorText(e);
@@ -286,6 +285,7 @@ void rebuildFlock(Demo& d, bool fresh) {
             sim::uploadState(d.ctx, d.flock, d.initial);
         }
     }
+    st.boids = d.flock.count; // read by requests before the panel is next drawn, such as the script's
 }
 
 // Applies what was asked for this frame, whether in the panel, by a key or by the harness's script.
