@@ -72,6 +72,17 @@ void endProgress() {
     if (io::os::isTerminal(stderr)) std::fprintf(stderr, "\r%-72s\r", "");
 }
 
+std::vector<gpu::SourceModule> compileShaderSources(const GlobalOptions& global, bool quiet) {
+    if (global.shaders.empty()) return {};
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<gpu::SourceModule> modules = gpu::compileAllModules(global.shaders);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!quiet)
+        std::fprintf(stderr, "vkboids: %zu shaders compiled from %s in %.1f s (sources %s)\n", modules.size(),
+                     global.shaders.c_str(), seconds, gpu::sourceHash(modules).c_str());
+    return modules;
+}
+
 void printTimestampNote(const gpu::TimestampProbe& p) {
     if (p.trust == gpu::TimestampTrust::Barriers)
         std::printf(

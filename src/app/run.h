@@ -17,7 +17,13 @@ struct GlobalOptions {
     bool validation = false;
     int device = -1;
     bool pipelineStats = false; // print the driver's statistics of every compute pipeline
+    std::string shaders;        // --shaders: the folder to compile the shaders from; empty: the embedded ones
 };
+
+// With --shaders, every shader compiled from its folder, said in one line on stderr unless `quiet`;
+// for gpu::ContextOptions::shaderModules. Done before the device opens, so that an error comes at
+// once. Empty without --shaders.
+std::vector<gpu::SourceModule> compileShaderSources(const GlobalOptions& global, bool quiet);
 
 struct Headless {
     VkCommandPool pool = VK_NULL_HANDLE;

@@ -8,7 +8,7 @@ void bindProgram(VkCommandBuffer cmd, const Program& p, std::initializer_list<Re
     if (resources.size() != p.bindings.size())
         throw Error(p.name + " has " + std::to_string(p.bindings.size()) + " bindings, " +
                     std::to_string(resources.size()) + " resources given");
-    vkCmdBindPipeline(cmd, p.bindPoint, p.pipeline);
+    vkCmdBindPipeline(cmd, p.bindPoint, p.live ? *p.live : p.pipeline);
     if (resources.size() == 0) return;
     std::vector<VkDescriptorBufferInfo> infos;
     std::vector<VkDescriptorImageInfo> images;

@@ -474,6 +474,7 @@ Context createContext(const ContextOptions& options) {
     vkGetDeviceQueue(ctx.device, ctx.queueFamily, 0, &ctx.queue);
     createOneShot(ctx);
     ctx.keptPrograms = createProgramCache();
+    if (!options.shaderFolder.empty()) useSourceModules(ctx, options.shaderFolder, options.shaderModules);
     return ctx;
 }
 

@@ -2,6 +2,7 @@
 // Instance, validation, physical-device choice, device and its one queue.
 
 #include "gpu/check.h"
+#include "gpu/shader_compiler.h"
 
 #include <cstdint>
 #include <functional>
@@ -18,6 +19,10 @@ struct ContextOptions {
     bool pipelineStatistics = false;             // print the driver's statistics of every compute pipeline
     std::vector<const char*> instanceExtensions; // such as those GLFW needs for surfaces
     std::function<VkSurfaceKHR(VkInstance)> createSurface; // set for the windowed demo
+    // --shaders: the folder, and every module compiled from it (compileAllModules), used in place of
+    // the embedded modules
+    std::string shaderFolder;
+    std::vector<SourceModule> shaderModules;
 };
 
 // Which request of ContextOptions a refusal is about, for the caller to name it as the user gave it.
@@ -82,7 +87,7 @@ struct Context {
     double timestampPeriodNs = 0;
     VkDeviceSize deviceLocalBytes = 0; // the largest device-local heap
     bool validation = false;
-    std::shared_ptr<ProgramCache> keptPrograms; // compute programs, kept until destroyContext
+    std::shared_ptr<ProgramCache> keptPrograms; // programs, kept until destroyContext
 };
 
 Context createContext(const ContextOptions& options);

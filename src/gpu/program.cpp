@@ -4,14 +4,23 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 
 namespace gpu {
 namespace {
 
-std::span<const uint32_t> findShader(const std::string& name) {
-    std::span<const uint32_t> code = embeddedSpirv(name);
-    if (code.empty()) throw Error("no embedded shader named '" + name + "'");
-    return code;
+const EmbeddedShader& findEmbedded(const std::string& name) {
+    const EmbeddedShader* shader = embeddedShader(name);
+    if (!shader) throw Error("no embedded shader named '" + name + "'");
+    return *shader;
+}
+
+// The module a program is made from: one compiled from source in its place (--shaders), or the
+// embedded one.
+std::span<const uint32_t> findShader(const Context& ctx, const std::string& name) {
+    const auto& source = ctx.keptPrograms->sourceModules;
+    if (auto it = source.find(name); it != source.end()) return it->second.spirv;
+    return findEmbedded(name).spirv;
 }
 
 VkShaderModule createModule(const Context& ctx, std::span<const uint32_t> code) {
@@ -200,10 +209,63 @@ uint32_t preferredSubgroupSize(const Context& ctx) {
 
 namespace {
 
-Program compileComputeProgram(const Context& ctx, const std::string& shader,
-                              const std::vector<SpecConstant>& specs, uint32_t requiredSubgroupSize) {
-    std::span<const uint32_t> code = findShader(shader);
-    ShaderReflection r = reflectSpirv(code);
+// The specialization of `code`, whose constants are looked up by name: one that an edited source no
+// longer uses, and that the optimizer therefore dropped, is left out.
+struct Specialization {
+    std::vector<VkSpecializationMapEntry> entries;
+    std::vector<uint32_t> values;
+    VkSpecializationInfo info{};
+};
+
+void specialize(std::span<const uint32_t> code, const std::vector<SpecConstant>& specs, Specialization& out) {
+    const ShaderReflection r = reflectSpirv(code, UnusedBindings::Allowed);
+    for (const SpecConstant& s : specs) {
+        int id = -1;
+        if (s.name == localSizeX) id = r.localSizeSpecId[0];
+        for (const SpecConstantId& c : r.specConstants)
+            if (c.name == s.name) id = int(c.id);
+        if (id < 0) continue;
+        out.entries.push_back({uint32_t(id), uint32_t(out.values.size() * 4), 4});
+        out.values.push_back(s.value);
+    }
+    out.info = {uint32_t(out.entries.size()), out.entries.data(), out.values.size() * 4, out.values.data()};
+}
+
+VkPipeline createComputePipeline(const Context& ctx, const Program& p, const ProgramRecipe& recipe,
+                                  std::span<const uint32_t> code) {
+    Specialization spec;
+    specialize(code, recipe.specs, spec);
+    VkShaderModule module = createModule(ctx, code);
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroupInfo{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.stage.pSpecializationInfo = &spec.info;
+    if (p.subgroupSize) {
+        subgroupInfo.requiredSubgroupSize = p.subgroupSize;
+        info.stage.pNext = &subgroupInfo;
+        if (p.localSizeX % p.subgroupSize == 0)
+            info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    }
+    info.layout = p.layout;
+    if (ctx.pipelineStatistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    const VkResult created = vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+    vkDestroyShaderModule(ctx.device, module, nullptr);
+    VK_CHECK(created);
+    return pipeline;
+}
+
+// The layouts, local size and subgroup size come from the embedded module, whose interface the
+// program is written for; the pipeline from the module in use (findShader), whose interface
+// checkInterface has found the same or a part of it.
+Program compileComputeProgram(const Context& ctx, const ProgramRecipe& recipe) {
+    const std::string& shader = recipe.shaders.at(0);
+    const std::vector<SpecConstant>& specs = recipe.specs;
+    const ShaderReflection r = reflectSpirv(findEmbedded(shader).spirv);
     if (r.stage != VK_SHADER_STAGE_COMPUTE_BIT) throw Error(shader + " is not a compute shader");
 
     // The names, the local size and the subgroups it takes are checked before anything is created.
@@ -215,6 +277,7 @@ Program compileComputeProgram(const Context& ctx, const std::string& shader,
     if (localSizeX == 0 || localSizeX > ctx.properties.limits.maxComputeWorkGroupSize[0] ||
         invocations > ctx.properties.limits.maxComputeWorkGroupInvocations)
         throw Error(shader + ": local size " + std::to_string(localSizeX) + " exceeds the device's limits");
+    const uint32_t requiredSubgroupSize = recipe.subgroupSize;
     // A pinned subgroup size must cover the group in at most maxComputeWorkgroupSubgroups subgroups
     // (VUID-VkPipelineShaderStageCreateInfo-pNext-02756).
     if (requiredSubgroupSize &&
@@ -222,6 +285,10 @@ Program compileComputeProgram(const Context& ctx, const std::string& shader,
         throw Unsupported(shader + ": a work group of " + std::to_string(invocations) +
                           " invocations needs more subgroups of " + std::to_string(requiredSubgroupSize) +
                           " than the device's " + std::to_string(ctx.maxComputeWorkgroupSubgroups));
+    if (requiredSubgroupSize) {
+        CHECK(ctx.computeSubgroupSizeControl);
+        CHECK(requiredSubgroupSize >= ctx.minSubgroupSize && requiredSubgroupSize <= ctx.maxSubgroupSize);
+    }
 
     Program p;
     p.name = shader;
@@ -229,39 +296,28 @@ Program compileComputeProgram(const Context& ctx, const std::string& shader,
     p.maxGroupsX = ctx.properties.limits.maxComputeWorkGroupCount[0];
     p.maxGroupsY = ctx.properties.limits.maxComputeWorkGroupCount[1];
     p.localSizeX = localSizeX;
+    p.subgroupSize = requiredSubgroupSize;
     createLayouts(ctx, p, {r});
-
-    std::vector<VkSpecializationMapEntry> entries;
-    std::vector<uint32_t> values;
-    for (size_t i = 0; i < specs.size(); ++i) {
-        entries.push_back({ids[i], uint32_t(values.size() * 4), 4});
-        values.push_back(specs[i].value);
-    }
-    VkSpecializationInfo specInfo{uint32_t(entries.size()), entries.data(), values.size() * 4, values.data()};
-
-    VkShaderModule module = createModule(ctx, code);
-    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroupInfo{
-        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module;
-    info.stage.pName = "main";
-    info.stage.pSpecializationInfo = &specInfo;
-    if (requiredSubgroupSize) {
-        CHECK(ctx.computeSubgroupSizeControl);
-        CHECK(requiredSubgroupSize >= ctx.minSubgroupSize && requiredSubgroupSize <= ctx.maxSubgroupSize);
-        subgroupInfo.requiredSubgroupSize = requiredSubgroupSize;
-        info.stage.pNext = &subgroupInfo;
-        if (p.localSizeX % requiredSubgroupSize == 0)
-            info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
-        p.subgroupSize = requiredSubgroupSize;
-    }
-    info.layout = p.layout;
-    if (ctx.pipelineStatistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-    VK_CHECK(vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline));
-    vkDestroyShaderModule(ctx.device, module, nullptr);
+    p.pipeline = createComputePipeline(ctx, p, recipe, findShader(ctx, shader));
     if (ctx.pipelineStatistics) printStatistics(ctx, p, specs);
+    return p;
+}
+
+} // namespace
+
+namespace {
+
+// Hands out the kept program of `key`, or makes it with `make` and keeps it.
+Program keep(const Context& ctx, const std::string& key, const ProgramRecipe& recipe,
+             const std::function<Program()>& make) {
+    CHECK(ctx.keptPrograms);
+    ProgramCache& cache = *ctx.keptPrograms;
+    if (auto it = cache.programs.find(key); it != cache.programs.end()) return it->second.program;
+    Program p = make();
+    p.kept = true;
+    p.live = std::make_shared<VkPipeline>(p.pipeline);
+    ++cache.compiled;
+    cache.programs.emplace(key, KeptProgram{p, recipe});
     return p;
 }
 
@@ -269,17 +325,11 @@ Program compileComputeProgram(const Context& ctx, const std::string& shader,
 
 Program createComputeProgram(const Context& ctx, const std::string& shader,
                              const std::vector<SpecConstant>& specs, uint32_t requiredSubgroupSize) {
-    CHECK(ctx.keptPrograms);
     std::string key = shader;
     for (const SpecConstant& s : specs) key += " " + s.name + "=" + std::to_string(s.value);
     key += " subgroup=" + std::to_string(requiredSubgroupSize);
-    ProgramCache& cache = *ctx.keptPrograms;
-    if (auto it = cache.programs.find(key); it != cache.programs.end()) return it->second;
-    Program p = compileComputeProgram(ctx, shader, specs, requiredSubgroupSize);
-    p.kept = true;
-    ++cache.compiled;
-    cache.programs.emplace(key, p);
-    return p;
+    const ProgramRecipe recipe{{shader}, specs, requiredSubgroupSize, {}};
+    return keep(ctx, key, recipe, [&] { return compileComputeProgram(ctx, recipe); });
 }
 
 std::shared_ptr<ProgramCache> createProgramCache() {
@@ -288,8 +338,10 @@ std::shared_ptr<ProgramCache> createProgramCache() {
 
 void destroyKeptPrograms(const Context& ctx) {
     if (!ctx.keptPrograms) return;
-    for (auto& [key, p] : ctx.keptPrograms->programs) {
+    for (auto& [key, kept] : ctx.keptPrograms->programs) {
+        Program& p = kept.program;
         p.kept = false;
+        p.pipeline = *p.live; // the newest, where a reload replaced the first
         destroyProgram(ctx, p);
     }
     ctx.keptPrograms->programs.clear();
@@ -300,20 +352,10 @@ ProgramCounts programCounts(const Context& ctx) {
     return {ctx.keptPrograms->programs.size(), ctx.keptPrograms->compiled};
 }
 
-Program createGraphicsProgram(const Context& ctx, const std::string& vertexShader,
-                              const std::string& fragmentShader, const GraphicsDesc& desc) {
-    CHECK(desc.colorFormat != VK_FORMAT_UNDEFINED);
-    if (!desc.attributes.empty() && desc.vertexStride % ctx.vertexStrideAlignment != 0)
-        throw Unsupported(vertexShader + ": vertices of " + std::to_string(desc.vertexStride) +
-                          " bytes, and " + ctx.properties.deviceName +
-                          " reads only strides that are a multiple of " +
-                          std::to_string(ctx.vertexStrideAlignment) + " (VK_KHR_portability_subset)");
-    std::span<const uint32_t> vcode = findShader(vertexShader), fcode = findShader(fragmentShader);
-    Program p;
-    p.name = vertexShader + "+" + fragmentShader;
-    p.bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-    createLayouts(ctx, p, {reflectSpirv(vcode), reflectSpirv(fcode)});
+namespace {
 
+VkPipeline createGraphicsPipeline(const Context& ctx, const Program& p, const GraphicsDesc& desc,
+                                   std::span<const uint32_t> vcode, std::span<const uint32_t> fcode) {
     VkShaderModule vmodule = createModule(ctx, vcode), fmodule = createModule(ctx, fcode);
     VkPipelineShaderStageCreateInfo stages[2] = {};
     stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -349,10 +391,115 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
     info.pColorBlendState = &state.blend;
     info.pDynamicState = &state.dynamic;
     info.layout = p.layout;
-    VK_CHECK(vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline));
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    const VkResult created = vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
     vkDestroyShaderModule(ctx.device, vmodule, nullptr);
     vkDestroyShaderModule(ctx.device, fmodule, nullptr);
-    return p;
+    VK_CHECK(created);
+    return pipeline;
+}
+
+} // namespace
+
+Program createGraphicsProgram(const Context& ctx, const std::string& vertexShader,
+                              const std::string& fragmentShader, const GraphicsDesc& desc) {
+    CHECK(desc.colorFormat != VK_FORMAT_UNDEFINED);
+    if (!desc.attributes.empty() && desc.vertexStride % ctx.vertexStrideAlignment != 0)
+        throw Unsupported(vertexShader + ": vertices of " + std::to_string(desc.vertexStride) +
+                          " bytes, and " + ctx.properties.deviceName +
+                          " reads only strides that are a multiple of " +
+                          std::to_string(ctx.vertexStrideAlignment) + " (VK_KHR_portability_subset)");
+    std::string key = vertexShader + "+" + fragmentShader + " formats=" + std::to_string(desc.colorFormat) + "," +
+                      std::to_string(desc.depthFormat) + " topology=" + std::to_string(desc.topology) +
+                      " depth=" + std::to_string(desc.depthTest) + std::to_string(desc.depthWrite) +
+                      " blend=" + std::to_string(int(desc.blend)) + " stride=" + std::to_string(desc.vertexStride);
+    for (const VkVertexInputAttributeDescription& a : desc.attributes)
+        key += " attribute=" + std::to_string(a.location) + "," + std::to_string(a.format) + "," +
+               std::to_string(a.offset);
+    const ProgramRecipe recipe{{vertexShader, fragmentShader}, {}, 0, desc};
+    return keep(ctx, key, recipe, [&] {
+        Program p;
+        p.name = vertexShader + "+" + fragmentShader;
+        p.bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+        createLayouts(ctx, p,
+                      {reflectSpirv(findEmbedded(vertexShader).spirv), reflectSpirv(findEmbedded(fragmentShader).spirv)});
+        p.pipeline = createGraphicsPipeline(ctx, p, desc, findShader(ctx, vertexShader), findShader(ctx, fragmentShader));
+        return p;
+    });
+}
+
+std::vector<PipelineJob> pipelinesUsing(const Context& ctx, const std::vector<std::string>& shaders) {
+    std::vector<PipelineJob> jobs;
+    for (const auto& [key, kept] : ctx.keptPrograms->programs) {
+        const std::vector<std::string>& uses = kept.recipe.shaders;
+        if (std::find_first_of(uses.begin(), uses.end(), shaders.begin(), shaders.end()) == uses.end()) continue;
+        PipelineJob job{key, kept.program, kept.recipe, {}};
+        for (const std::string& shader : uses) {
+            const std::span<const uint32_t> code = findShader(ctx, shader);
+            job.code.emplace_back(code.begin(), code.end());
+        }
+        jobs.push_back(std::move(job));
+    }
+    return jobs;
+}
+
+VkPipeline buildPipeline(const Context& ctx, const PipelineJob& job, const std::vector<SourceModule>& modules) {
+    std::vector<std::span<const uint32_t>> code(job.code.begin(), job.code.end());
+    for (size_t i = 0; i < code.size(); ++i)
+        for (const SourceModule& m : modules)
+            if (m.name == job.recipe.shaders[i]) code[i] = m.spirv;
+    if (job.program.bindPoint == VK_PIPELINE_BIND_POINT_COMPUTE)
+        return createComputePipeline(ctx, job.program, job.recipe, code.at(0));
+    return createGraphicsPipeline(ctx, job.program, job.recipe.graphics, code.at(0), code.at(1));
+}
+
+std::vector<VkPipeline> installModules(const Context& ctx, std::vector<SourceModule> modules,
+                                       const std::vector<BuiltPipeline>& built) {
+    ProgramCache& cache = *ctx.keptPrograms;
+    std::vector<std::string> names;
+    for (SourceModule& m : modules) {
+        names.push_back(m.name);
+        cache.sourceModules[m.name] = std::move(m);
+    }
+    std::vector<VkPipeline> replaced;
+    for (auto& [key, kept] : cache.programs) {
+        const auto rebuilt = std::find_if(built.begin(), built.end(), [&](const BuiltPipeline& b) { return b.key == key; });
+        VkPipeline pipeline = VK_NULL_HANDLE;
+        if (rebuilt != built.end()) {
+            pipeline = rebuilt->pipeline;
+        } else if (std::find_first_of(kept.recipe.shaders.begin(), kept.recipe.shaders.end(), names.begin(),
+                                      names.end()) != kept.recipe.shaders.end()) {
+            // Made from an old module after pipelinesUsing looked: made again now, once.
+            PipelineJob job{key, kept.program, kept.recipe, {}};
+            for (const std::string& shader : kept.recipe.shaders) {
+                const std::span<const uint32_t> code = findShader(ctx, shader);
+                job.code.emplace_back(code.begin(), code.end());
+            }
+            pipeline = buildPipeline(ctx, job, {});
+        }
+        if (!pipeline) continue;
+        replaced.push_back(*kept.program.live);
+        *kept.program.live = pipeline;
+    }
+    return replaced;
+}
+
+void useSourceModules(const Context& ctx, const std::string& folder, std::vector<SourceModule> modules) {
+    CHECK(ctx.keptPrograms->programs.empty());
+    ctx.keptPrograms->sourceFolder = folder;
+    installModules(ctx, std::move(modules), {});
+}
+
+ShaderOrigin shaderOrigin(const Context& ctx) {
+    const ProgramCache& cache = *ctx.keptPrograms;
+    if (cache.sourceFolder.empty()) return {};
+    std::vector<SourceModule> modules;
+    for (const auto& [name, m] : cache.sourceModules) modules.push_back({m.name, {}, m.files});
+    return {cache.sourceFolder, sourceHash(modules)};
+}
+
+void destroyPipelines(const Context& ctx, const std::vector<VkPipeline>& pipelines) {
+    for (VkPipeline p : pipelines) vkDestroyPipeline(ctx.device, p, nullptr);
 }
 
 void destroyProgram(const Context& ctx, Program& p) {

@@ -242,7 +242,7 @@ VkDescriptorType descriptorType(const std::vector<Id>& ids, const Id& variable) 
 }
 
 // The push-constant block's size and the descriptor bindings, from the variables.
-void collectVariables(const std::vector<Id>& ids, ShaderReflection& r) {
+void collectVariables(const std::vector<Id>& ids, ShaderReflection& r, UnusedBindings unused) {
     for (uint32_t i = 0; i < ids.size(); ++i) {
         const Id& v = ids[i];
         if (v.opcode != OpVariable) continue;
@@ -256,17 +256,17 @@ void collectVariables(const std::vector<Id>& ids, ShaderReflection& r) {
         if (v.set != 0) throw Error("SPIR-V reflection: only descriptor set 0 is supported");
         const VkDescriptorType type = descriptorType(ids, v);
         if (r.bindings.size() <= size_t(v.binding))
-            r.bindings.resize(v.binding + 1, VK_DESCRIPTOR_TYPE_MAX_ENUM);
+            r.bindings.resize(v.binding + 1, unusedBinding);
         r.bindings[v.binding] = type;
     }
-    for (VkDescriptorType t : r.bindings)
-        if (t == VK_DESCRIPTOR_TYPE_MAX_ENUM)
-            throw Error("SPIR-V reflection: bindings must be contiguous from 0");
+    if (unused == UnusedBindings::Refused)
+        for (VkDescriptorType t : r.bindings)
+            if (t == unusedBinding) throw Error("SPIR-V reflection: bindings must be contiguous from 0");
 }
 
 } // namespace
 
-ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
+ShaderReflection reflectSpirv(std::span<const uint32_t> code, UnusedBindings unused) {
     if (code.size() < 5 || code[0] != 0x07230203) throw Error("not a SPIR-V module");
     ShaderReflection r;
     Module m = decodeModule(code, r);
@@ -274,7 +274,7 @@ ShaderReflection reflectSpirv(std::span<const uint32_t> code) {
     for (const Id& id : m.ids)
         if (isSpecConstant(id.opcode) && id.specId >= 0 && !id.name.empty())
             r.specConstants.push_back({id.name, uint32_t(id.specId)});
-    collectVariables(m.ids, r);
+    collectVariables(m.ids, r, unused);
     return r;
 }
 

@@ -20,14 +20,20 @@ struct SpecConstantId {
 
 struct ShaderReflection {
     VkShaderStageFlagBits stage = VkShaderStageFlagBits(0);
-    std::vector<VkDescriptorType> bindings;    // indexed by binding number in set 0, contiguous from 0
+    std::vector<VkDescriptorType> bindings;    // indexed by binding number in set 0 (gaps: unusedBinding)
     uint32_t pushConstantSize = 0;             // bytes covered by the push-constant block
     uint32_t localSize[3] = {1, 1, 1};         // the default values
     int localSizeSpecId[3] = {-1, -1, -1};     // specialization constant id per axis, or -1
     std::vector<SpecConstantId> specConstants; // the named ones (a local size's has no name)
 };
 
-// Throws gpu::Error on malformed modules, descriptor sets other than 0, or binding gaps.
-ShaderReflection reflectSpirv(std::span<const uint32_t> code);
+// A gap among the bindings: one the shader does not declare. The build's modules have none; one
+// compiled from edited source may, where the optimizer dropped a binding that the code no longer uses.
+constexpr VkDescriptorType unusedBinding = VK_DESCRIPTOR_TYPE_MAX_ENUM;
+enum class UnusedBindings { Refused, Allowed };
+
+// Throws gpu::Error on malformed modules, descriptor sets other than 0, or (unless allowed) binding
+// gaps.
+ShaderReflection reflectSpirv(std::span<const uint32_t> code, UnusedBindings unused = UnusedBindings::Refused);
 
 } // namespace gpu

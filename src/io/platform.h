@@ -109,4 +109,8 @@ std::tm localTime(std::time_t time);
 // decisions to return pages, so a few passes of a script show whether memory is kept.
 int64_t heapBytesInUse();
 
+// Lowers the calling thread's priority below the others', so that background work (the demo's shader
+// compiles) takes what CPU time the frame loop leaves.
+void lowerThreadPriority();
+
 } // namespace io::os

@@ -15,7 +15,9 @@
 #include <filesystem>
 #include <iterator>
 #include <mutex>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace io::os {
@@ -283,6 +285,14 @@ std::tm localTime(std::time_t time) {
     std::tm local{};
     ::localtime_r(&time, &local);
     return local;
+}
+
+void lowerThreadPriority() {
+#ifdef SYS_gettid
+    // On Linux a thread has its own nice value, set through its thread id. Elsewhere (macOS) the
+    // thread keeps its priority.
+    ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), 19);
+#endif
 }
 
 int64_t heapBytesInUse() {

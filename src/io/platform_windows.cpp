@@ -366,4 +366,8 @@ int64_t heapBytesInUse() {
     return -1; // the soak that reads it runs on Linux
 }
 
+void lowerThreadPriority() {
+    ::SetThreadPriority(::GetCurrentThread(), THREAD_PRIORITY_LOWEST);
+}
+
 } // namespace io::os

@@ -30,11 +30,12 @@ void refuseDemoOptionsBefore(const CLI::App* command, const std::vector<CLI::Opt
 }
 
 // CLI11 counts `--boids ""` as given, but the empty text would later read as "not given" or as an
-// empty list. Every value given must therefore have something in it.
+// empty list. Every value given must therefore have something in it, but for an option whose value may
+// be left out (--shaders), where CLI11 gives an empty value for one left out.
 void refuseEmptyValues(const std::vector<const CLI::App*>& apps) {
     for (const CLI::App* a : apps)
         for (const CLI::Option* o : a->get_options())
-            if (o->get_type_size_max() > 0)
+            if (o->get_type_size_max() > 0 && o->get_expected_min() > 0)
                 for (const std::string& value : o->results())
                     if (value.empty()) throw InputError(o->get_name() + ": the value is empty");
 }

@@ -1,6 +1,7 @@
 #include "app/cli/cli_flags.h"
 
 #include "app/cli/cli_values.h"
+#include "gpu/shaders.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,6 +9,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 
 namespace app {
 
@@ -57,6 +59,18 @@ void addGlobalFlags(CLI::App* app, GlobalOptions& g, bool& listDevices) {
     app->add_flag("--pipeline-stats", g.pipelineStats,
                   "print the driver's statistics (registers, shared memory, ...) of every compute pipeline");
     app->add_flag("--list-devices", listDevices, "list the Vulkan devices and exit");
+    app->add_option_function<std::string>(
+           "--shaders",
+           [&g](const std::string& folder) {
+               g.shaders = folder.empty() ? std::string(gpu::builtShaderFolder()) : folder;
+               if (folder.empty() && !std::filesystem::is_directory(g.shaders))
+                   throw InputError("--shaders: the source tree's shaders folder (" + g.shaders +
+                                    ") is not here; give the folder: --shaders DIR");
+           },
+           "compile the GLSL shaders from DIR (without DIR, the source tree's shaders/) instead of using the "
+           "built-in ones; the demo compiles them again whenever a file there is saved")
+        ->expected(0, 1)
+        ->type_name("[DIR]");
 }
 
 const RuleFlag ruleFlags[8] = {

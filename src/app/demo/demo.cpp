@@ -223,6 +223,7 @@ PanelRequest handleInput(Demo& d) {
     PanelRequest asked;
     asked.stepOnce = pressed(d, GLFW_KEY_N);
     asked.resetCamera = pressed(d, GLFW_KEY_R);
+    asked.reloadShaders = pressed(d, GLFW_KEY_F5);
     if (pressed(d, GLFW_KEY_H)) d.showPanel = !d.showPanel;
     if (pressed(d, GLFW_KEY_M)) pressModeKey(st);
     if (pressed(d, GLFW_KEY_P)) st.predatorPinned = !st.predatorPinned;
@@ -502,6 +503,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoH
     createRendererAndSwapchain(d);
     createFrameSlots(d);
     createImGui(d);
+    startLiveShaders(d.live, d.ctx, d.panel.shaders);
     runStepsBefore(d);
     startRun(d);
     io::os::onInterrupt(requestStop);
@@ -532,6 +534,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoH
         asked.add(buildPanel(d));
         confirmNaive(d, modeBefore, asked.naiveConfirmed);
         const bool simulate = applyRequest(d, asked) && !d.interrupted;
+        updateLiveShaders(d.live, d.ctx, d.frameNumber, framesInFlight, asked.reloadShaders, d.panel.shaders);
         asked = {};
         // Computed after the requests, which may change the mode, the cells, the order or the flock.
         d.panel.grid = currentGrid(d);
@@ -544,6 +547,7 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoH
     }
     const bool complete = finishRun(d, harness);
 
+    stopLiveShaders(d.live, d.ctx);
     destroyImGui(d);
     destroyFrameSlots(d);
     gpu::destroySwapchain(d.ctx, d.swapchain);

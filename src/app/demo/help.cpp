@@ -24,6 +24,7 @@ void drawHelp(bool* open) {
         {"M", "next mode (naive, scattered, coherent)"},
         {"H", "hide / show the panel"},
         {"F1 or ?", "show / hide this help"},
+        {"F5", "with --shaders: compile every shader again from its folder"},
         {"F12", "screenshot: vkboids-YYYYMMDD-HHMMSS.png in the working directory"},
         {"Esc", "close this help; quit when it is closed"},
     };

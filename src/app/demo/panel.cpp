@@ -309,6 +309,26 @@ void drawCaptureSection(PanelState& st, PanelRequest& asked) {
         asked.capture = true;
 }
 
+// With --shaders: what is watched, the last reload and the last failed edit's error, which stays
+// until an edit compiles.
+void drawShaderSection(const PanelState& st, PanelRequest& asked) {
+    const ShaderStatus& s = st.shaders;
+    if (s.folder.empty()) return;
+    if (!ImGui::CollapsingHeader("Shaders", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ImGui::TextWrapped("watching %zu files in %s", s.files, s.folder.c_str());
+    if (s.compiling)
+        ImGui::TextDisabled("compiling...");
+    else if (!s.lastReload.empty())
+        ImGui::TextWrapped("last reload: %s", s.lastReload.c_str());
+    if (!s.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+        ImGui::TextWrapped("%s", s.error.c_str());
+        ImGui::PopStyleColor();
+        ImGui::TextDisabled("the last good shaders keep running");
+    }
+    if (ImGui::Button("Reload all (F5)")) asked.reloadShaders = true;
+}
+
 } // namespace
 
 std::array<const char*, 4> colorLabels(sim::Mode mode) {
@@ -336,6 +356,7 @@ void PanelRequest::add(const PanelRequest& other) {
     resetCamera = resetCamera || other.resetCamera;
     naiveConfirmed = naiveConfirmed || other.naiveConfirmed;
     count = count || other.count;
+    reloadShaders = reloadShaders || other.reloadShaders;
 }
 
 bool askBeforeNaive(PanelState& st, sim::Mode before, bool confirmed,
@@ -385,6 +406,7 @@ PanelRequest drawPanel(PanelState& st) {
     drawPlaySection(st, asked);
     drawViewSection(st, asked);
     drawCaptureSection(st, asked);
+    drawShaderSection(st, asked);
     if (!st.status.empty()) ImGui::TextWrapped("%s", st.status.c_str());
     ImGui::PopItemWidth();
     st.panelRect = windowRect();

@@ -2,6 +2,7 @@
 // The demo's ImGui panel: what it shows and what the user changed in it this frame.
 
 #include "app/camera.h"
+#include "app/demo/live_shaders.h"
 #include "app/presets.h"
 #include "app/stats.h"
 #include "app/values.h"
@@ -73,6 +74,7 @@ struct PanelState {
     std::string naiveQuestion; // when not empty, switching to naive waits for Yes or No
     int captureRemaining = 0;
     TimingHistory timings;
+    ShaderStatus shaders; // live editing with --shaders
     // Where the last frame drew the panel and the timings, in pixels with y down; empty when hidden.
     PixelRect panelRect, timingsRect;
 };
@@ -90,6 +92,7 @@ struct PanelRequest {
     bool resetCamera = false;
     bool naiveConfirmed = false; // the user answered Yes to the panel's naiveQuestion
     bool count = false;          // count the search's candidates and neighbours (sim::countSearch)
+    bool reloadShaders = false;  // compile every shader again from the --shaders folder
 
     // Merges another request into this one, so that a frame applies everything its panel, keys and
     // script asked for.

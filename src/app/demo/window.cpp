@@ -40,7 +40,9 @@ gpu::Context createWindowContext(GLFWwindow* window, const GlobalOptions& global
     const char** extensions = glfwGetRequiredInstanceExtensions(&extensionCount);
     gpu::ContextOptions options{.validation = global.validation,
                                 .deviceIndex = global.device,
-                                .pipelineStatistics = global.pipelineStats};
+                                .pipelineStatistics = global.pipelineStats,
+                                .shaderFolder = global.shaders,
+                                .shaderModules = compileShaderSources(global, false)};
     options.instanceExtensions.assign(extensions, extensions + extensionCount);
     options.createSurface = [window](VkInstance instance) {
         VkSurfaceKHR surface = VK_NULL_HANDLE;

@@ -158,7 +158,9 @@ void startBench(Bench& b, const GlobalOptions& global) {
     if (!o.csv.empty() && !o.json.empty()) io::checkDistinctOutputs({o.csv, o.json});
     b.ctx = gpu::createContext({.validation = global.validation,
                                 .deviceIndex = global.device,
-                                .pipelineStatistics = global.pipelineStats});
+                                .pipelineStatistics = global.pipelineStats,
+        .shaderFolder = global.shaders,
+        .shaderModules = compileShaderSources(global, false)});
     b.headless = createHeadless(b.ctx);
     const BenchSweep sweep = benchSweep(b.ctx.isCpu, o.full);
     b.boids = o.boids.empty() ? sweep.boids : o.boids;

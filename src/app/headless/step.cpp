@@ -108,7 +108,9 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
                                            .deviceIndex = global.device,
                                            .quietDeviceNote = o.quiet,
-                                           .pipelineStatistics = global.pipelineStats});
+                                           .pipelineStatistics = global.pipelineStats,
+        .shaderFolder = global.shaders,
+        .shaderModules = compileShaderSources(global, o.quiet)});
     // A count the device cannot hold is refused before the flock is generated on the CPU, so that
     // the error comes at once.
     sim::checkFlockFits(ctx, o.loadState.empty() ? o.boids : state.count());

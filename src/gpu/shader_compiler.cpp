@@ -1,0 +1,272 @@
+#include "gpu/shader_compiler.h"
+
+#include "gpu/check.h"
+#include "gpu/spirv_reflect.h"
+#include "io/input.h"
+
+#include <shaderc/shaderc.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <thread>
+
+namespace gpu {
+namespace {
+
+namespace fs = std::filesystem;
+
+uint64_t fnv1a(std::string_view bytes, uint64_t hash = 0xcbf29ce484222325ull) {
+    for (unsigned char c : bytes) hash = (hash ^ c) * 0x100000001b3ull;
+    return hash;
+}
+
+// Where the first byte that is not UTF-8 text lies ("byte 0xff on line 3"), or nothing. A NUL byte
+// counts as not text: a file cut short by an editor, or a binary saved in its place.
+std::optional<std::string> notUtf8(std::string_view text) {
+    size_t line = 1;
+    for (size_t i = 0; i < text.size();) {
+        const unsigned char c = text[i];
+        size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        bool ok = length != 0 && c != 0 && i + length <= text.size();
+        for (size_t k = 1; ok && k < length; ++k) ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+        if (!ok) {
+            char what[64];
+            std::snprintf(what, sizeof what, "byte 0x%02x on line %zu", c, line);
+            return std::string(what);
+        }
+        if (c == '\n') ++line;
+        i += length;
+    }
+    return std::nullopt;
+}
+
+// The file's text, or ShaderError "NAME: why" naming it as the user knows it (relative to the folder).
+std::string readSource(const fs::path& path, const std::string& name) {
+    std::string text;
+    try {
+        text = io::readFile(path.string(), maxShaderFileBytes, "a shader source");
+    } catch (const io::InputError& e) {
+        throw ShaderError(name + ": " + e.what());
+    }
+    if (const std::optional<std::string> where = notUtf8(text))
+        throw ShaderError(name + ": not UTF-8 text (" + *where + ")");
+    return text;
+}
+
+// `path` relative to the folder where it lies inside it, with '/' between parts on every system.
+std::string displayName(const fs::path& folder, const fs::path& path) {
+    const fs::path relative = path.lexically_normal().lexically_relative(folder);
+    if (relative.empty() || *relative.begin() == "..") return path.lexically_normal().generic_string();
+    return relative.generic_string();
+}
+
+// Resolves #include as glslc does with -I FOLDER: "name" from the including file's folder and then
+// FOLDER, <name> from FOLDER alone. Records each file read, and refuses loops and deep nesting with a
+// message that the compiler reports at the #include's line.
+class Includer : public shaderc::CompileOptions::IncluderInterface {
+public:
+    Includer(fs::path folder, std::string source, std::vector<SourceFile>& files)
+        : folder_(std::move(folder)), stack_{std::move(source)}, files_(files) {}
+
+    shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type, const char* requesting,
+                                       size_t depth) override {
+        auto result = std::make_unique<Result>();
+        try {
+            stack_.resize(std::min(depth, stack_.size()));
+            const fs::path found = find(requested, type, requesting);
+            result->name = displayName(folder_, found);
+            if (std::find(stack_.begin(), stack_.end(), result->name) != stack_.end()) {
+                std::string chain;
+                for (const std::string& file : stack_) chain += file + " -> ";
+                throw ShaderError("the includes loop: " + chain + result->name);
+            }
+            if (depth > maxIncludeDepth)
+                throw ShaderError("includes nest deeper than " + std::to_string(maxIncludeDepth));
+            result->text = readSource(found, result->name);
+            stack_.push_back(result->name);
+            const SourceFile file{result->name, fnv1a(result->text)};
+            if (std::none_of(files_.begin(), files_.end(), [&](const SourceFile& f) { return f.path == file.path; }))
+                files_.push_back(file);
+        } catch (const ShaderError& e) {
+            result->name.clear(); // an empty name tells the compiler that the include failed
+            result->text = e.what();
+        }
+        result->result = {result->name.c_str(), result->name.size(), result->text.c_str(), result->text.size(),
+                          result.get()};
+        return &result.release()->result;
+    }
+
+    void ReleaseInclude(shaderc_include_result* data) override {
+        delete static_cast<Result*>(data->user_data);
+    }
+
+private:
+    struct Result {
+        shaderc_include_result result{};
+        std::string name, text;
+    };
+
+    fs::path find(const std::string& requested, shaderc_include_type type, const std::string& requesting) const {
+        if (type == shaderc_include_type_relative) {
+            const fs::path beside = (folder_ / requesting).parent_path() / requested;
+            if (fs::is_regular_file(beside)) return beside;
+        }
+        const fs::path inFolder = folder_ / requested;
+        if (fs::exists(inFolder)) return inFolder;
+        throw ShaderError("no file '" + requested + "' beside " + requesting + " or in " + folder_.string());
+    }
+
+    fs::path folder_;
+    std::vector<std::string> stack_; // the files being read, from the source down to the current include
+    std::vector<SourceFile>& files_;
+};
+
+shaderc_shader_kind kindOf(std::string_view source) {
+    const std::string_view ext = source.substr(source.rfind('.') + 1);
+    if (ext == "vert") return shaderc_glsl_vertex_shader;
+    if (ext == "frag") return shaderc_glsl_fragment_shader;
+    CHECK(ext == "comp");
+    return shaderc_glsl_compute_shader;
+}
+
+// "FILE:LINE: error: ..." lines as the compiler wrote them, without its closing count of errors.
+std::string compilerMessage(const std::string& log) {
+    std::string message;
+    size_t start = 0;
+    while (start < log.size()) {
+        size_t end = log.find('\n', start);
+        if (end == std::string::npos) end = log.size();
+        const std::string line = log.substr(start, end - start);
+        start = end + 1;
+        if (line.empty() || line.find(" error generated") != std::string::npos ||
+            line.find(" errors generated") != std::string::npos)
+            continue;
+        message += (message.empty() ? "" : "\n") + line;
+    }
+    return message.empty() ? "the compiler failed without a message" : message;
+}
+
+std::string bindingName(VkDescriptorType type) {
+    switch (type) {
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: return "a storage buffer";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: return "a uniform buffer";
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: return "a storage image";
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: return "a sampled image";
+    default: return "descriptor type " + std::to_string(int(type));
+    }
+}
+
+} // namespace
+
+void checkInterface(const EmbeddedShader& shader, std::span<const uint32_t> spirv) {
+    const std::string name(shader.source);
+    ShaderReflection now, before;
+    try {
+        now = reflectSpirv(spirv, UnusedBindings::Allowed);
+    } catch (const Error& e) {
+        throw ShaderError(name + ": " + e.what());
+    }
+    before = reflectSpirv(shader.spirv);
+    if (now.stage != before.stage) throw ShaderError(name + ": the stage changed");
+    for (int axis = 0; axis < 3; ++axis)
+        if (now.localSize[axis] != before.localSize[axis] || now.localSizeSpecId[axis] != before.localSizeSpecId[axis])
+            throw ShaderError(name + ": the work-group size changed (local_size_" + "xyz"[axis] +
+                              "); the program dispatches the groups of the built-in shader");
+    for (uint32_t b = 0; b < now.bindings.size(); ++b) {
+        if (now.bindings[b] == unusedBinding) continue;
+        if (b >= before.bindings.size())
+            throw ShaderError(name + ": binding " + std::to_string(b) + " is new (" + bindingName(now.bindings[b]) +
+                              "); the program binds only bindings 0 to " + std::to_string(before.bindings.size() - 1));
+        if (now.bindings[b] != before.bindings[b])
+            throw ShaderError(name + ": binding " + std::to_string(b) + " is now " + bindingName(now.bindings[b]) +
+                              ", and the program binds " + bindingName(before.bindings[b]) + " there");
+    }
+    if (now.pushConstantSize != 0 && now.pushConstantSize != before.pushConstantSize)
+        throw ShaderError(name + ": the push-constant block is now " + std::to_string(now.pushConstantSize) +
+                          " bytes, and the program pushes " + std::to_string(before.pushConstantSize));
+}
+
+SourceModule compileModule(const std::string& folderName, const EmbeddedShader& shader) {
+    const fs::path folder = fs::path(folderName).lexically_normal();
+    SourceModule module{std::string(shader.name), {}, {}};
+    const std::string source(shader.source);
+    const std::string text = readSource(folder / source, source);
+    module.files.push_back({source, fnv1a(text)});
+
+    shaderc::CompileOptions options;
+    options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_3);
+    options.SetOptimizationLevel(shaderc_optimization_level_performance);
+    options.SetGenerateDebugInfo();
+    options.SetWarningsAsErrors();
+    size_t start = 0;
+    while (start < shader.defines.size()) {
+        size_t end = shader.defines.find(' ', start);
+        if (end == std::string_view::npos) end = shader.defines.size();
+        const std::string_view define = shader.defines.substr(start, end - start);
+        const size_t equals = define.find('=');
+        if (equals == std::string_view::npos)
+            options.AddMacroDefinition(std::string(define));
+        else
+            options.AddMacroDefinition(std::string(define.substr(0, equals)), std::string(define.substr(equals + 1)));
+        start = end + 1;
+    }
+    options.SetIncluder(std::make_unique<Includer>(folder, source, module.files));
+
+    const shaderc::Compiler compiler;
+    const shaderc::SpvCompilationResult result =
+        compiler.CompileGlslToSpv(text, kindOf(source), source.c_str(), options);
+    if (result.GetCompilationStatus() != shaderc_compilation_status_success)
+        throw ShaderError(compilerMessage(result.GetErrorMessage()));
+    module.spirv.assign(result.cbegin(), result.cend());
+    checkInterface(shader, module.spirv);
+    return module;
+}
+
+std::vector<SourceModule> compileAllModules(const std::string& folder) {
+    std::error_code error;
+    if (!fs::is_directory(folder, error)) throw io::InputError("--shaders: '" + folder + "' is not a folder");
+    const std::span<const EmbeddedShader> shaders = embeddedShaders();
+    std::vector<std::optional<SourceModule>> modules(shaders.size());
+    std::vector<std::string> errors(shaders.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i = next++; i < shaders.size(); i = next++) {
+            try {
+                modules[i] = compileModule(folder, shaders[i]);
+            } catch (const ShaderError& e) {
+                errors[i] = e.what();
+            }
+        }
+    };
+    std::vector<std::thread> threads(std::max(1u, std::thread::hardware_concurrency()) - 1);
+    for (std::thread& t : threads) t = std::thread(work);
+    work();
+    for (std::thread& t : threads) t.join();
+    std::vector<SourceModule> compiled;
+    for (size_t i = 0; i < shaders.size(); ++i) {
+        if (!errors[i].empty()) throw ShaderError(errors[i]);
+        compiled.push_back(std::move(*modules[i]));
+    }
+    return compiled;
+}
+
+std::string sourceHash(const std::vector<SourceModule>& modules) {
+    std::map<std::string, uint64_t> files; // each file once, in name order
+    for (const SourceModule& m : modules)
+        for (const SourceFile& f : m.files) files[f.path] = f.hash;
+    uint64_t hash = fnv1a("");
+    for (const auto& [path, fileHash] : files) {
+        hash = fnv1a(path, hash);
+        hash = fnv1a(std::string_view(reinterpret_cast<const char*>(&fileHash), sizeof fileHash), hash);
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return hex;
+}
+
+} // namespace gpu
