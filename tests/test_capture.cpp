@@ -39,17 +39,20 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
     auto fields = [](const std::string& s) { return std::count(s.begin(), s.end(), ',') + 1; };
     EXPECT_EQ(fields(line), fields(header));
     // The four passes of the radix build's grid, the counting build's four, the flock pass, draw, ui,
-    // the (empty) grid build, the domain, and the (uncounted) candidates, neighbours and lanes.
-    EXPECT_EQ(line, "3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,,252,,,,\n");
-    EXPECT_EQ(header.substr(header.size() - 91),
-              ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid,lane_efficiency,rule_lanes\n");
+    // the (empty) grid build, the domain, the (uncounted) candidates, neighbours and lanes, and the
+    // built-in shaders (no hash).
+    EXPECT_EQ(line, "3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,,252,,,,,built-in,\n");
+    EXPECT_EQ(header.substr(header.size() - 112), ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid,"
+                                                  "lane_efficiency,rule_lanes,shaders,shaders_hash\n");
     row.candidates = 203.5;
     row.neighbours = 65.25;
-    EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 28), ",252,203.500000,65.250000,,\n");
+    EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 38), ",252,203.500000,65.250000,,,built-in,\n");
     row.laneEfficiency = 0.75;
     row.ruleLanes = 0.5;
-    EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 44),
-              ",252,203.500000,65.250000,0.750000,0.500000\n");
+    EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 54),
+              ",252,203.500000,65.250000,0.750000,0.500000,built-in,\n");
+    row.shadersHash = "0123456789abcdef"; // --shaders
+    EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 34), ",0.500000,source,0123456789abcdef\n");
     row.config.params.domainHalf = 0.1f;
     EXPECT_NE(app::csvRow(row).find(",0.1,203.5"), std::string::npos) << app::csvRow(row);
     row.config.mode = sim::Mode::Coherent;

@@ -2,6 +2,7 @@
 
 #include "app/run.h"
 #include "app/stats.h"
+#include "gpu/program.h"
 #include "sim/npy.h"
 #include "sim/search.h"
 
@@ -75,7 +76,8 @@ void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes) {
 std::string csvHeader() {
     std::string h = "frame,t_ms,mode,boids,cells,cell_order,present_mode,draw,cpu_frame_ms,gpu_total_ms";
     for (const std::string& p : passNames()) h += "," + passColumn(p);
-    return h + ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid,lane_efficiency,rule_lanes\n";
+    return h + ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid,lane_efficiency,rule_lanes,shaders,"
+               "shaders_hash\n";
 }
 
 std::string csvRow(const FrameRow& r) {
@@ -96,6 +98,7 @@ std::string csvRow(const FrameRow& r) {
     line += "," + build + "," + floatText(c.params.domainHalf);
     for (const std::optional<double>& counted : {r.candidates, r.neighbours, r.laneEfficiency, r.ruleLanes})
         line += "," + (counted ? number(*counted) : "");
+    line += r.shadersHash.empty() ? ",built-in," : ",source," + r.shadersHash;
     return line + "\n";
 }
 
@@ -183,7 +186,12 @@ nlohmann::json summarizeRun(const RunInfo& info, const std::vector<FrameRow>& ro
 
 nlohmann::json captureJson(const gpu::Context& ctx, const gpu::TimestampProbe& probe,
                            const std::vector<nlohmann::json>& runs) {
-    return {{"device", deviceJson(ctx, probe)}, {"build", buildJson()}, {"runs", runs}};
+    nlohmann::json build = buildJson();
+    const gpu::ShaderOrigin shaders = gpu::shaderOrigin(ctx);
+    build["shaders"] = shaders.folder.empty() ? "built-in" : "source";
+    build["shaders_folder"] = shaders.folder.empty() ? nlohmann::json() : nlohmann::json(shaders.folder);
+    build["shaders_hash"] = shaders.folder.empty() ? nlohmann::json() : nlohmann::json(shaders.hash);
+    return {{"device", deviceJson(ctx, probe)}, {"build", build}, {"runs", runs}};
 }
 
 bool measureFrame(Capture& c, std::chrono::steady_clock::time_point start, FrameRow& row) {

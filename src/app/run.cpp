@@ -74,6 +74,8 @@ void endProgress() {
 
 std::vector<gpu::SourceModule> compileShaderSources(const GlobalOptions& global, bool quiet) {
     if (global.shaders.empty()) return {};
+    if (!std::filesystem::is_directory(io::os::fsPath(global.shaders)))
+        throw io::InputError("--shaders: '" + global.shaders + "' is not a folder");
     const auto start = std::chrono::steady_clock::now();
     std::vector<gpu::SourceModule> modules = gpu::compileAllModules(global.shaders);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

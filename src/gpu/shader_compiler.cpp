@@ -229,7 +229,7 @@ SourceModule compileModule(const std::string& folderName, const EmbeddedShader& 
 
 std::vector<SourceModule> compileAllModules(const std::string& folder) {
     std::error_code error;
-    if (!fs::is_directory(folder, error)) throw io::InputError("--shaders: '" + folder + "' is not a folder");
+    if (!fs::is_directory(folder, error)) throw io::InputError("'" + folder + "' is not a folder");
     const std::span<const EmbeddedShader> shaders = embeddedShaders();
     std::vector<std::optional<SourceModule>> modules(shaders.size());
     std::vector<std::string> errors(shaders.size());

@@ -428,7 +428,8 @@ void endFrame(Demo& d, FrameSlot& slot, Clock::time_point start, render::DrawPat
     slot.row = FrameRow{.config = st.sim,
                         .boids = d.flock.count,
                         .presentMode = gpu::presentModeName(d.swapchain.presentMode),
-                        .draw = render::drawPathName(drawn)};
+                        .draw = render::drawPathName(drawn),
+                        .shadersHash = gpu::shaderOrigin(d.ctx).hash};
     if (d.capture && measureFrame(*d.capture, start, slot.row)) {
         slot.captured = true;
         if (slot.row.frame == 0)

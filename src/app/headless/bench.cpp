@@ -94,6 +94,7 @@ std::string progressText(const Bench& b, uint64_t f, const std::string& label) {
 std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
                                     const std::function<void(VkCommandBuffer, gpu::Profiler*)>& record) {
     const std::string label = runLabel(r);
+    const std::string shadersHash = gpu::shaderOrigin(b.ctx).hash;
     std::vector<FrameRow> rows;
     Clock::time_point first{};
     for (uint64_t f = 0; f < b.warmup + b.frames; ++f) {
@@ -107,7 +108,8 @@ std::vector<FrameRow> measureFrames(Bench& b, const BenchRun& r,
                      .config = r.config,
                      .boids = r.boids,
                      .presentMode = b.o.render ? "offscreen" : "none",
-                     .draw = r.draw};
+                     .draw = r.draw,
+                     .shadersHash = shadersHash};
         row.cpuFrameMs = msSince(t0);
         addScopeTimes(row, times);
         rows.push_back(row);
