@@ -77,7 +77,16 @@ std::vector<gpu::SourceModule> compileShaderSources(const GlobalOptions& global,
     if (!std::filesystem::is_directory(io::os::fsPath(global.shaders)))
         throw io::InputError("--shaders: '" + global.shaders + "' is not a folder");
     const auto start = std::chrono::steady_clock::now();
-    std::vector<gpu::SourceModule> modules = gpu::compileAllModules(global.shaders);
+    std::vector<gpu::SourceModule> modules;
+    try {
+        modules = gpu::compileAllModules(global.shaders);
+    } catch (const gpu::ShaderError& e) {
+        // One line: the first error, which the others often only follow from.
+        const std::string all = e.what();
+        const size_t more = size_t(std::count(all.begin(), all.end(), '\n'));
+        throw gpu::ShaderError(all.substr(0, all.find('\n')) +
+                               (more ? " (and " + countOf(more, "more error") + ")" : ""));
+    }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!quiet)
         std::fprintf(stderr, "vkboids: %zu shaders compiled from %s in %.1f s (sources %s)\n", modules.size(),

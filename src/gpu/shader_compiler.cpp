@@ -70,13 +70,21 @@ std::string displayName(const fs::path& folder, const fs::path& path) {
 // message that the compiler reports at the #include's line.
 class Includer : public shaderc::CompileOptions::IncluderInterface {
 public:
+    struct NotFound : ShaderError {
+        using ShaderError::ShaderError;
+    };
+
     Includer(fs::path folder, std::string source, std::vector<SourceFile>& files)
         : folder_(std::move(folder)), stack_{std::move(source)}, files_(files) {}
 
     shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type, const char* requesting,
                                        size_t depth) override {
         auto result = std::make_unique<Result>();
+        // The compiler asks for a "name" include again as a <name> include when the first answer
+        // failed; a failure other than a missing file is the answer to both.
+        const std::string asked = std::string(requesting) + "\n" + requested;
         try {
+            if (type == shaderc_include_type_standard && failedAsked_ == asked) throw ShaderError(failure_);
             stack_.resize(std::min(depth, stack_.size()));
             const fs::path found = find(requested, type, requesting);
             result->name = displayName(folder_, found);
@@ -95,6 +103,8 @@ public:
         } catch (const ShaderError& e) {
             result->name.clear(); // an empty name tells the compiler that the include failed
             result->text = e.what();
+            failedAsked_ = dynamic_cast<const NotFound*>(&e) ? "" : asked;
+            failure_ = e.what();
         }
         result->result = {result->name.c_str(), result->name.size(), result->text.c_str(), result->text.size(),
                           result.get()};
@@ -114,15 +124,18 @@ private:
     fs::path find(const std::string& requested, shaderc_include_type type, const std::string& requesting) const {
         if (type == shaderc_include_type_relative) {
             const fs::path beside = (folder_ / requesting).parent_path() / requested;
-            if (fs::is_regular_file(beside)) return beside;
+            std::error_code error;
+            if (fs::exists(beside, error)) return beside; // readSource refuses what is not a file
         }
         const fs::path inFolder = folder_ / requested;
-        if (fs::exists(inFolder)) return inFolder;
-        throw ShaderError("no file '" + requested + "' beside " + requesting + " or in " + folder_.string());
+        std::error_code error;
+        if (fs::exists(inFolder, error)) return inFolder;
+        throw NotFound("no file '" + requested + "' beside " + requesting + " or in " + folder_.string());
     }
 
     fs::path folder_;
     std::vector<std::string> stack_; // the files being read, from the source down to the current include
+    std::string failedAsked_, failure_; // the last include that failed for a reason other than a missing file
     std::vector<SourceFile>& files_;
 };
 
@@ -134,18 +147,26 @@ shaderc_shader_kind kindOf(std::string_view source) {
     return shaderc_glsl_compute_shader;
 }
 
-// "FILE:LINE: error: ..." lines as the compiler wrote them, without its closing count of errors.
+// "FILE:LINE: error: ..." lines as the compiler wrote them, without its closing count of errors. An
+// include that failed is said as the includer said it, where it was included, and alone: the errors
+// after it only follow from the missing text.
 std::string compilerMessage(const std::string& log) {
     std::string message;
     size_t start = 0;
     while (start < log.size()) {
         size_t end = log.find('\n', start);
         if (end == std::string::npos) end = log.size();
-        const std::string line = log.substr(start, end - start);
+        std::string line = log.substr(start, end - start);
         start = end + 1;
         if (line.empty() || line.find(" error generated") != std::string::npos ||
             line.find(" errors generated") != std::string::npos)
             continue;
+        const std::string includeFailed = ": error: '#include' : ";
+        if (const size_t at = line.find(includeFailed); at != std::string::npos) {
+            std::string why = line.substr(at + includeFailed.size());
+            why = why.substr(0, why.rfind(" for header name: "));
+            return why + " (included at " + line.substr(0, at) + ")";
+        }
         message += (message.empty() ? "" : "\n") + line;
     }
     return message.empty() ? "the compiler failed without a message" : message;
