@@ -16,6 +16,7 @@ using namespace std::chrono_literals;
 // How often the files are looked at, and how long a changed file must stay unchanged before it is
 // compiled: an editor that writes a file in pieces is given time to finish.
 constexpr auto pollEvery = 50ms, stillFor = 100ms;
+constexpr size_t maxErrorLines = 6;
 
 LiveShaders::Stamp stampOf(const std::filesystem::path& path) {
     std::error_code error;
@@ -78,7 +79,10 @@ Reload runReload(const gpu::Context& ctx, const std::string& folder, const std::
         }
     }
     if (!lines.empty()) {
-        r.error = joined(lines, "\n");
+        // The first few: the others mostly follow from them (a file cut short breaks every line after).
+        const size_t shown = std::min<size_t>(lines.size(), maxErrorLines);
+        r.error = joined(std::vector<std::string>(lines.begin(), lines.begin() + shown), "\n");
+        if (shown < lines.size()) r.error += "\n(and " + std::to_string(lines.size() - shown) + " more)";
         return r;
     }
     std::vector<VkPipeline> pipelines(jobs.size(), VK_NULL_HANDLE);
@@ -107,7 +111,11 @@ void install(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, R
     const double seconds = std::chrono::duration<double>(Clock::now() - r.changeSeen).count();
     const std::string what = r.files.empty() ? "reload all" : joined(r.files, ", ");
     if (!r.error.empty()) {
+        // The shaders left for later would fail alike: they are tried again with the next change.
         live.failed = r.failed;
+        live.failed.insert(live.failed.end(), live.deferred.begin(), live.deferred.end());
+        live.deferred.clear();
+        if (r.error == status.error) return; // said already, by the reload of other shaders reading the file
         status.error = r.error;
         std::fprintf(stderr, "vkboids: %s: not reloaded; the last good shaders keep running:\n%s\n", what.c_str(),
                      r.error.c_str());

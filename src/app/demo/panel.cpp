@@ -309,6 +309,9 @@ void drawCaptureSection(PanelState& st, PanelRequest& asked) {
         asked.capture = true;
 }
 
+// A failed shader edit's message (tests/live_edit_test.sh looks for this red in a screenshot).
+const ImVec4 errorColor(1.0f, 0.35f, 0.3f, 1.0f);
+
 // With --shaders: what is watched, the last reload and the last failed edit's error, which stays
 // until an edit compiles.
 void drawShaderSection(const PanelState& st, PanelRequest& asked) {
@@ -321,7 +324,7 @@ void drawShaderSection(const PanelState& st, PanelRequest& asked) {
     else if (!s.lastReload.empty())
         ImGui::TextWrapped("last reload: %s", s.lastReload.c_str());
     if (!s.error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+        ImGui::PushStyleColor(ImGuiCol_Text, errorColor);
         ImGui::TextWrapped("%s", s.error.c_str());
         ImGui::PopStyleColor();
         ImGui::TextDisabled("the last good shaders keep running");
@@ -400,13 +403,13 @@ PanelRequest drawPanel(PanelState& st) {
         if (ImGui::Button("No")) st.naiveQuestion.clear();
     }
 
+    drawShaderSection(st, asked); // first: while editing shaders, their errors are what matters
     drawSimulationSection(st, asked);
     drawGridSection(st, asked);
     drawRulesSection(st, asked);
     drawPlaySection(st, asked);
     drawViewSection(st, asked);
     drawCaptureSection(st, asked);
-    drawShaderSection(st, asked);
     if (!st.status.empty()) ImGui::TextWrapped("%s", st.status.c_str());
     ImGui::PopItemWidth();
     st.panelRect = windowRect();
