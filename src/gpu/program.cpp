@@ -461,6 +461,9 @@ std::vector<VkPipeline> installModules(const Context& ctx, std::vector<SourceMod
         names.push_back(m.name);
         cache.sourceModules[m.name] = std::move(m);
     }
+    std::vector<SourceModule> files;
+    for (const auto& [name, m] : cache.sourceModules) files.push_back({m.name, {}, m.files});
+    cache.sourceHash = sourceHash(files);
     std::vector<VkPipeline> replaced;
     for (auto& [key, kept] : cache.programs) {
         const auto rebuilt = std::find_if(built.begin(), built.end(), [&](const BuiltPipeline& b) { return b.key == key; });
@@ -493,9 +496,7 @@ void useSourceModules(const Context& ctx, const std::string& folder, std::vector
 ShaderOrigin shaderOrigin(const Context& ctx) {
     const ProgramCache& cache = *ctx.keptPrograms;
     if (cache.sourceFolder.empty()) return {};
-    std::vector<SourceModule> modules;
-    for (const auto& [name, m] : cache.sourceModules) modules.push_back({m.name, {}, m.files});
-    return {cache.sourceFolder, sourceHash(modules)};
+    return {cache.sourceFolder, cache.sourceHash};
 }
 
 void destroyPipelines(const Context& ctx, const std::vector<VkPipeline>& pipelines) {

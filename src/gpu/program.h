@@ -77,6 +77,7 @@ struct ProgramCache {
     // --shaders: the folder, and the modules compiled from it by name, in place of the embedded ones
     std::string sourceFolder;
     std::map<std::string, SourceModule> sourceModules;
+    std::string sourceHash; // of sourceModules' files (sourceHash), kept as they are installed
     uint64_t compiled = 0;
 };
 

@@ -3,6 +3,7 @@
 #include "gpu/check.h"
 #include "gpu/spirv_reflect.h"
 #include "io/input.h"
+#include "io/platform.h"
 
 #include <shaderc/shaderc.hpp>
 
@@ -49,7 +50,7 @@ std::optional<std::string> notUtf8(std::string_view text) {
 std::string readSource(const fs::path& path, const std::string& name) {
     std::string text;
     try {
-        text = io::readFile(path.string(), maxShaderFileBytes, "a shader source");
+        text = io::readFile(io::os::utf8(path), maxShaderFileBytes, "a shader source");
     } catch (const io::InputError& e) {
         throw ShaderError(name + ": " + e.what());
     }
@@ -60,9 +61,9 @@ std::string readSource(const fs::path& path, const std::string& name) {
 
 // `path` relative to the folder where it lies inside it, with '/' between parts on every system.
 std::string displayName(const fs::path& folder, const fs::path& path) {
-    const fs::path relative = path.lexically_normal().lexically_relative(folder);
-    if (relative.empty() || *relative.begin() == "..") return path.lexically_normal().generic_string();
-    return relative.generic_string();
+    fs::path shown = path.lexically_normal().lexically_relative(folder);
+    if (shown.empty() || *shown.begin() == "..") shown = path.lexically_normal();
+    return io::os::utf8(fs::path(shown.generic_u8string()));
 }
 
 // Resolves #include as glslc does with -I FOLDER: "name" from the including file's folder and then
@@ -123,14 +124,14 @@ private:
 
     fs::path find(const std::string& requested, shaderc_include_type type, const std::string& requesting) const {
         if (type == shaderc_include_type_relative) {
-            const fs::path beside = (folder_ / requesting).parent_path() / requested;
+            const fs::path beside = (folder_ / io::os::fsPath(requesting)).parent_path() / io::os::fsPath(requested);
             std::error_code error;
             if (fs::exists(beside, error)) return beside; // readSource refuses what is not a file
         }
-        const fs::path inFolder = folder_ / requested;
+        const fs::path inFolder = folder_ / io::os::fsPath(requested);
         std::error_code error;
         if (fs::exists(inFolder, error)) return inFolder;
-        throw NotFound("no file '" + requested + "' beside " + requesting + " or in " + folder_.string());
+        throw NotFound("no file '" + requested + "' beside " + requesting + " or in " + io::os::utf8(folder_));
     }
 
     fs::path folder_;
@@ -213,10 +214,10 @@ void checkInterface(const EmbeddedShader& shader, std::span<const uint32_t> spir
 }
 
 SourceModule compileModule(const std::string& folderName, const EmbeddedShader& shader) {
-    const fs::path folder = fs::path(folderName).lexically_normal();
+    const fs::path folder = io::os::fsPath(folderName).lexically_normal();
     SourceModule module{std::string(shader.name), {}, {}};
     const std::string source(shader.source);
-    const std::string text = readSource(folder / source, source);
+    const std::string text = readSource(folder / io::os::fsPath(source), source);
     module.files.push_back({source, fnv1a(text)});
 
     shaderc::CompileOptions options;
@@ -250,7 +251,7 @@ SourceModule compileModule(const std::string& folderName, const EmbeddedShader& 
 
 std::vector<SourceModule> compileAllModules(const std::string& folder) {
     std::error_code error;
-    if (!fs::is_directory(folder, error)) throw io::InputError("'" + folder + "' is not a folder");
+    if (!fs::is_directory(io::os::fsPath(folder), error)) throw io::InputError("'" + folder + "' is not a folder");
     const std::span<const EmbeddedShader> shaders = embeddedShaders();
     std::vector<std::optional<SourceModule>> modules(shaders.size());
     std::vector<std::string> errors(shaders.size());

@@ -535,6 +535,8 @@ int runDemo(const GlobalOptions& global, const DemoOptions& options, const DemoH
         asked.add(buildPanel(d));
         confirmNaive(d, modeBefore, asked.naiveConfirmed);
         const bool simulate = applyRequest(d, asked) && !d.interrupted;
+        if (asked.reloadShaders && d.live.folder.empty())
+            d.panel.status = "F5 compiles the shaders again only with --shaders (docs/LIVE_EDITING.md)";
         updateLiveShaders(d.live, d.ctx, d.frameNumber, framesInFlight, asked.reloadShaders, d.panel.shaders);
         asked = {};
         // Computed after the requests, which may change the mode, the cells, the order or the flock.
