@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The Windows build beside the Linux build's: a headless step and bench, file names beyond ASCII, bad
-input and the demo's window, each run by both and compared (label `windows`; tools/windows/check.sh
+input and the demo's window, each run by both and compared, and live shader editing (--shaders) on Windows (label `windows`; tools/windows/check.sh
 runs it under Wine after the MinGW build).
 
-    windows_test.py --windows WINE_RUN VKBOIDS.EXE --linux VKBOIDS
+    windows_test.py --windows WINE_RUN VKBOIDS.EXE --linux VKBOIDS --shaders SHADERS_FOLDER
 
 The Windows side is a command prefix, so the comparison can be tried on Linux alone by giving the
 Linux binary for both sides. The demo needs an X display (check.sh's Xvfb). Needs numpy and PIL.
@@ -12,9 +12,12 @@ import argparse
 import csv
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 from PIL import Image
@@ -126,6 +129,66 @@ def compare_demo(windows, linux):
     return w, l, pw, pl
 
 
+def wait_for(log, text, process, seconds=90):
+    """Until the demo's stderr (the file `log`) holds `text`; fails where the demo ended or time ran out."""
+    for _ in range(seconds * 10):
+        if text in open(log, errors="replace").read():
+            return
+        if process.poll() is not None:
+            fail(f"live edit: the demo ended (exit {process.returncode}) before '{text}':\n{open(log).read()}")
+        time.sleep(0.1)
+    process.kill()
+    fail(f"live edit: no '{text}' in the demo's stderr:\n{open(log).read()}")
+
+
+def check_live_edit(windows, shaders):
+    """--shaders on Windows: a copy of the source tree's shaders steps as the built-in ones do; a GLSL
+    error is one line naming FILE:LINE; in the demo an edit is compiled again and swapped in, and a
+    bad one reported while the flock flies on."""
+    shutil.copytree(shaders, "shaders")
+    rules = os.path.join("shaders", "sim", "rules.glsl")
+    text = open(rules).read()
+    step = ["step", "--validation", "--quiet", "--boids", "2000", "--steps", "3", "--seed", "5"]
+    must(windows, *step, "--save-state", "built-in.npy")
+    must(windows, *step, "--shaders", "shaders", "--save-state", "source.npy")
+    if open("built-in.npy", "rb").read() != open("source.npy", "rb").read():
+        fail("--shaders: the unchanged sources step otherwise than the built-in shaders")
+    broken = text.replace("    n.cohesionCount = 0.0;", "    n.cohesionCount = 0.0 +;")
+    line = broken[:broken.index("0.0 +;")].count("\n") + 1
+    with open(rules, "w", newline="\n") as f:
+        f.write(broken)
+    with open("err.txt", "w+") as err:
+        code = run(windows, *step, "--shaders", "shaders", stderr=err)
+        err.seek(0)
+        lines = [l for l in err.read().splitlines() if not l.startswith("vkboids: note:")]
+    if code != 2 or len(lines) != 1 or not lines[0].startswith(f"vkboids: error: sim/rules.glsl:{line}: error: "):
+        fail(f"--shaders with a GLSL error: exit {code}, {lines}")
+    with open(rules, "w", newline="\n") as f:
+        f.write(text)
+
+    with open("live.txt", "w") as log:
+        demo = subprocess.Popen(windows + ["--validation", "--boids", "2000", "--frames", "100000", "--shaders",
+                                           "shaders", "--screenshot", "live.png"],
+                                stdout=subprocess.DEVNULL, stderr=log, env=dict(os.environ, WINEDEBUG="-all"))
+    try:
+        wait_for("live.txt", "shaders compiled from shaders", demo)
+        time.sleep(2)
+        with open(rules, "w", newline="\n") as f:
+            f.write(broken)
+        wait_for("live.txt", f"sim/rules.glsl:{line}: error: ", demo)
+        with open(rules, "w", newline="\n") as f:
+            f.write(text.replace("* c.cohesionScale;", "* c.cohesionScale * 0.5;", 1))
+        wait_for("live.txt", "shaders reloaded: sim/rules.glsl", demo)
+        time.sleep(1)
+        demo.send_signal(signal.SIGINT)
+        code = demo.wait(timeout=60)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+    if code != 0 or not os.path.isfile("live.png"):
+        fail(f"live edit: the demo's exit code {code} after Ctrl-C:\n{open('live.txt').read()}")
+
+
 def compare_csv_files():
     """The bench's and the capture's CSV: the header and row count of Linux's, and no CRLF."""
     for name in ("win.csv", "win-frames.csv"):
@@ -142,9 +205,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--windows", nargs="+", required=True, help="the command that runs the Windows build")
     parser.add_argument("--linux", required=True, help="the Linux build's vkboids")
+    parser.add_argument("--shaders", required=True, help="the source tree's shaders folder")
     args = parser.parse_args()
     windows = [os.path.abspath(p) if os.path.exists(p) else p for p in args.windows]
     linux = [os.path.abspath(args.linux)]
+    shaders = os.path.abspath(args.shaders)
     with tempfile.TemporaryDirectory() as out:
         os.chdir(out)
         difference = compare_step(windows, linux)
@@ -153,9 +218,11 @@ def main():
         check_bad_input(windows)
         w, l, pw, pl = compare_demo(windows, linux)
         compare_csv_files()
+        check_live_edit(windows, shaders)
         os.chdir("/")
     print(f"windows: step within {difference:.1e} of Linux's; bench and capture columns as Linux's; bad input "
-          f"exit 2 in one line; screenshot {w} lit pixels (Linux {l}), its panel {pw} (Linux {pl})")
+          f"exit 2 in one line; screenshot {w} lit pixels (Linux {l}), its panel {pw} (Linux {pl}); --shaders "
+          f"steps as the built-in shaders, and an edit is swapped into the demo's flock")
 
 
 if __name__ == "__main__":
