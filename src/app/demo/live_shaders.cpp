@@ -130,11 +130,10 @@ void install(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, R
     watchFilesOf(live, ctx); // an include the edit added is watched from now on
     status.files = live.stamps.size();
     status.error.clear();
-    char text[160];
-    std::snprintf(text, sizeof text, "%zu shader%s, %zu pipeline%s in %.2f s", names.size(),
-                  names.size() == 1 ? "" : "s", pipelines, pipelines == 1 ? "" : "s", seconds);
-    status.lastReload = what + ": " + text;
-    std::fprintf(stderr, "vkboids: shaders reloaded: %s (%s)\n", status.lastReload.c_str(), joined(names, ", ").c_str());
+    char text[80];
+    std::snprintf(text, sizeof text, ": %zu pipeline%s in %.2f s", pipelines, pipelines == 1 ? "" : "s", seconds);
+    status.lastReload = what + " -> " + joined(names, ", ") + text;
+    std::fprintf(stderr, "vkboids: shaders reloaded: %s\n", status.lastReload.c_str());
 }
 
 } // namespace
