@@ -6,7 +6,7 @@ namespace test {
 
 sim::State stepFlock(const gpu::Context& ctx, const sim::State& in, const sim::Params& p,
                      const sim::Grid& grid, const Steps& steps,
-                     const std::function<void(const sim::Flock&)>& inspect) {
+                     const std::function<void(sim::Flock&)>& inspect) {
     sim::Flock f = sim::createFlock(ctx, in.count(), steps.flock);
     sim::uploadState(ctx, f, in);
     for (gpu::Buffer* b : {&f.pos[1], &f.vel[1], &f.ids[1]}) gpu::fillBuffer(ctx, *b, 0xffffffffu); // NaN
@@ -18,9 +18,11 @@ sim::State stepFlock(const gpu::Context& ctx, const sim::State& in, const sim::P
         programs.push_back(&f.radix.sorter.onesweepNarrow);
         for (gpu::Program* program : programs) program->maxGroupsX = steps.maxGroupsX;
     }
-    for (int s = 0; s < steps.count; ++s)
-        runCommands(
-            [&](VkCommandBuffer cmd) { sim::recordStep(cmd, f, p, steps.mode, grid, steps.build, nullptr); });
+    for (int s = 0; s < steps.count; ++s) {
+        VkCommandBuffer cmd = gpu::beginOneShot(ctx); // ctx's own: it need not be test::gpuContext()
+        sim::recordStep(cmd, f, p, steps.mode, grid, steps.build, nullptr);
+        gpu::endOneShot(ctx, cmd);
+    }
     sim::State out = sim::downloadState(ctx, f);
     if (inspect) inspect(f);
     sim::destroyFlock(ctx, f);

@@ -17,10 +17,10 @@ struct Steps {
     uint32_t maxGroupsX = 0;
 };
 
-// `steps.count` steps of `in` on `grid`. `inspect`, where given, sees the flock after the last step
-// (its raw buffers), before it is destroyed.
+// `steps.count` steps of `in` on `grid`, in `ctx`'s command buffers. `inspect`, where given, sees the
+// flock after the last step (its raw buffers, and passes it may run on them), before it is destroyed.
 sim::State stepFlock(const gpu::Context& ctx, const sim::State& in, const sim::Params& p,
                      const sim::Grid& grid, const Steps& steps,
-                     const std::function<void(const sim::Flock&)>& inspect = {});
+                     const std::function<void(sim::Flock&)>& inspect = {});
 
 } // namespace test
