@@ -381,7 +381,7 @@ class SourceShaderTest : public test::GpuTest {};
 TEST_F(SourceShaderTest, UnchangedSourcesRunBitForBitAsTheEmbeddedModules) {
     const std::vector<FlockRun> runs = flockRuns();
     const Outcomes embedded = everyOutcome(ctx(), runs);
-    SourceContext source(std::string(gpu::builtShaderFolder()));
+    SourceContext source{std::string(gpu::builtShaderFolder())};
     ASSERT_EQ(source.ctx.keptPrograms->sourceModules.size(), gpu::embeddedShaders().size())
         << "the context does not take its modules from source";
     const Outcomes fromSource = everyOutcome(source.ctx, runs);

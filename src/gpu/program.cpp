@@ -466,7 +466,8 @@ std::vector<VkPipeline> installModules(const Context& ctx, std::vector<SourceMod
     cache.sourceHash = sourceHash(files);
     std::vector<VkPipeline> replaced;
     for (auto& [key, kept] : cache.programs) {
-        const auto rebuilt = std::find_if(built.begin(), built.end(), [&](const BuiltPipeline& b) { return b.key == key; });
+        const std::string& name = key; // a structured binding, which C++20 lambdas may not capture
+        const auto rebuilt = std::find_if(built.begin(), built.end(), [&](const BuiltPipeline& b) { return b.key == name; });
         VkPipeline pipeline = VK_NULL_HANDLE;
         if (rebuilt != built.end()) {
             pipeline = rebuilt->pipeline;
