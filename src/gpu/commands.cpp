@@ -8,7 +8,12 @@ void bindProgram(VkCommandBuffer cmd, const Program& p, std::initializer_list<Re
     if (resources.size() != p.bindings.size())
         throw Error(p.name + " has " + std::to_string(p.bindings.size()) + " bindings, " +
                     std::to_string(resources.size()) + " resources given");
-    vkCmdBindPipeline(cmd, p.bindPoint, p.live ? *p.live : p.pipeline);
+    VkPipeline pipeline = p.pipeline;
+    if (p.live) {
+        pipeline = p.live->pipeline;
+        p.live->bound = std::chrono::steady_clock::now();
+    }
+    vkCmdBindPipeline(cmd, p.bindPoint, pipeline);
     if (resources.size() == 0) return;
     std::vector<VkDescriptorBufferInfo> infos;
     std::vector<VkDescriptorImageInfo> images;

@@ -315,7 +315,7 @@ Program keep(const Context& ctx, const std::string& key, const ProgramRecipe& re
     if (auto it = cache.programs.find(key); it != cache.programs.end()) return it->second.program;
     Program p = make();
     p.kept = true;
-    p.live = std::make_shared<VkPipeline>(p.pipeline);
+    p.live = std::make_shared<LivePipeline>(LivePipeline{p.pipeline, {}});
     ++cache.compiled;
     cache.programs.emplace(key, KeptProgram{p, recipe});
     return p;
@@ -341,7 +341,7 @@ void destroyKeptPrograms(const Context& ctx) {
     for (auto& [key, kept] : ctx.keptPrograms->programs) {
         Program& p = kept.program;
         p.kept = false;
-        p.pipeline = *p.live; // the newest, where a reload replaced the first
+        p.pipeline = p.live->pipeline; // the newest, where a reload replaced the first
         destroyProgram(ctx, p);
     }
     ctx.keptPrograms->programs.clear();
@@ -434,6 +434,7 @@ std::vector<PipelineJob> pipelinesUsing(const Context& ctx, const std::vector<st
         const std::vector<std::string>& uses = kept.recipe.shaders;
         if (std::find_first_of(uses.begin(), uses.end(), shaders.begin(), shaders.end()) == uses.end()) continue;
         PipelineJob job{key, kept.program, kept.recipe, {}};
+        job.inUse = std::chrono::steady_clock::now() - kept.program.live->bound < std::chrono::seconds(1);
         for (const std::string& shader : uses) {
             const std::span<const uint32_t> code = findShader(ctx, shader);
             job.code.emplace_back(code.begin(), code.end());
@@ -482,8 +483,8 @@ std::vector<VkPipeline> installModules(const Context& ctx, std::vector<SourceMod
             pipeline = buildPipeline(ctx, job, {});
         }
         if (!pipeline) continue;
-        replaced.push_back(*kept.program.live);
-        *kept.program.live = pipeline;
+        replaced.push_back(kept.program.live->pipeline);
+        kept.program.live->pipeline = pipeline;
     }
     return replaced;
 }

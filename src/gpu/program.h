@@ -7,6 +7,7 @@
 #include "gpu/shader_compiler.h"
 #include "gpu/spirv_reflect.h"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -40,6 +41,11 @@ struct GraphicsDesc {
     uint32_t vertexStride = 0; // the stride of binding 0, the only vertex buffer
     std::vector<VkVertexInputAttributeDescription> attributes;
 };
+struct LivePipeline {
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    std::chrono::steady_clock::time_point bound; // when a command buffer last bound it
+};
+
 struct Program {
     std::string name;
     VkPipeline pipeline = VK_NULL_HANDLE;
@@ -55,8 +61,8 @@ struct Program {
     uint32_t maxGroupsY = 65535;
     bool kept = false; // a program the context keeps: destroyProgram leaves its objects
     // A kept program's pipeline as it is now: a live reload of its shaders (installModules) replaces
-    // it here, for every copy of the program at once, and bindProgram binds it.
-    std::shared_ptr<VkPipeline> live;
+    // it here, for every copy of the program at once, and bindProgram binds it and notes when.
+    std::shared_ptr<LivePipeline> live;
 };
 
 // What a pipeline is made of, so that it can be made again from new modules.
@@ -119,6 +125,7 @@ struct PipelineJob {
     Program program;
     ProgramRecipe recipe;
     std::vector<std::vector<uint32_t>> code;
+    bool inUse = false; // bound by a command buffer in the last second
 };
 struct BuiltPipeline {
     std::string key;

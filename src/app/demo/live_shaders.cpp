@@ -40,14 +40,16 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
     return text;
 }
 
-// Runs `work(i)` for i below `count` on two threads: the reload's compiles and pipelines are
-// independent, and a machine with one spare core halves the wait.
-void inParallel(size_t count, const std::function<void(size_t)>& work) {
+// Runs `work(i)` for i below `count`. What the frames use now runs on this one thread at its
+// priority, so that the edit shows within a second while the frames keep the other core. The rest
+// (`later`) runs on two threads at the lowest priority: nothing waits for it.
+void inParallel(size_t count, bool later, const std::function<void(size_t)>& work) {
     std::atomic<size_t> next{0};
     auto run = [&] {
-        io::os::lowerThreadPriority();
+        if (later) io::os::lowerThreadPriority();
         for (size_t i = next++; i < count; i = next++) work(i);
     };
+    if (!later) return run();
     std::thread helper(run);
     run();
     helper.join();
@@ -57,9 +59,10 @@ void inParallel(size_t count, const std::function<void(size_t)>& work) {
 // again. Any failure leaves nothing made: the last good pipelines stay.
 Reload runReload(const gpu::Context& ctx, const std::string& folder, const std::vector<std::string>& names,
                  const std::vector<gpu::PipelineJob>& jobs, Reload r) {
+    r.attempted = names;
     std::vector<std::string> errors(names.size());
     std::vector<gpu::SourceModule> modules(names.size());
-    inParallel(names.size(), [&](size_t i) {
+    inParallel(names.size(), r.later, [&](size_t i) {
         try {
             modules[i] = gpu::compileModule(folder, *gpu::embeddedShader(names[i]));
         } catch (const std::exception& e) {
@@ -69,7 +72,6 @@ Reload runReload(const gpu::Context& ctx, const std::string& folder, const std::
     std::vector<std::string> lines; // each line once: an error in an included file shows in every shader
     for (size_t i = 0; i < names.size(); ++i) {
         if (errors[i].empty()) continue;
-        r.failed.push_back(names[i]);
         size_t start = 0;
         while (start < errors[i].size()) {
             size_t end = std::min(errors[i].find('\n', start), errors[i].size());
@@ -87,7 +89,7 @@ Reload runReload(const gpu::Context& ctx, const std::string& folder, const std::
     }
     std::vector<VkPipeline> pipelines(jobs.size(), VK_NULL_HANDLE);
     std::vector<std::string> failures(jobs.size());
-    inParallel(jobs.size(), [&](size_t i) {
+    inParallel(jobs.size(), r.later, [&](size_t i) {
         try {
             pipelines[i] = gpu::buildPipeline(ctx, jobs[i], modules);
         } catch (const std::exception& e) {
@@ -97,7 +99,6 @@ Reload runReload(const gpu::Context& ctx, const std::string& folder, const std::
     for (const std::string& f : failures)
         if (!f.empty() && r.error.empty()) r.error = f;
     if (!r.error.empty()) {
-        r.failed = names;
         gpu::destroyPipelines(ctx, pipelines);
         return r;
     }
@@ -110,10 +111,14 @@ void install(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, R
     status.compiling = false;
     const double seconds = std::chrono::duration<double>(Clock::now() - r.changeSeen).count();
     const std::string what = r.files.empty() ? "reload all" : joined(r.files, ", ");
+    std::vector<std::string> names;
+    for (const gpu::SourceModule& m : r.modules) names.push_back(m.name);
     if (!r.error.empty()) {
-        // The shaders left for later would fail alike: they are tried again with the next change.
-        live.failed = r.failed;
-        live.failed.insert(live.failed.end(), live.deferred.begin(), live.deferred.end());
+        // Nothing of a failed reload is installed: its shaders, and those left for later, are tried
+        // again with the next change, with those still pending from earlier failures.
+        for (const std::vector<std::string>* pending : {&r.attempted, &live.deferred})
+            for (const std::string& name : *pending)
+                if (!std::ranges::count(live.failed, name)) live.failed.push_back(name);
         live.deferred.clear();
         if (r.error == status.error) return; // said already, by the reload of other shaders reading the file
         status.error = r.error;
@@ -121,8 +126,6 @@ void install(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, R
                      r.error.c_str());
         return;
     }
-    std::vector<std::string> names;
-    for (const gpu::SourceModule& m : r.modules) names.push_back(m.name);
     std::erase_if(live.failed, [&](const std::string& n) { return std::ranges::count(names, n) > 0; });
     const size_t pipelines = r.built.size();
     std::vector<VkPipeline> replaced = gpu::installModules(ctx, std::move(r.modules), r.built);
@@ -132,8 +135,13 @@ void install(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, R
     status.error.clear();
     char text[80];
     std::snprintf(text, sizeof text, ": %zu pipeline%s in %.2f s", pipelines, pipelines == 1 ? "" : "s", seconds);
-    status.lastReload = what + " -> " + joined(names, ", ") + text;
-    std::fprintf(stderr, "vkboids: shaders reloaded: %s\n", status.lastReload.c_str());
+    const std::string line = what + " -> " + joined(names, ", ") + text;
+    if (r.later) {
+        std::fprintf(stderr, "vkboids: shaders not in use compiled too: %s\n", line.c_str());
+        return;
+    }
+    status.lastReload = line;
+    std::fprintf(stderr, "vkboids: shaders reloaded: %s\n", line.c_str());
 }
 
 } // namespace
@@ -191,6 +199,7 @@ void updateLiveShaders(LiveShaders& live, const gpu::Context& ctx, uint64_t fram
         names = live.deferred;
         r.files = live.deferredFiles;
         r.changeSeen = now;
+        r.later = true;
     } else {
         return;
     }
@@ -201,14 +210,20 @@ void updateLiveShaders(LiveShaders& live, const gpu::Context& ctx, uint64_t fram
     std::vector<gpu::PipelineJob> jobs = gpu::pipelinesUsing(ctx, names);
     std::vector<std::string> inUse;
     for (const std::string& name : names) {
-        if (std::ranges::any_of(jobs, [&](const gpu::PipelineJob& j) { return std::ranges::count(j.recipe.shaders, name) > 0; }))
+        if (std::ranges::any_of(jobs, [&](const gpu::PipelineJob& j) {
+                return j.inUse && std::ranges::count(j.recipe.shaders, name) > 0;
+            }))
             inUse.push_back(name);
         else
             live.deferred.push_back(name);
     }
-    if (inUse.empty()) {
-        inUse = std::move(live.deferred);
+    if (inUse.empty() || r.later) { // all of them: nothing in use to put first
+        inUse = names;
         live.deferred.clear();
+    } else {
+        std::erase_if(jobs, [&](const gpu::PipelineJob& j) {
+            return std::ranges::find_first_of(j.recipe.shaders, inUse) == j.recipe.shaders.end();
+        });
     }
     live.deferredFiles = r.files;
     status.compiling = true;

@@ -22,9 +22,12 @@ struct Reload {
     std::vector<std::string> files; // the files whose change started it; empty for "reload all"
     std::vector<gpu::SourceModule> modules;
     std::vector<gpu::BuiltPipeline> built;
-    std::string error;                 // empty on success
-    std::vector<std::string> failed;   // the shaders that did not compile
+    std::vector<std::string> attempted; // the shaders it compiles
+    std::string error;                  // empty on success
     std::chrono::steady_clock::time_point changeSeen; // the first change this reload answers
+    // The shaders of programs not in use, left by an earlier reload: compiled at the lowest
+    // priority, and not the panel's "last reload".
+    bool later = false;
 };
 
 struct LiveShaders {
