@@ -110,7 +110,9 @@ std::tm localTime(std::time_t time);
 int64_t heapBytesInUse();
 
 // Lowers the calling thread's priority below the others', so that background work (the demo's shader
-// compiles) takes what CPU time the frame loop leaves.
-void lowerThreadPriority();
+// compiles) leaves the frame loop most of the CPU time: a little below (nice 10 on Linux), or the
+// lowest (nice 19).
+enum class Priority { BelowNormal, Lowest };
+void lowerThreadPriority(Priority priority);
 
 } // namespace io::os

@@ -287,11 +287,13 @@ std::tm localTime(std::time_t time) {
     return local;
 }
 
-void lowerThreadPriority() {
+void lowerThreadPriority(Priority priority) {
 #ifdef SYS_gettid
     // On Linux a thread has its own nice value, set through its thread id. Elsewhere (macOS) the
     // thread keeps its priority.
-    ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), 19);
+    ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), priority == Priority::Lowest ? 19 : 10);
+#else
+    (void)priority;
 #endif
 }
 

@@ -366,8 +366,9 @@ int64_t heapBytesInUse() {
     return -1; // the soak that reads it runs on Linux
 }
 
-void lowerThreadPriority() {
-    ::SetThreadPriority(::GetCurrentThread(), THREAD_PRIORITY_LOWEST);
+void lowerThreadPriority(Priority priority) {
+    ::SetThreadPriority(::GetCurrentThread(),
+                        priority == Priority::Lowest ? THREAD_PRIORITY_LOWEST : THREAD_PRIORITY_BELOW_NORMAL);
 }
 
 } // namespace io::os

@@ -3,9 +3,7 @@
 #include "io/platform.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <thread>
 
 namespace app {
 namespace {
@@ -40,35 +38,24 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
     return text;
 }
 
-// Runs `work(i)` for i below `count`. What the frames use now runs on this one thread at its
-// priority, so that the edit shows within a second while the frames keep the other core. The rest
-// (`later`) runs on two threads at the lowest priority: nothing waits for it.
-void inParallel(size_t count, bool later, const std::function<void(size_t)>& work) {
-    std::atomic<size_t> next{0};
-    auto run = [&] {
-        if (later) io::os::lowerThreadPriority();
-        for (size_t i = next++; i < count; i = next++) work(i);
-    };
-    if (!later) return run();
-    std::thread helper(run);
-    run();
-    helper.join();
-}
-
 // The reload itself, on its own thread: each shader compiled, then each program's pipeline made
-// again. Any failure leaves nothing made: the last good pipelines stay.
+// again. Any failure leaves nothing made: the last good pipelines stay. On a CPU driver the frames
+// already keep both cores of a small machine busy: what the frames use now runs below their priority,
+// the rest (`later`) at the lowest, and one thread at a time, so that frames slow down as little as an
+// edit that shows within a second allows.
 Reload runReload(const gpu::Context& ctx, const std::string& folder, const std::vector<std::string>& names,
                  const std::vector<gpu::PipelineJob>& jobs, Reload r) {
+    io::os::lowerThreadPriority(r.later ? io::os::Priority::Lowest : io::os::Priority::BelowNormal);
     r.attempted = names;
     std::vector<std::string> errors(names.size());
     std::vector<gpu::SourceModule> modules(names.size());
-    inParallel(names.size(), r.later, [&](size_t i) {
+    for (size_t i = 0; i < names.size(); ++i) {
         try {
             modules[i] = gpu::compileModule(folder, *gpu::embeddedShader(names[i]));
         } catch (const std::exception& e) {
             errors[i] = e.what();
         }
-    });
+    }
     std::vector<std::string> lines; // each line once: an error in an included file shows in every shader
     for (size_t i = 0; i < names.size(); ++i) {
         if (errors[i].empty()) continue;
@@ -89,13 +76,13 @@ Reload runReload(const gpu::Context& ctx, const std::string& folder, const std::
     }
     std::vector<VkPipeline> pipelines(jobs.size(), VK_NULL_HANDLE);
     std::vector<std::string> failures(jobs.size());
-    inParallel(jobs.size(), r.later, [&](size_t i) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
         try {
             pipelines[i] = gpu::buildPipeline(ctx, jobs[i], modules);
         } catch (const std::exception& e) {
             failures[i] = jobs[i].program.name + ": its pipeline could not be made: " + e.what();
         }
-    });
+    }
     for (const std::string& f : failures)
         if (!f.empty() && r.error.empty()) r.error = f;
     if (!r.error.empty()) {
