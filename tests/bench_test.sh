@@ -33,8 +33,10 @@ expected = ["frame", "t_ms", "mode", "boids", "cells", "cell_order", "present_mo
             "gpu_grid_index_ms", "gpu_sort_ms", "gpu_key_starts_ms", "gpu_key_starts_reorder_ms",
             "gpu_grid_histogram_ms", "gpu_grid_scan_ms", "gpu_grid_scatter_ms", "gpu_grid_rank_ms",
             "gpu_flock_ms", "gpu_draw_ms", "gpu_ui_ms", "grid_build", "domain_half", "candidates_per_boid",
-            "neighbours_per_boid", "lane_efficiency", "rule_lanes"]
+            "neighbours_per_boid", "lane_efficiency", "rule_lanes", "shaders", "shaders_hash"]
 assert header == expected, header
+# The built-in shaders ran: no hash (bench --shaders writes "source" and a hash: live_editing_doc_test.py).
+assert all(r["shaders"] == "built-in" and r["shaders_hash"] == "" for r in rows), rows[0]
 configs = {(r["mode"], r["boids"], r["cells"], r["cell_order"], r["grid_build"], r["draw"]) for r in rows}
 # naive once per size, grid modes per shape, cell order and build, each with every drawing path
 assert len(configs) == 2 * (1 + 2 * (2 * 2 * 2)) * 3, configs
