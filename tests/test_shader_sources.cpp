@@ -491,3 +491,56 @@ TEST_F(SourceShaderTest, ABindingOrSpecializationConstantLeftUnusedIsNoError) {
 }
 
 } // namespace
+
+namespace {
+
+// A live reload as the demo makes one (app/demo/live_shaders.cpp), on a context whose programs exist:
+// the shaders that read rules.glsl compiled again after an edit, the pipelines of the programs made
+// from them built again, and all installed. A program made between pipelinesUsing and installModules
+// is made again there. The programs already handed out then step with the new pipelines.
+TEST_F(SourceShaderTest, AReloadSwapsTheEditedRuleIntoTheProgramsAlreadyMade) {
+    Params p;
+    p.domainHalf = 12.5f;
+    Params noCohesion = p;
+    noCohesion.cohesionScale = 0;
+    const State in = test::uniformState(1500, 77, p);
+    const sim::Grid grid = sim::makeGrid(p, sim::CellWidth::Reach, in.count());
+    ShaderCopy copy("reload");
+    SourceContext source(copy.folder());
+    const gpu::Context& ctx = source.ctx;
+    for (Mode mode : {Mode::Naive, Mode::Coherent}) // their programs are made, with the rules as built
+        expectMatches(test::stepFlock(ctx, in, p, grid, {.mode = mode}),
+                      test::referenceStep(in, p, sim::usesPackedVelocity(mode, {})), p);
+
+    ASSERT_EQ(
+        copy.replace("sim/rules.glsl",
+                     "    if (n.cohesionCount > 0.0) dv += n.cohesion / n.cohesionCount * c.cohesionScale;\n",
+                     ""),
+        1u);
+    std::vector<std::string> names;
+    for (const auto& [name, module] : ctx.keptPrograms->sourceModules)
+        if (std::any_of(module.files.begin(), module.files.end(),
+                        [](const gpu::SourceFile& f) { return f.path == "sim/rules.glsl"; }))
+            names.push_back(name);
+    ASSERT_GE(names.size(), 3u);
+    std::vector<gpu::SourceModule> modules;
+    for (const std::string& name : names) modules.push_back(gpu::compileModule(copy.folder(), *gpu::embeddedShader(name)));
+    const std::vector<gpu::PipelineJob> jobs = gpu::pipelinesUsing(ctx, names);
+    ASSERT_FALSE(jobs.empty());
+    std::vector<gpu::BuiltPipeline> built;
+    for (const gpu::PipelineJob& job : jobs) built.push_back({job.key, gpu::buildPipeline(ctx, job, modules)});
+    // Scattered's programs are made now, from the old modules: installModules makes them again.
+    test::stepFlock(ctx, in, p, grid, {.mode = Mode::Scattered});
+    const std::vector<VkPipeline> replaced = gpu::installModules(ctx, std::move(modules), built);
+    EXPECT_GT(replaced.size(), jobs.size()) << "scattered's programs were not made again";
+    gpu::destroyPipelines(ctx, replaced); // nothing in flight: stepFlock waits for its steps
+
+    for (Mode mode : {Mode::Naive, Mode::Scattered, Mode::Coherent}) {
+        SCOPED_TRACE(sim::modeName(mode));
+        const bool packed = sim::usesPackedVelocity(mode, {});
+        expectMatches(test::stepFlock(ctx, in, p, grid, {.mode = mode}), test::referenceStep(in, noCohesion, packed),
+                      noCohesion);
+    }
+}
+
+} // namespace

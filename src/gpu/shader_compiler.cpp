@@ -56,6 +56,7 @@ std::string readSource(const fs::path& path, const std::string& name) {
     }
     if (const std::optional<std::string> where = notUtf8(text))
         throw ShaderError(name + ": not UTF-8 text (" + *where + ")");
+    if (text.rfind("\xef\xbb\xbf", 0) == 0) text.erase(0, 3); // a byte-order mark, which some editors write
     return text;
 }
 
@@ -106,6 +107,9 @@ public:
             result->text = e.what();
             failedAsked_ = dynamic_cast<const NotFound*>(&e) ? "" : asked;
             failure_ = e.what();
+        } catch (const std::exception& e) { // nothing may unwind through the compiler's C callback
+            result->name.clear();
+            result->text = e.what();
         }
         result->result = {result->name.c_str(), result->name.size(), result->text.c_str(), result->text.size(),
                           result.get()};
@@ -123,14 +127,20 @@ private:
     };
 
     fs::path find(const std::string& requested, shaderc_include_type type, const std::string& requesting) const {
+        fs::path wanted = folder_ / io::os::fsPath(requested);
         if (type == shaderc_include_type_relative) {
             const fs::path beside = (folder_ / io::os::fsPath(requesting)).parent_path() / io::os::fsPath(requested);
             std::error_code error;
             if (fs::exists(beside, error)) return beside; // readSource refuses what is not a file
+            wanted = beside;
         }
         const fs::path inFolder = folder_ / io::os::fsPath(requested);
         std::error_code error;
         if (fs::exists(inFolder, error)) return inFolder;
+        // Watched where it was looked for first, so that creating it there is seen.
+        const std::string name = displayName(folder_, wanted);
+        if (std::none_of(files_.begin(), files_.end(), [&](const SourceFile& f) { return f.path == name; }))
+            files_.push_back({name, 0});
         throw NotFound("no file '" + requested + "' beside " + requesting + " or in " + io::os::utf8(folder_));
     }
 
@@ -208,6 +218,16 @@ void checkInterface(const EmbeddedShader& shader, std::span<const uint32_t> spir
             throw ShaderError(name + ": binding " + std::to_string(b) + " is now " + bindingName(now.bindings[b]) +
                               ", and the program binds " + bindingName(before.bindings[b]) + " there");
     }
+    for (const SpecConstantId& c : now.specConstants) {
+        const auto same = std::find_if(before.specConstants.begin(), before.specConstants.end(),
+                                       [&](const SpecConstantId& b) { return b.name == c.name; });
+        if (same == before.specConstants.end())
+            throw ShaderError(name + ": the specialization constant " + c.name +
+                              " is new; the program sets only those of the built-in shader");
+        if (same->id != c.id)
+            throw ShaderError(name + ": the specialization constant " + c.name + " now has constant_id " +
+                              std::to_string(c.id) + ", and the program sets it as " + std::to_string(same->id));
+    }
     if (now.pushConstantSize != 0 && now.pushConstantSize != before.pushConstantSize)
         throw ShaderError(name + ": the push-constant block is now " + std::to_string(now.pushConstantSize) +
                           " bytes, and the program pushes " + std::to_string(before.pushConstantSize));
@@ -219,6 +239,14 @@ SourceModule compileModule(const std::string& folderName, const EmbeddedShader& 
     const std::string source(shader.source);
     const std::string text = readSource(folder / io::os::fsPath(source), source);
     module.files.push_back({source, fnv1a(text)});
+    // Without "#version 450" or later first, glslang fails on its own built-ins and prints them all.
+    const size_t version = text.find_first_not_of(" \t\r\n");
+    int number = 0;
+    if (version == std::string::npos || text.compare(version, 8, "#version") != 0 ||
+        std::sscanf(text.c_str() + version + 8, "%d", &number) != 1 || number < 450)
+        throw ShaderError(source + ":1: error: the shader must begin with #version 450 or later (the built-in " +
+                              "shaders have #version 460)",
+                          {source});
 
     shaderc::CompileOptions options;
     options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_3);
@@ -242,10 +270,16 @@ SourceModule compileModule(const std::string& folderName, const EmbeddedShader& 
     const shaderc::Compiler compiler;
     const shaderc::SpvCompilationResult result =
         compiler.CompileGlslToSpv(text, kindOf(source), source.c_str(), options);
+    std::vector<std::string> files;
+    for (const SourceFile& f : module.files) files.push_back(f.path);
     if (result.GetCompilationStatus() != shaderc_compilation_status_success)
-        throw ShaderError(compilerMessage(result.GetErrorMessage()));
+        throw ShaderError(compilerMessage(result.GetErrorMessage()), files);
     module.spirv.assign(result.cbegin(), result.cend());
-    checkInterface(shader, module.spirv);
+    try {
+        checkInterface(shader, module.spirv);
+    } catch (const ShaderError& e) {
+        throw ShaderError(e.what(), files);
+    }
     return module;
 }
 
@@ -260,7 +294,7 @@ std::vector<SourceModule> compileAllModules(const std::string& folder) {
         for (size_t i = next++; i < shaders.size(); i = next++) {
             try {
                 modules[i] = compileModule(folder, shaders[i]);
-            } catch (const ShaderError& e) {
+            } catch (const std::exception& e) { // a thread must not end on an exception
                 errors[i] = e.what();
             }
         }

@@ -30,6 +30,10 @@ struct SourceModule {
 // in that file), or "FILE: what".
 struct ShaderError : io::InputError {
     using io::InputError::InputError;
+    ShaderError(const std::string& message, std::vector<std::string> files)
+        : io::InputError(message), files(std::move(files)) {}
+    // What compileModule read, or looked for and did not find, before it failed: where a fix will come.
+    std::vector<std::string> files;
 };
 
 // The largest source or included file read (bytes), and the deepest nesting of includes.
@@ -43,9 +47,11 @@ constexpr size_t maxIncludeDepth = 32;
 SourceModule compileModule(const std::string& folder, const EmbeddedShader& shader);
 
 // Throws ShaderError when `spirv` has an interface that the program, written for the embedded
-// module, cannot feed: another stage or local size, a binding that is new or of another type, or a
-// push-constant block of another size. A binding, push-constant block or specialization constant that
-// the compiler dropped because the code no longer uses it is no error.
+// module, cannot feed: another stage or local size, a binding that is new or of another type, a
+// push-constant block of another size, or a specialization constant that is new or has another id (a
+// renamed one would keep its default, which the program may not allow). A binding, push-constant
+// block or specialization constant that the compiler dropped because the code no longer uses it is
+// no error. A specialization constant made a plain constant is not caught.
 void checkInterface(const EmbeddedShader& shader, std::span<const uint32_t> spirv);
 
 // Every embedded module compiled from `folder`, on all cores. Throws the first module's ShaderError

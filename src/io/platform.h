@@ -109,10 +109,10 @@ std::tm localTime(std::time_t time);
 // decisions to return pages, so a few passes of a script show whether memory is kept.
 int64_t heapBytesInUse();
 
-// Lowers the calling thread's priority below the others', so that background work (the demo's shader
+// The calling thread's priority against the others', so that background work (the demo's shader
 // compiles) leaves the frame loop most of the CPU time: a little below (nice 10 on Linux), or the
-// lowest (nice 19).
-enum class Priority { BelowNormal, Lowest };
-void lowerThreadPriority(Priority priority);
+// lowest (nice 19). Where the system lets a thread raise its priority again (Windows), Normal does.
+enum class Priority { Normal, BelowNormal, Lowest };
+void setThreadPriority(Priority priority);
 
 } // namespace io::os

@@ -287,11 +287,12 @@ std::tm localTime(std::time_t time) {
     return local;
 }
 
-void lowerThreadPriority(Priority priority) {
-#ifdef SYS_gettid
-    // On Linux a thread has its own nice value, set through its thread id. Elsewhere (macOS) the
-    // thread keeps its priority.
-    ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), priority == Priority::Lowest ? 19 : 10);
+void setThreadPriority(Priority priority) {
+#ifdef __linux__
+    // On Linux a thread has its own nice value, set through its thread id; raising it back needs a
+    // privilege, and is left undone without one. Elsewhere (macOS) the thread keeps its priority.
+    const int nice = priority == Priority::Lowest ? 19 : priority == Priority::BelowNormal ? 10 : 0;
+    ::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), nice);
 #else
     (void)priority;
 #endif

@@ -366,9 +366,10 @@ int64_t heapBytesInUse() {
     return -1; // the soak that reads it runs on Linux
 }
 
-void lowerThreadPriority(Priority priority) {
-    ::SetThreadPriority(::GetCurrentThread(),
-                        priority == Priority::Lowest ? THREAD_PRIORITY_LOWEST : THREAD_PRIORITY_BELOW_NORMAL);
+void setThreadPriority(Priority priority) {
+    ::SetThreadPriority(::GetCurrentThread(), priority == Priority::Lowest        ? THREAD_PRIORITY_LOWEST
+                                              : priority == Priority::BelowNormal ? THREAD_PRIORITY_BELOW_NORMAL
+                                                                                  : THREAD_PRIORITY_NORMAL);
 }
 
 } // namespace io::os

@@ -45,13 +45,20 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
 // edit that shows within a second allows.
 Reload runReload(const gpu::Context& ctx, const std::string& folder, const std::vector<std::string>& names,
                  const std::vector<gpu::PipelineJob>& jobs, Reload r) {
-    io::os::lowerThreadPriority(r.later ? io::os::Priority::Lowest : io::os::Priority::BelowNormal);
+    io::os::setThreadPriority(r.later ? io::os::Priority::Lowest : io::os::Priority::BelowNormal);
+    // std::async may run the next task on this thread (a pool, with MSVC): it gets its priority back.
+    struct Restore {
+        ~Restore() { io::os::setThreadPriority(io::os::Priority::Normal); }
+    } restore;
     r.attempted = names;
     std::vector<std::string> errors(names.size());
     std::vector<gpu::SourceModule> modules(names.size());
     for (size_t i = 0; i < names.size(); ++i) {
         try {
             modules[i] = gpu::compileModule(folder, *gpu::embeddedShader(names[i]));
+        } catch (const gpu::ShaderError& e) {
+            errors[i] = e.what();
+            r.read.insert(r.read.end(), e.files.begin(), e.files.end());
         } catch (const std::exception& e) {
             errors[i] = e.what();
         }
@@ -107,6 +114,10 @@ void install(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, R
             for (const std::string& name : *pending)
                 if (!std::ranges::count(live.failed, name)) live.failed.push_back(name);
         live.deferred.clear();
+        // An include the edit added, even one not written yet, is watched from now on.
+        for (const std::string& path : r.read)
+            if (!live.stamps.count(path)) live.stamps[path] = stampOf(io::os::fsPath(live.folder) / path);
+        status.files = live.stamps.size();
         if (r.error == status.error) return; // said already, by the reload of other shaders reading the file
         status.error = r.error;
         std::fprintf(stderr, "vkboids: %s: not reloaded; the last good shaders keep running:\n%s\n", what.c_str(),
@@ -165,11 +176,13 @@ void updateLiveShaders(LiveShaders& live, const gpu::Context& ctx, uint64_t fram
             live.lastChange = now;
         }
     }
+    live.reloadAllAsked = live.reloadAllAsked || reloadAll;
     if (live.job.valid()) return;
 
     std::vector<std::string> names;
     Reload r;
-    if (reloadAll) {
+    if (live.reloadAllAsked) {
+        live.reloadAllAsked = false;
         for (const gpu::EmbeddedShader& s : gpu::embeddedShaders()) names.emplace_back(s.name);
         r.changeSeen = now;
     } else if (!live.changed.empty() && now - live.lastChange >= stillFor) {

@@ -23,6 +23,7 @@ struct Reload {
     std::vector<gpu::SourceModule> modules;
     std::vector<gpu::BuiltPipeline> built;
     std::vector<std::string> attempted; // the shaders it compiles
+    std::vector<std::string> read;      // the files a failed compile read or looked for: watched too
     std::string error;                  // empty on success
     std::chrono::steady_clock::time_point changeSeen; // the first change this reload answers
     // The shaders of programs not in use, left by an earlier reload: compiled at the lowest
@@ -48,6 +49,7 @@ struct LiveShaders {
     std::vector<std::string> deferred, deferredFiles;
     std::chrono::steady_clock::time_point nextPoll, lastChange, firstChange;
     std::future<Reload> job;
+    bool reloadAllAsked = false; // F5 while a reload was under way: the next one reloads all
     // Pipelines replaced before the frame of that number, destroyed once it and those before it are done.
     std::vector<std::pair<uint64_t, std::vector<VkPipeline>>> retired;
 };
