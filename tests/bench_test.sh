@@ -61,7 +61,7 @@ for r in rows:
     assert r["gpu_draw_ms"], "--render draws every frame"
     # L = cbrt(boids / density) / 2
     assert abs(float(r["domain_half"]) - (int(r["boids"]) / 0.02) ** (1 / 3) / 2) < 1e-3, r
-    assert not any(r[c] for c in expected[-4:]), "counted without --count-candidates"
+    assert not any(r[c] for c in expected[-6:-2]), "counted without --count-candidates"
 runs = json.load(open(sys.argv[2]))["runs"]
 assert len(runs) == len(configs)
 for run in runs:

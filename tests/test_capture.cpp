@@ -41,12 +41,15 @@ TEST(Capture, CsvHasTheDocumentedColumns) {
     // The four passes of the radix build's grid, the counting build's four, the flock pass, draw, ui,
     // the (empty) grid build, the domain, the (uncounted) candidates, neighbours and lanes, and the
     // built-in shaders (no hash).
-    EXPECT_EQ(line, "3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,,252,,,,,built-in,\n");
-    EXPECT_EQ(header.substr(header.size() - 112), ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid,"
-                                                  "lane_efficiency,rule_lanes,shaders,shaders_hash\n");
+    EXPECT_EQ(line,
+              "3,12.500000,naive,100,,,none,,1.250000,2.000000,,,,,,,,,1.500000,,,,252,,,,,built-in,\n");
+    EXPECT_EQ(header.substr(header.size() - 112),
+              ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid,"
+              "lane_efficiency,rule_lanes,shaders,shaders_hash\n");
     row.candidates = 203.5;
     row.neighbours = 65.25;
-    EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 38), ",252,203.500000,65.250000,,,built-in,\n");
+    EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 38),
+              ",252,203.500000,65.250000,,,built-in,\n");
     row.laneEfficiency = 0.75;
     row.ruleLanes = 0.5;
     EXPECT_EQ(app::csvRow(row).substr(app::csvRow(row).size() - 54),

@@ -57,7 +57,8 @@ class ShaderCompiler : public ::testing::Test {
   protected:
     void SetUp() override {
         folder = fs::temp_directory_path() /
-                 ("vkboids-shaders-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+                 ("vkboids-shaders-" +
+                  std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
         fs::remove_all(folder);
         fs::copy(fs::path(std::string(gpu::builtShaderFolder())), folder, fs::copy_options::recursive);
     }
@@ -98,7 +99,8 @@ class ShaderCompiler : public ::testing::Test {
 // packages); elsewhere (the MinGW build's libshaderc is built from a newer release) the interfaces are
 // the same, and tests/test_shader_sources.cpp shows that every pipeline runs bit for bit alike.
 TEST(ShaderSources, EveryModuleCompiledFromTheSourceTreeIsTheEmbeddedOne) {
-    const std::vector<gpu::SourceModule> modules = gpu::compileAllModules(std::string(gpu::builtShaderFolder()));
+    const std::vector<gpu::SourceModule> modules =
+        gpu::compileAllModules(std::string(gpu::builtShaderFolder()));
     ASSERT_EQ(modules.size(), gpu::embeddedShaders().size());
     for (const gpu::SourceModule& m : modules) {
         const gpu::EmbeddedShader& embedded = shader(m.name);
@@ -106,15 +108,17 @@ TEST(ShaderSources, EveryModuleCompiledFromTheSourceTreeIsTheEmbeddedOne) {
             EXPECT_EQ(withoutSourceNames(m.spirv), withoutSourceNames(embedded.spirv)) << m.name;
         }
         EXPECT_NO_THROW(gpu::checkInterface(embedded, m.spirv)) << m.name;
-        const gpu::ShaderReflection mine = gpu::reflectSpirv(m.spirv), built = gpu::reflectSpirv(embedded.spirv);
+        const gpu::ShaderReflection mine = gpu::reflectSpirv(m.spirv),
+                                    built = gpu::reflectSpirv(embedded.spirv);
         EXPECT_EQ(mine.bindings, built.bindings) << m.name;
         EXPECT_EQ(mine.pushConstantSize, built.pushConstantSize) << m.name;
         ASSERT_FALSE(m.files.empty());
         EXPECT_EQ(m.files.front().path, embedded.source);
     }
     // The files each module read: the source, then each include once, relative to the folder.
-    const gpu::SourceModule& coherent = *std::find_if(
-        modules.begin(), modules.end(), [](const gpu::SourceModule& m) { return m.name == "grid_search_coherent"; });
+    const gpu::SourceModule& coherent =
+        *std::find_if(modules.begin(), modules.end(),
+                      [](const gpu::SourceModule& m) { return m.name == "grid_search_coherent"; });
     std::vector<std::string> files;
     for (const gpu::SourceFile& f : coherent.files) files.push_back(f.path);
     for (const char* expected : {"sim/rules.glsl", "sim/common.glsl", "dispatch.glsl", "sim/grid_walk.glsl"})
@@ -142,7 +146,8 @@ TEST_F(ShaderCompiler, AnErrorInAnIncludedFileNamesThatFileAndItsLine) {
 TEST_F(ShaderCompiler, AnErrorInTheShaderItselfNamesIt) {
     edit("sim/naive.comp", "const uint TILE = gl_WorkGroupSize.x * BOIDS;", "const uint TILE = undeclared;");
     const std::string message = errorOf("naive");
-    EXPECT_EQ(message.rfind("sim/naive.comp:" + std::to_string(lineOf("sim/naive.comp", "= undeclared")), 0), 0u)
+    EXPECT_EQ(message.rfind("sim/naive.comp:" + std::to_string(lineOf("sim/naive.comp", "= undeclared")), 0),
+              0u)
         << message;
     EXPECT_NE(message.find("undeclared"), std::string::npos) << message;
 }
@@ -163,23 +168,28 @@ TEST_F(ShaderCompiler, AnInterfaceTheProgramCannotFeedIsRefused) {
               "sim/naive.comp: binding 7 is new (a storage buffer); the program binds only bindings 0 to 3");
 
     // A binding of another type.
-    writeText(folder / "sim/naive.comp", readText(fs::path(std::string(gpu::builtShaderFolder())) / "sim/naive.comp"));
+    writeText(folder / "sim/naive.comp",
+              readText(fs::path(std::string(gpu::builtShaderFolder())) / "sim/naive.comp"));
     edit("sim/naive.comp", "layout(std430, binding = 1) readonly buffer VelIn { vec4 velIn[]; };",
          "layout(std140, binding = 1) uniform VelIn { vec4 velIn[64]; };");
-    EXPECT_EQ(errorOf("naive"),
-              "sim/naive.comp: binding 1 is now a uniform buffer, and the program binds a storage buffer there");
+    EXPECT_EQ(
+        errorOf("naive"),
+        "sim/naive.comp: binding 1 is now a uniform buffer, and the program binds a storage buffer there");
 
     // Another work-group size.
-    writeText(folder / "sim/naive.comp", readText(fs::path(std::string(gpu::builtShaderFolder())) / "sim/naive.comp"));
+    writeText(folder / "sim/naive.comp",
+              readText(fs::path(std::string(gpu::builtShaderFolder())) / "sim/naive.comp"));
     edit("sim/naive.comp", "layout(local_size_x_id = 0) in;", "layout(local_size_x = 64) in;");
     EXPECT_NE(errorOf("naive").find("the work-group size changed"), std::string::npos);
 
     // Another push-constant block, read where it is new.
-    writeText(folder / "sim/naive.comp", readText(fs::path(std::string(gpu::builtShaderFolder())) / "sim/naive.comp"));
+    writeText(folder / "sim/naive.comp",
+              readText(fs::path(std::string(gpu::builtShaderFolder())) / "sim/naive.comp"));
     edit("sim/naive.comp", "layout(push_constant) uniform Push { StepConstants c; };",
          "layout(push_constant) uniform Push { StepConstants c; vec4 extraPush; };");
     text = readText(folder / "sim/naive.comp");
-    writeText(folder / "sim/naive.comp", text.insert(text.find("void main() {") + 13, "\n    velOut[0] = extraPush;"));
+    writeText(folder / "sim/naive.comp",
+              text.insert(text.find("void main() {") + 13, "\n    velOut[0] = extraPush;"));
     EXPECT_NE(errorOf("naive").find("sim/naive.comp: the push-constant block is now "), std::string::npos)
         << errorOf("naive");
 }
@@ -189,26 +199,31 @@ TEST_F(ShaderCompiler, ASpecializationConstantRenamedOrRenumberedIsRefused) {
     edit("sim/rules.glsl", "layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;",
          "layout(constant_id = 1) const bool COHESION_AS_ALIGNMENT = false;\n"
          "#define COHESION_IS_ALIGNMENT COHESION_AS_ALIGNMENT");
-    EXPECT_EQ(errorOf("grid_search_coherent"), "sim/grid_search_coherent.comp: the specialization constant "
-                                               "COHESION_AS_ALIGNMENT is new; the program sets only those of the "
-                                               "built-in shader");
-    writeText(folder / "sim/rules.glsl", readText(fs::path(std::string(gpu::builtShaderFolder())) / "sim/rules.glsl"));
+    EXPECT_EQ(errorOf("grid_search_coherent"),
+              "sim/grid_search_coherent.comp: the specialization constant "
+              "COHESION_AS_ALIGNMENT is new; the program sets only those of the "
+              "built-in shader");
+    writeText(folder / "sim/rules.glsl",
+              readText(fs::path(std::string(gpu::builtShaderFolder())) / "sim/rules.glsl"));
     edit("sim/rules.glsl", "layout(constant_id = 1) const bool COHESION_IS_ALIGNMENT = false;",
          "layout(constant_id = 9) const bool COHESION_IS_ALIGNMENT = false;");
-    EXPECT_EQ(errorOf("grid_search_coherent"), "sim/grid_search_coherent.comp: the specialization constant "
-                                               "COHESION_IS_ALIGNMENT now has constant_id 9, and the program sets "
-                                               "it as 1");
+    EXPECT_EQ(errorOf("grid_search_coherent"),
+              "sim/grid_search_coherent.comp: the specialization constant "
+              "COHESION_IS_ALIGNMENT now has constant_id 9, and the program sets "
+              "it as 1");
 }
 
 TEST_F(ShaderCompiler, AVersionLineIsNeededAndAByteOrderMarkIsNoError) {
     writeText(folder / "sim/naive.comp", "\xef\xbb\xbf" + readText(folder / "sim/naive.comp"));
     EXPECT_FALSE(gpu::compileModule(folder.string(), shader("naive")).spirv.empty());
     edit("sim/naive.comp", "#version 460", "");
-    EXPECT_EQ(errorOf("naive").rfind("sim/naive.comp:1: error: the shader must begin with #version 450", 0), 0u);
+    EXPECT_EQ(errorOf("naive").rfind("sim/naive.comp:1: error: the shader must begin with #version 450", 0),
+              0u);
 }
 
 TEST_F(ShaderCompiler, AFailedCompileSaysWhatItReadAndLookedFor) {
-    edit("sim/rules.glsl", "vec3 neighbourVelocity(uint j);", "vec3 neighbourVelocity(uint j);\n#include \"fov.glsl\"");
+    edit("sim/rules.glsl", "vec3 neighbourVelocity(uint j);",
+         "vec3 neighbourVelocity(uint j);\n#include \"fov.glsl\"");
     try {
         gpu::compileModule(folder.string(), shader("naive"));
         ADD_FAILURE() << "compiled without sim/fov.glsl";
@@ -232,10 +247,12 @@ TEST_F(ShaderCompiler, AMissingFileIsNamed) {
 }
 
 TEST_F(ShaderCompiler, AnIncludeThatLoopsIsRefused) {
-    edit("sim/rules.glsl", "vec3 neighbourVelocity(uint j);", "vec3 neighbourVelocity(uint j);\n#include \"loop.glsl\"");
+    edit("sim/rules.glsl", "vec3 neighbourVelocity(uint j);",
+         "vec3 neighbourVelocity(uint j);\n#include \"loop.glsl\"");
     writeText(folder / "sim/loop.glsl", "#include \"rules.glsl\"\n");
     const std::string message = errorOf("naive");
-    EXPECT_NE(message.find("the includes loop: sim/naive.comp -> sim/rules.glsl -> sim/loop.glsl -> sim/rules.glsl"),
+    EXPECT_NE(message.find(
+                  "the includes loop: sim/naive.comp -> sim/rules.glsl -> sim/loop.glsl -> sim/rules.glsl"),
               std::string::npos)
         << message;
     EXPECT_NE(message.find("(included at sim/loop.glsl:1)"), std::string::npos) << message;
@@ -255,7 +272,8 @@ TEST_F(ShaderCompiler, AFileThatIsNotTextIsRefused) {
 }
 
 TEST_F(ShaderCompiler, AHugeFileIsRefusedUnread) {
-    writeText(folder / "sim/rules.glsl", readText(folder / "sim/rules.glsl") + std::string(gpu::maxShaderFileBytes, '/'));
+    writeText(folder / "sim/rules.glsl",
+              readText(folder / "sim/rules.glsl") + std::string(gpu::maxShaderFileBytes, '/'));
     const std::string message = errorOf("naive");
     EXPECT_NE(message.find("sim/rules.glsl: "), std::string::npos) << message;
     EXPECT_NE(message.find("1048576"), std::string::npos) << message;

@@ -524,11 +524,13 @@ TEST_F(SourceShaderTest, AReloadSwapsTheEditedRuleIntoTheProgramsAlreadyMade) {
             names.push_back(name);
     ASSERT_GE(names.size(), 3u);
     std::vector<gpu::SourceModule> modules;
-    for (const std::string& name : names) modules.push_back(gpu::compileModule(copy.folder(), *gpu::embeddedShader(name)));
+    for (const std::string& name : names)
+        modules.push_back(gpu::compileModule(copy.folder(), *gpu::embeddedShader(name)));
     const std::vector<gpu::PipelineJob> jobs = gpu::pipelinesUsing(ctx, names);
     ASSERT_FALSE(jobs.empty());
     std::vector<gpu::BuiltPipeline> built;
-    for (const gpu::PipelineJob& job : jobs) built.push_back({job.key, gpu::buildPipeline(ctx, job, modules)});
+    for (const gpu::PipelineJob& job : jobs)
+        built.push_back({job.key, gpu::buildPipeline(ctx, job, modules)});
     // Scattered's programs are made now, from the old modules: installModules makes them again.
     test::stepFlock(ctx, in, p, grid, {.mode = Mode::Scattered});
     const std::vector<VkPipeline> replaced = gpu::installModules(ctx, std::move(modules), built);
@@ -538,8 +540,8 @@ TEST_F(SourceShaderTest, AReloadSwapsTheEditedRuleIntoTheProgramsAlreadyMade) {
     for (Mode mode : {Mode::Naive, Mode::Scattered, Mode::Coherent}) {
         SCOPED_TRACE(sim::modeName(mode));
         const bool packed = sim::usesPackedVelocity(mode, {});
-        expectMatches(test::stepFlock(ctx, in, p, grid, {.mode = mode}), test::referenceStep(in, noCohesion, packed),
-                      noCohesion);
+        expectMatches(test::stepFlock(ctx, in, p, grid, {.mode = mode}),
+                      test::referenceStep(in, noCohesion, packed), noCohesion);
     }
 }
 

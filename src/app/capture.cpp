@@ -76,7 +76,8 @@ void addScopeTimes(FrameRow& row, const std::vector<gpu::ScopeTime>& scopes) {
 std::string csvHeader() {
     std::string h = "frame,t_ms,mode,boids,cells,cell_order,present_mode,draw,cpu_frame_ms,gpu_total_ms";
     for (const std::string& p : passNames()) h += "," + passColumn(p);
-    return h + ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid,lane_efficiency,rule_lanes,shaders,"
+    return h + ",grid_build,domain_half,candidates_per_boid,neighbours_per_boid,lane_efficiency,rule_lanes,"
+               "shaders,"
                "shaders_hash\n";
 }
 

@@ -39,7 +39,8 @@ struct FrameRow {
     uint32_t boids = 0;
     std::string presentMode;
     std::string draw; // the drawing path; empty where nothing was drawn
-    std::string shadersHash; // --shaders: gpu::shaderOrigin's hash of the sources; empty: the built-in shaders
+    std::string
+        shadersHash; // --shaders: gpu::shaderOrigin's hash of the sources; empty: the built-in shaders
     double cpuFrameMs = 0;
     std::optional<double> gpuTotalMs;     // empty where the device has no timestamps
     std::map<std::string, double> passMs; // keyed by pass name

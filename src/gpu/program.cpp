@@ -232,7 +232,7 @@ void specialize(std::span<const uint32_t> code, const std::vector<SpecConstant>&
 }
 
 VkPipeline createComputePipeline(const Context& ctx, const Program& p, const ProgramRecipe& recipe,
-                                  std::span<const uint32_t> code) {
+                                 std::span<const uint32_t> code) {
     Specialization spec;
     specialize(code, recipe.specs, spec);
     VkShaderModule module = createModule(ctx, code);
@@ -253,7 +253,8 @@ VkPipeline createComputePipeline(const Context& ctx, const Program& p, const Pro
     info.layout = p.layout;
     if (ctx.pipelineStatistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    const VkResult created = vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+    const VkResult created =
+        vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
     vkDestroyShaderModule(ctx.device, module, nullptr);
     VK_CHECK(created);
     return pipeline;
@@ -355,7 +356,7 @@ ProgramCounts programCounts(const Context& ctx) {
 namespace {
 
 VkPipeline createGraphicsPipeline(const Context& ctx, const Program& p, const GraphicsDesc& desc,
-                                   std::span<const uint32_t> vcode, std::span<const uint32_t> fcode) {
+                                  std::span<const uint32_t> vcode, std::span<const uint32_t> fcode) {
     VkShaderModule vmodule = createModule(ctx, vcode), fmodule = createModule(ctx, fcode);
     VkPipelineShaderStageCreateInfo stages[2] = {};
     stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -392,7 +393,8 @@ VkPipeline createGraphicsPipeline(const Context& ctx, const Program& p, const Gr
     info.pDynamicState = &state.dynamic;
     info.layout = p.layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    const VkResult created = vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+    const VkResult created =
+        vkCreateGraphicsPipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
     vkDestroyShaderModule(ctx.device, vmodule, nullptr);
     vkDestroyShaderModule(ctx.device, fmodule, nullptr);
     VK_CHECK(created);
@@ -409,10 +411,11 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
                           " bytes, and " + ctx.properties.deviceName +
                           " reads only strides that are a multiple of " +
                           std::to_string(ctx.vertexStrideAlignment) + " (VK_KHR_portability_subset)");
-    std::string key = vertexShader + "+" + fragmentShader + " formats=" + std::to_string(desc.colorFormat) + "," +
-                      std::to_string(desc.depthFormat) + " topology=" + std::to_string(desc.topology) +
+    std::string key = vertexShader + "+" + fragmentShader + " formats=" + std::to_string(desc.colorFormat) +
+                      "," + std::to_string(desc.depthFormat) + " topology=" + std::to_string(desc.topology) +
                       " depth=" + std::to_string(desc.depthTest) + std::to_string(desc.depthWrite) +
-                      " blend=" + std::to_string(int(desc.blend)) + " stride=" + std::to_string(desc.vertexStride);
+                      " blend=" + std::to_string(int(desc.blend)) +
+                      " stride=" + std::to_string(desc.vertexStride);
     for (const VkVertexInputAttributeDescription& a : desc.attributes)
         key += " attribute=" + std::to_string(a.location) + "," + std::to_string(a.format) + "," +
                std::to_string(a.offset);
@@ -422,8 +425,10 @@ Program createGraphicsProgram(const Context& ctx, const std::string& vertexShade
         p.name = vertexShader + "+" + fragmentShader;
         p.bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
         createLayouts(ctx, p,
-                      {reflectSpirv(findEmbedded(vertexShader).spirv), reflectSpirv(findEmbedded(fragmentShader).spirv)});
-        p.pipeline = createGraphicsPipeline(ctx, p, desc, findShader(ctx, vertexShader), findShader(ctx, fragmentShader));
+                      {reflectSpirv(findEmbedded(vertexShader).spirv),
+                       reflectSpirv(findEmbedded(fragmentShader).spirv)});
+        p.pipeline = createGraphicsPipeline(ctx, p, desc, findShader(ctx, vertexShader),
+                                            findShader(ctx, fragmentShader));
         return p;
     });
 }
@@ -432,7 +437,8 @@ std::vector<PipelineJob> pipelinesUsing(const Context& ctx, const std::vector<st
     std::vector<PipelineJob> jobs;
     for (const auto& [key, kept] : ctx.keptPrograms->programs) {
         const std::vector<std::string>& uses = kept.recipe.shaders;
-        if (std::find_first_of(uses.begin(), uses.end(), shaders.begin(), shaders.end()) == uses.end()) continue;
+        if (std::find_first_of(uses.begin(), uses.end(), shaders.begin(), shaders.end()) == uses.end())
+            continue;
         PipelineJob job{key, kept.program, kept.recipe, {}};
         job.inUse = std::chrono::steady_clock::now() - kept.program.live->bound < std::chrono::seconds(1);
         for (const std::string& shader : uses) {
@@ -444,7 +450,8 @@ std::vector<PipelineJob> pipelinesUsing(const Context& ctx, const std::vector<st
     return jobs;
 }
 
-VkPipeline buildPipeline(const Context& ctx, const PipelineJob& job, const std::vector<SourceModule>& modules) {
+VkPipeline buildPipeline(const Context& ctx, const PipelineJob& job,
+                         const std::vector<SourceModule>& modules) {
     std::vector<std::span<const uint32_t>> code(job.code.begin(), job.code.end());
     for (size_t i = 0; i < code.size(); ++i)
         for (const SourceModule& m : modules)
@@ -468,7 +475,8 @@ std::vector<VkPipeline> installModules(const Context& ctx, std::vector<SourceMod
     std::vector<VkPipeline> replaced;
     for (auto& [key, kept] : cache.programs) {
         const std::string& name = key; // a structured binding, which C++20 lambdas may not capture
-        const auto rebuilt = std::find_if(built.begin(), built.end(), [&](const BuiltPipeline& b) { return b.key == name; });
+        const auto rebuilt =
+            std::find_if(built.begin(), built.end(), [&](const BuiltPipeline& b) { return b.key == name; });
         VkPipeline pipeline = VK_NULL_HANDLE;
         if (rebuilt != built.end()) {
             pipeline = rebuilt->pipeline;

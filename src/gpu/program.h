@@ -79,7 +79,8 @@ struct KeptProgram {
 };
 
 struct ProgramCache {
-    std::map<std::string, KeptProgram> programs; // keyed by shaders, specialization and subgroup size or state
+    std::map<std::string, KeptProgram>
+        programs; // keyed by shaders, specialization and subgroup size or state
     // --shaders: the folder, and the modules compiled from it by name, in place of the embedded ones
     std::string sourceFolder;
     std::map<std::string, SourceModule> sourceModules;
@@ -95,10 +96,10 @@ std::vector<uint32_t> specConstantIds(const std::string& shader, const ShaderRef
 // Throws gpu::Error when the shader declares no specialization constant of a name in `specs`.
 // requiredSubgroupSize != 0 pins the subgroup size (VK_EXT_subgroup_size_control, core in 1.3).
 // The context keeps each program it creates, one per shader, specialization and subgroup size (for
-// graphics, per pair of shaders and fixed-function state), and hands out the same one when asked again: a flock rebuilt at another size, or a
-// configuration the user returns to, takes its pipelines at once rather than compiling them again
-// (seconds on a CPU driver, where each compile also leaves memory behind in the validation layer).
-// destroyProgram leaves a kept program's objects alone; destroyContext destroys them.
+// graphics, per pair of shaders and fixed-function state), and hands out the same one when asked again: a
+// flock rebuilt at another size, or a configuration the user returns to, takes its pipelines at once rather
+// than compiling them again (seconds on a CPU driver, where each compile also leaves memory behind in the
+// validation layer). destroyProgram leaves a kept program's objects alone; destroyContext destroys them.
 Program createComputeProgram(const Context& context, const std::string& shader,
                              const std::vector<SpecConstant>& specs = {}, uint32_t requiredSubgroupSize = 0);
 
@@ -137,7 +138,8 @@ std::vector<PipelineJob> pipelinesUsing(const Context& context, const std::vecto
 
 // A job's new pipeline, from `modules` where they are its shaders and its own code elsewhere. Any
 // thread: the slow part of a reload, kept off the thread that records frames.
-VkPipeline buildPipeline(const Context& context, const PipelineJob& job, const std::vector<SourceModule>& modules);
+VkPipeline buildPipeline(const Context& context, const PipelineJob& job,
+                         const std::vector<SourceModule>& modules);
 
 // Between frames, on the thread that records them: `modules` take the place of the modules of their
 // names for every program made from now on, and each of `built` the pipeline of its program in every

@@ -71,7 +71,7 @@ std::string displayName(const fs::path& folder, const fs::path& path) {
 // FOLDER, <name> from FOLDER alone. Records each file read, and refuses loops and deep nesting with a
 // message that the compiler reports at the #include's line.
 class Includer : public shaderc::CompileOptions::IncluderInterface {
-public:
+  public:
     struct NotFound : ShaderError {
         using ShaderError::ShaderError;
     };
@@ -79,8 +79,8 @@ public:
     Includer(fs::path folder, std::string source, std::vector<SourceFile>& files)
         : folder_(std::move(folder)), stack_{std::move(source)}, files_(files) {}
 
-    shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type, const char* requesting,
-                                       size_t depth) override {
+    shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type,
+                                       const char* requesting, size_t depth) override {
         auto result = std::make_unique<Result>();
         // The compiler asks for a "name" include again as a <name> include when the first answer
         // failed; a failure other than a missing file is the answer to both.
@@ -100,7 +100,8 @@ public:
             result->text = readSource(found, result->name);
             stack_.push_back(result->name);
             const SourceFile file{result->name, fnv1a(result->text)};
-            if (std::none_of(files_.begin(), files_.end(), [&](const SourceFile& f) { return f.path == file.path; }))
+            if (std::none_of(files_.begin(), files_.end(),
+                             [&](const SourceFile& f) { return f.path == file.path; }))
                 files_.push_back(file);
         } catch (const ShaderError& e) {
             result->name.clear(); // an empty name tells the compiler that the include failed
@@ -111,8 +112,8 @@ public:
             result->name.clear();
             result->text = e.what();
         }
-        result->result = {result->name.c_str(), result->name.size(), result->text.c_str(), result->text.size(),
-                          result.get()};
+        result->result = {result->name.c_str(), result->name.size(), result->text.c_str(),
+                          result->text.size(), result.get()};
         return &result.release()->result;
     }
 
@@ -120,16 +121,18 @@ public:
         delete static_cast<Result*>(data->user_data);
     }
 
-private:
+  private:
     struct Result {
         shaderc_include_result result{};
         std::string name, text;
     };
 
-    fs::path find(const std::string& requested, shaderc_include_type type, const std::string& requesting) const {
+    fs::path find(const std::string& requested, shaderc_include_type type,
+                  const std::string& requesting) const {
         fs::path wanted = folder_ / io::os::fsPath(requested);
         if (type == shaderc_include_type_relative) {
-            const fs::path beside = (folder_ / io::os::fsPath(requesting)).parent_path() / io::os::fsPath(requested);
+            const fs::path beside =
+                (folder_ / io::os::fsPath(requesting)).parent_path() / io::os::fsPath(requested);
             std::error_code error;
             if (fs::exists(beside, error)) return beside; // readSource refuses what is not a file
             wanted = beside;
@@ -141,11 +144,12 @@ private:
         const std::string name = displayName(folder_, wanted);
         if (std::none_of(files_.begin(), files_.end(), [&](const SourceFile& f) { return f.path == name; }))
             files_.push_back({name, 0});
-        throw NotFound("no file '" + requested + "' beside " + requesting + " or in " + io::os::utf8(folder_));
+        throw NotFound("no file '" + requested + "' beside " + requesting + " or in " +
+                       io::os::utf8(folder_));
     }
 
     fs::path folder_;
-    std::vector<std::string> stack_; // the files being read, from the source down to the current include
+    std::vector<std::string> stack_;    // the files being read, from the source down to the current include
     std::string failedAsked_, failure_; // the last include that failed for a reason other than a missing file
     std::vector<SourceFile>& files_;
 };
@@ -206,17 +210,20 @@ void checkInterface(const EmbeddedShader& shader, std::span<const uint32_t> spir
     before = reflectSpirv(shader.spirv);
     if (now.stage != before.stage) throw ShaderError(name + ": the stage changed");
     for (int axis = 0; axis < 3; ++axis)
-        if (now.localSize[axis] != before.localSize[axis] || now.localSizeSpecId[axis] != before.localSizeSpecId[axis])
+        if (now.localSize[axis] != before.localSize[axis] ||
+            now.localSizeSpecId[axis] != before.localSizeSpecId[axis])
             throw ShaderError(name + ": the work-group size changed (local_size_" + "xyz"[axis] +
                               "); the program dispatches the groups of the built-in shader");
     for (uint32_t b = 0; b < now.bindings.size(); ++b) {
         if (now.bindings[b] == unusedBinding) continue;
         if (b >= before.bindings.size())
-            throw ShaderError(name + ": binding " + std::to_string(b) + " is new (" + bindingName(now.bindings[b]) +
-                              "); the program binds only bindings 0 to " + std::to_string(before.bindings.size() - 1));
+            throw ShaderError(name + ": binding " + std::to_string(b) + " is new (" +
+                              bindingName(now.bindings[b]) + "); the program binds only bindings 0 to " +
+                              std::to_string(before.bindings.size() - 1));
         if (now.bindings[b] != before.bindings[b])
-            throw ShaderError(name + ": binding " + std::to_string(b) + " is now " + bindingName(now.bindings[b]) +
-                              ", and the program binds " + bindingName(before.bindings[b]) + " there");
+            throw ShaderError(name + ": binding " + std::to_string(b) + " is now " +
+                              bindingName(now.bindings[b]) + ", and the program binds " +
+                              bindingName(before.bindings[b]) + " there");
     }
     for (const SpecConstantId& c : now.specConstants) {
         const auto same = std::find_if(before.specConstants.begin(), before.specConstants.end(),
@@ -226,7 +233,8 @@ void checkInterface(const EmbeddedShader& shader, std::span<const uint32_t> spir
                               " is new; the program sets only those of the built-in shader");
         if (same->id != c.id)
             throw ShaderError(name + ": the specialization constant " + c.name + " now has constant_id " +
-                              std::to_string(c.id) + ", and the program sets it as " + std::to_string(same->id));
+                              std::to_string(c.id) + ", and the program sets it as " +
+                              std::to_string(same->id));
     }
     if (now.pushConstantSize != 0 && now.pushConstantSize != before.pushConstantSize)
         throw ShaderError(name + ": the push-constant block is now " + std::to_string(now.pushConstantSize) +
@@ -244,7 +252,8 @@ SourceModule compileModule(const std::string& folderName, const EmbeddedShader& 
     int number = 0;
     if (version == std::string::npos || text.compare(version, 8, "#version") != 0 ||
         std::sscanf(text.c_str() + version + 8, "%d", &number) != 1 || number < 450)
-        throw ShaderError(source + ":1: error: the shader must begin with #version 450 or later (the built-in " +
+        throw ShaderError(source +
+                              ":1: error: the shader must begin with #version 450 or later (the built-in " +
                               "shaders have #version 460)",
                           {source});
 
@@ -262,7 +271,8 @@ SourceModule compileModule(const std::string& folderName, const EmbeddedShader& 
         if (equals == std::string_view::npos)
             options.AddMacroDefinition(std::string(define));
         else
-            options.AddMacroDefinition(std::string(define.substr(0, equals)), std::string(define.substr(equals + 1)));
+            options.AddMacroDefinition(std::string(define.substr(0, equals)),
+                                       std::string(define.substr(equals + 1)));
         start = end + 1;
     }
     options.SetIncluder(std::make_unique<Includer>(folder, source, module.files));
@@ -285,7 +295,8 @@ SourceModule compileModule(const std::string& folderName, const EmbeddedShader& 
 
 std::vector<SourceModule> compileAllModules(const std::string& folder) {
     std::error_code error;
-    if (!fs::is_directory(io::os::fsPath(folder), error)) throw io::InputError("'" + folder + "' is not a folder");
+    if (!fs::is_directory(io::os::fsPath(folder), error))
+        throw io::InputError("'" + folder + "' is not a folder");
     const std::span<const EmbeddedShader> shaders = embeddedShaders();
     std::vector<std::optional<SourceModule>> modules(shaders.size());
     std::vector<std::string> errors(shaders.size());

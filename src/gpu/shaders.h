@@ -9,10 +9,10 @@
 namespace gpu {
 
 struct EmbeddedShader {
-    std::string_view name;          // as C++ asks for it: "key_starts_reorder"
+    std::string_view name; // as C++ asks for it: "key_starts_reorder"
     std::span<const uint32_t> spirv;
-    std::string_view source;        // relative to shaders/: "sim/key_starts.comp"
-    std::string_view defines;       // separated by spaces: "REORDER", "RANK REORDER", or empty
+    std::string_view source;  // relative to shaders/: "sim/key_starts.comp"
+    std::string_view defines; // separated by spaces: "REORDER", "RANK REORDER", or empty
 };
 
 std::span<const EmbeddedShader> embeddedShaders();

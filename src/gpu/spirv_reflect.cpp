@@ -255,8 +255,7 @@ void collectVariables(const std::vector<Id>& ids, ShaderReflection& r, UnusedBin
         if (v.binding < 0) continue;
         if (v.set != 0) throw Error("SPIR-V reflection: only descriptor set 0 is supported");
         const VkDescriptorType type = descriptorType(ids, v);
-        if (r.bindings.size() <= size_t(v.binding))
-            r.bindings.resize(v.binding + 1, unusedBinding);
+        if (r.bindings.size() <= size_t(v.binding)) r.bindings.resize(v.binding + 1, unusedBinding);
         r.bindings[v.binding] = type;
     }
     if (unused == UnusedBindings::Refused)

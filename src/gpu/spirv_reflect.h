@@ -34,6 +34,7 @@ enum class UnusedBindings { Refused, Allowed };
 
 // Throws gpu::Error on malformed modules, descriptor sets other than 0, or (unless allowed) binding
 // gaps.
-ShaderReflection reflectSpirv(std::span<const uint32_t> code, UnusedBindings unused = UnusedBindings::Refused);
+ShaderReflection reflectSpirv(std::span<const uint32_t> code,
+                              UnusedBindings unused = UnusedBindings::Refused);
 
 } // namespace gpu

@@ -367,9 +367,10 @@ int64_t heapBytesInUse() {
 }
 
 void setThreadPriority(Priority priority) {
-    ::SetThreadPriority(::GetCurrentThread(), priority == Priority::Lowest        ? THREAD_PRIORITY_LOWEST
-                                              : priority == Priority::BelowNormal ? THREAD_PRIORITY_BELOW_NORMAL
-                                                                                  : THREAD_PRIORITY_NORMAL);
+    ::SetThreadPriority(::GetCurrentThread(), priority == Priority::Lowest ? THREAD_PRIORITY_LOWEST
+                                              : priority == Priority::BelowNormal
+                                                  ? THREAD_PRIORITY_BELOW_NORMAL
+                                                  : THREAD_PRIORITY_NORMAL);
 }
 
 } // namespace io::os

@@ -85,7 +85,7 @@ struct Demo {
     bool swapchainDirty = false;
     uint32_t recreations = 0, minimizations = 0;
     bool wasMinimized = false;
-    LiveShaders live; // --shaders: the files watched and the reload under way
+    LiveShaders live;                         // --shaders: the files watched and the reload under way
     std::optional<NaiveTiming> naiveMeasured; // the last naive step run or measured
     Clock::time_point previousStart;          // a frame's CPU time runs from its start to the next frame's
     int previousSlot = -1;

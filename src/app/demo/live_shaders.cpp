@@ -29,7 +29,8 @@ LiveShaders::Stamp stampOf(const std::filesystem::path& path) {
 void watchFilesOf(LiveShaders& live, const gpu::Context& ctx) {
     for (const auto& [name, module] : ctx.keptPrograms->sourceModules)
         for (const gpu::SourceFile& f : module.files)
-            if (!live.stamps.count(f.path)) live.stamps[f.path] = stampOf(io::os::fsPath(live.folder) / f.path);
+            if (!live.stamps.count(f.path))
+                live.stamps[f.path] = stampOf(io::os::fsPath(live.folder) / f.path);
 }
 
 std::string joined(const std::vector<std::string>& items, const char* separator) {
@@ -101,7 +102,8 @@ Reload runReload(const gpu::Context& ctx, const std::string& folder, const std::
     return r;
 }
 
-void install(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, Reload r, ShaderStatus& status) {
+void install(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, Reload r,
+             ShaderStatus& status) {
     status.compiling = false;
     const double seconds = std::chrono::duration<double>(Clock::now() - r.changeSeen).count();
     const std::string what = r.files.empty() ? "reload all" : joined(r.files, ", ");
@@ -120,8 +122,8 @@ void install(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, R
         status.files = live.stamps.size();
         if (r.error == status.error) return; // said already, by the reload of other shaders reading the file
         status.error = r.error;
-        std::fprintf(stderr, "vkboids: %s: not reloaded; the last good shaders keep running:\n%s\n", what.c_str(),
-                     r.error.c_str());
+        std::fprintf(stderr, "vkboids: %s: not reloaded; the last good shaders keep running:\n%s\n",
+                     what.c_str(), r.error.c_str());
         return;
     }
     std::erase_if(live.failed, [&](const std::string& n) { return std::ranges::count(names, n) > 0; });
@@ -132,7 +134,8 @@ void install(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, R
     status.files = live.stamps.size();
     status.error.clear();
     char text[80];
-    std::snprintf(text, sizeof text, ": %zu pipeline%s in %.2f s", pipelines, pipelines == 1 ? "" : "s", seconds);
+    std::snprintf(text, sizeof text, ": %zu pipeline%s in %.2f s", pipelines, pipelines == 1 ? "" : "s",
+                  seconds);
     const std::string line = what + " -> " + joined(names, ", ") + text;
     if (r.later) {
         std::fprintf(stderr, "vkboids: shaders not in use compiled too: %s\n", line.c_str());
@@ -152,8 +155,8 @@ void startLiveShaders(LiveShaders& live, const gpu::Context& ctx, ShaderStatus& 
     status.files = live.stamps.size();
 }
 
-void updateLiveShaders(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber, uint32_t framesInFlight,
-                       bool reloadAll, ShaderStatus& status) {
+void updateLiveShaders(LiveShaders& live, const gpu::Context& ctx, uint64_t frameNumber,
+                       uint32_t framesInFlight, bool reloadAll, ShaderStatus& status) {
     if (live.folder.empty()) return;
     // The frames before frameNumber + 1 - framesInFlight have finished.
     std::erase_if(live.retired, [&](const auto& retired) {
@@ -187,9 +190,8 @@ void updateLiveShaders(LiveShaders& live, const gpu::Context& ctx, uint64_t fram
         r.changeSeen = now;
     } else if (!live.changed.empty() && now - live.lastChange >= stillFor) {
         for (const auto& [name, module] : ctx.keptPrograms->sourceModules) {
-            const bool reads = std::ranges::any_of(module.files, [&](const gpu::SourceFile& f) {
-                return live.changed.count(f.path) > 0;
-            });
+            const bool reads = std::ranges::any_of(
+                module.files, [&](const gpu::SourceFile& f) { return live.changed.count(f.path) > 0; });
             if (reads || std::ranges::count(live.failed, name) || std::ranges::count(live.deferred, name))
                 names.push_back(name);
         }

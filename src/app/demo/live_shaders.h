@@ -42,8 +42,8 @@ struct LiveShaders {
         bool operator==(const Stamp&) const = default;
     };
     std::map<std::string, Stamp> stamps;
-    std::set<std::string> changed;     // changed since the last reload began
-    std::vector<std::string> failed;   // shaders whose last compile failed: tried again on any change
+    std::set<std::string> changed;   // changed since the last reload began
+    std::vector<std::string> failed; // shaders whose last compile failed: tried again on any change
     // Shaders that no program in use reads, left for the reload after the one under way, and the
     // files whose change they answer.
     std::vector<std::string> deferred, deferredFiles;

@@ -161,8 +161,8 @@ void startBench(Bench& b, const GlobalOptions& global) {
     b.ctx = gpu::createContext({.validation = global.validation,
                                 .deviceIndex = global.device,
                                 .pipelineStatistics = global.pipelineStats,
-        .shaderFolder = global.shaders,
-        .shaderModules = compileShaderSources(global, false)});
+                                .shaderFolder = global.shaders,
+                                .shaderModules = compileShaderSources(global, false)});
     b.headless = createHeadless(b.ctx);
     const BenchSweep sweep = benchSweep(b.ctx.isCpu, o.full);
     b.boids = o.boids.empty() ? sweep.boids : o.boids;

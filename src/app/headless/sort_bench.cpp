@@ -244,8 +244,8 @@ int runSortBench(const GlobalOptions& global, const SortBenchOptions& given) {
     gpu::Context ctx = gpu::createContext({.validation = global.validation,
                                            .deviceIndex = global.device,
                                            .pipelineStatistics = global.pipelineStats,
-        .shaderFolder = global.shaders,
-        .shaderModules = compileShaderSources(global, false)});
+                                           .shaderFolder = global.shaders,
+                                           .shaderModules = compileShaderSources(global, false)});
     Headless headless = createHeadless(ctx);
     std::printf("sort-bench on %s (%s %s), subgroup %u, vkboids %s\n", ctx.properties.deviceName,
                 ctx.driverName.c_str(), ctx.driverInfo.c_str(), gpu::preferredSubgroupSize(ctx),

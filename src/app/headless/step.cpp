@@ -109,8 +109,8 @@ int runStep(const GlobalOptions& global, const StepOptions& o) {
                                            .deviceIndex = global.device,
                                            .quietDeviceNote = o.quiet,
                                            .pipelineStatistics = global.pipelineStats,
-        .shaderFolder = global.shaders,
-        .shaderModules = compileShaderSources(global, o.quiet)});
+                                           .shaderFolder = global.shaders,
+                                           .shaderModules = compileShaderSources(global, o.quiet)});
     // A count the device cannot hold is refused before the flock is generated on the CPU, so that
     // the error comes at once.
     sim::checkFlockFits(ctx, o.loadState.empty() ? o.boids : state.count());
